@@ -1,0 +1,186 @@
+//! The pending-event set: a binary heap of (time, sequence) keys.
+//!
+//! Ties at the same instant break by insertion order, so a run is a pure
+//! function of its inputs. The queue refuses to schedule into the past and
+//! its clock never goes backwards.
+
+use crate::time::Instant;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashSet};
+
+/// Names a scheduled event so that it can be cancelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EventId(u64);
+
+struct Entry<E> {
+    at: Instant,
+    seq: u64,
+    event: E,
+}
+
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+impl<E> Eq for Entry<E> {}
+impl<E> PartialOrd for Entry<E> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<E> Ord for Entry<E> {
+    /// Reversed: `BinaryHeap` is a max-heap and we want the earliest first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+pub struct EventQueue<E> {
+    heap: BinaryHeap<Entry<E>>,
+    next_seq: u64,
+    now: Instant,
+    /// Sequence numbers of cancelled events still in the heap. Cancelling is
+    /// rare (user callbacks); hot-path timers are lazy instead.
+    cancelled: HashSet<u64>,
+    popped: u64,
+}
+
+impl<E> Default for EventQueue<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E> EventQueue<E> {
+    pub fn new() -> Self {
+        EventQueue { heap: BinaryHeap::new(), next_seq: 0, now: Instant::ZERO, cancelled: HashSet::new(), popped: 0 }
+    }
+
+    /// The time of the last event popped (the simulation clock).
+    pub fn now(&self) -> Instant {
+        self.now
+    }
+
+    /// Number of events delivered so far.
+    pub fn delivered(&self) -> u64 {
+        self.popped
+    }
+
+    /// Schedules `event` at `at`; an instant in the past is clamped to now
+    /// (debug builds assert, as that is a caller bug).
+    pub fn schedule(&mut self, at: Instant, event: E) -> EventId {
+        debug_assert!(at >= self.now, "scheduling into the past: {at:?} < {:?}", self.now);
+        let at = at.max(self.now);
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.heap.push(Entry { at, seq, event });
+        EventId(seq)
+    }
+
+    /// Cancels a pending event. Returns false if it already ran or was
+    /// cancelled before.
+    pub fn cancel(&mut self, id: EventId) -> bool {
+        if id.0 >= self.next_seq || !self.heap.iter().any(|e| e.seq == id.0) {
+            return false;
+        }
+        self.cancelled.insert(id.0)
+    }
+
+    /// The time of the next live event, if any.
+    pub fn peek_time(&mut self) -> Option<Instant> {
+        self.skip_cancelled();
+        self.heap.peek().map(|e| e.at)
+    }
+
+    /// Removes the earliest event and advances the clock to its time.
+    pub fn pop(&mut self) -> Option<(Instant, E)> {
+        self.skip_cancelled();
+        let Entry { at, event, .. } = self.heap.pop()?;
+        assert!(at >= self.now, "event queue went backwards");
+        self.now = at;
+        self.popped += 1;
+        Some((at, event))
+    }
+
+    /// Moves the clock forward to `t` without an event (end of a bounded run).
+    pub fn advance_to(&mut self, t: Instant) {
+        if t > self.now {
+            self.now = t;
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len() - self.cancelled.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn skip_cancelled(&mut self) {
+        while !self.cancelled.is_empty() {
+            match self.heap.peek() {
+                Some(e) if self.cancelled.contains(&e.seq) => {
+                    let seq = e.seq;
+                    self.heap.pop();
+                    self.cancelled.remove(&seq);
+                }
+                _ => break,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn ties_break_by_insertion_order() {
+        let mut q = EventQueue::new();
+        let t = Instant::from_ps(10);
+        for i in 0..5 {
+            q.schedule(t, i);
+        }
+        q.schedule(Instant::from_ps(5), 99);
+        let order: Vec<i32> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec![99, 0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn cancelled_events_never_fire() {
+        let mut q = EventQueue::new();
+        let a = q.schedule(Instant::from_ps(1), 'a');
+        q.schedule(Instant::from_ps(2), 'b');
+        assert!(q.cancel(a));
+        assert!(!q.cancel(a), "second cancel reports nothing to cancel");
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.pop(), Some((Instant::from_ps(2), 'b')));
+        assert_eq!(q.pop(), None);
+    }
+
+    #[test]
+    fn cancelling_a_delivered_event_is_refused() {
+        let mut q = EventQueue::new();
+        let a = q.schedule(Instant::from_ps(1), ());
+        q.pop();
+        assert!(!q.cancel(a));
+        assert!(q.is_empty());
+    }
+
+    proptest! {
+        #[test]
+        fn pops_are_sorted_by_time_then_insertion(times in prop::collection::vec(0u64..50, 0..200)) {
+            let mut q = EventQueue::new();
+            for (i, t) in times.iter().enumerate() {
+                q.schedule(Instant::from_ps(*t), i);
+            }
+            let mut expected: Vec<(u64, usize)> = times.iter().copied().zip(0..).collect();
+            expected.sort();
+            let got: Vec<(u64, usize)> = std::iter::from_fn(|| q.pop().map(|(t, i)| (t.as_ps(), i))).collect();
+            prop_assert_eq!(got, expected);
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! Queue disciplines: which arriving packets a link direction accepts.
+//!
+//! A discipline decides at enqueue time only, so the channel can compute
+//! every accepted packet's departure the moment it arrives (see channel.rs).
+
+use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
+use rand::RngExt;
+
+/// What the queue limit counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QueueLimit {
+    Unlimited,
+    Packets(u32),
+    Bytes(u64),
+}
+
+/// The state of a channel's queue when a packet arrives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Backlog {
+    pub waiting_packets: u32,
+    pub waiting_bytes: u64,
+    /// Size of the packet being transmitted, if any.
+    pub in_service_bytes: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    Accept,
+    /// Accept with the ECN CE mark instead of an early drop (RFC 3168).
+    Mark,
+    Drop,
+}
+
+/// Tail drop at a hard limit.
+///
+/// `ns2_limit` selects ns-2's convention, where the limit counts the packet
+/// in transmission: an arrival is dropped when waiting + 1 >= limit, so at
+/// most limit - 1 wait. Otherwise the limit counts waiting packets only.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DropTail {
+    pub limit: QueueLimit,
+    pub ns2_limit: bool,
+}
+
+impl DropTail {
+    pub fn is_full(&self, b: &Backlog, size: u32) -> bool {
+        match self.limit {
+            QueueLimit::Unlimited => false,
+            QueueLimit::Packets(n) if self.ns2_limit => b.waiting_packets + 1 >= n,
+            QueueLimit::Packets(n) => b.waiting_packets >= n,
+            QueueLimit::Bytes(n) => {
+                let in_service = if self.ns2_limit { u64::from(b.in_service_bytes.unwrap_or(0)) } else { 0 };
+                b.waiting_bytes + in_service + u64::from(size) > n
+            }
+        }
+    }
+}
+
+/// RED parameters (Floyd & Jacobson 1993), thresholds in the unit of the
+/// queue limit (packets, or bytes for a byte limit). Defaults are ns-2's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RedParams {
+    pub min_th: f64,
+    pub max_th: f64,
+    pub max_p: f64,
+    /// w_q, the weight of the exponential moving average.
+    pub weight: f64,
+    /// Ramp the drop probability from max_p to 1 between max_th and 2 max_th.
+    pub gentle: bool,
+    /// Mark ECN-capable packets instead of dropping them early.
+    pub ecn: bool,
+    /// Typical packet size, for decaying the average over idle time.
+    pub mean_packet_size: u32,
+}
+
+impl Default for RedParams {
+    fn default() -> Self {
+        RedParams { min_th: 5.0, max_th: 15.0, max_p: 0.1, weight: 0.002, gentle: true, ecn: false, mean_packet_size: 500 }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Red {
+    pub params: RedParams,
+    pub hard: DropTail,
+    avg: f64,
+    /// Packets since the last early drop or mark; -1 below min_th.
+    count: i64,
+}
+
+impl Red {
+    pub fn new(params: RedParams, hard: DropTail) -> Self {
+        Red { params, hard, avg: 0.0, count: -1 }
+    }
+
+    pub fn average(&self) -> f64 {
+        self.avg
+    }
+
+    fn update_average(&mut self, b: &Backlog, idle_for: Option<Duration>, bandwidth: Bandwidth) {
+        let w = self.params.weight;
+        let q = match self.hard.limit {
+            QueueLimit::Bytes(_) => b.waiting_bytes as f64,
+            _ => f64::from(b.waiting_packets),
+        };
+        if let Some(idle) = idle_for {
+            // The queue was empty for `idle`: age the average as if m small
+            // packets had arrived to an empty queue meanwhile.
+            let per_packet = bandwidth.tx_time(self.params.mean_packet_size).as_ps().max(1) as f64;
+            let m = idle.as_ps() as f64 / per_packet;
+            self.avg *= (1.0 - w).powf(m);
+        }
+        self.avg = (1.0 - w) * self.avg + w * q;
+    }
+
+    /// The early-drop probability for the current average, before the count
+    /// correction; `None` means a forced drop.
+    fn base_probability(&self) -> Option<f64> {
+        let RedParams { min_th, max_th, max_p, gentle, .. } = self.params;
+        if self.avg < max_th {
+            Some(max_p * (self.avg - min_th) / (max_th - min_th))
+        } else if gentle && self.avg < 2.0 * max_th {
+            Some(max_p + (1.0 - max_p) * (self.avg - max_th) / max_th)
+        } else {
+            None
+        }
+    }
+
+    pub fn admit(
+        &mut self,
+        b: &Backlog,
+        idle_for: Option<Duration>,
+        bandwidth: Bandwidth,
+        size: u32,
+        ecn_capable: bool,
+        rng: &mut SimRng,
+    ) -> Admission {
+        self.update_average(b, idle_for, bandwidth);
+        let early = if self.avg < self.params.min_th {
+            self.count = -1;
+            Admission::Accept
+        } else {
+            match self.base_probability() {
+                Some(pb) => {
+                    self.count += 1;
+                    let spread = self.count as f64 * pb;
+                    let pa = if spread >= 1.0 { 1.0 } else { pb / (1.0 - spread) };
+                    if rng.random::<f64>() < pa {
+                        self.count = 0;
+                        if self.params.ecn && ecn_capable {
+                            Admission::Mark
+                        } else {
+                            Admission::Drop
+                        }
+                    } else {
+                        Admission::Accept
+                    }
+                }
+                None => {
+                    self.count = 0;
+                    Admission::Drop
+                }
+            }
+        };
+        if early != Admission::Drop && self.hard.is_full(b, size) {
+            return Admission::Drop;
+        }
+        early
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Discipline {
+    DropTail(DropTail),
+    Red(Red),
+}
+
+impl Discipline {
+    /// Decides the fate of an arriving packet. `idle_for` is how long the
+    /// link has been idle with an empty queue, if it is.
+    pub fn admit(
+        &mut self,
+        _now: Instant,
+        b: &Backlog,
+        idle_for: Option<Duration>,
+        bandwidth: Bandwidth,
+        size: u32,
+        ecn_capable: bool,
+        rng: &mut SimRng,
+    ) -> Admission {
+        match self {
+            Discipline::DropTail(d) if d.is_full(b, size) => Admission::Drop,
+            Discipline::DropTail(_) => Admission::Accept,
+            Discipline::Red(r) => r.admit(b, idle_for, bandwidth, size, ecn_capable, rng),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ackclock_core::RngStreams;
+
+    fn waiting(n: u32) -> Backlog {
+        Backlog { waiting_packets: n, waiting_bytes: u64::from(n) * 1000, in_service_bytes: Some(1000) }
+    }
+
+    #[test]
+    fn droptail_ns2_convention_allows_limit_minus_one_waiting() {
+        let q = DropTail { limit: QueueLimit::Packets(7), ns2_limit: true };
+        assert!(!q.is_full(&waiting(5), 1000));
+        assert!(q.is_full(&waiting(6), 1000));
+    }
+
+    #[test]
+    fn droptail_usual_convention_allows_limit_waiting() {
+        let q = DropTail { limit: QueueLimit::Packets(7), ns2_limit: false };
+        assert!(!q.is_full(&waiting(6), 1000));
+        assert!(q.is_full(&waiting(7), 1000));
+    }
+
+    #[test]
+    fn droptail_byte_limit_counts_the_arrival_and_optionally_the_packet_in_service() {
+        let usual = DropTail { limit: QueueLimit::Bytes(3000), ns2_limit: false };
+        assert!(!usual.is_full(&waiting(2), 1000));
+        assert!(usual.is_full(&waiting(2), 1001));
+        let ns2 = DropTail { limit: QueueLimit::Bytes(3000), ns2_limit: true };
+        assert!(ns2.is_full(&waiting(2), 1000));
+    }
+
+    #[test]
+    fn red_accepts_below_min_threshold_and_drops_above_twice_max() {
+        let mut rng = RngStreams::new(1, 0).stream("red");
+        let bw = Bandwidth::from_bps(1_000_000).unwrap();
+        let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
+        let mut red = Red::new(RedParams { weight: 1.0, ..RedParams::default() }, hard);
+        assert_eq!(red.admit(&waiting(4), None, bw, 500, false, &mut rng), Admission::Accept);
+        assert_eq!(red.admit(&waiting(31), None, bw, 500, true, &mut rng), Admission::Drop);
+    }
+
+    #[test]
+    fn red_marks_instead_of_dropping_ecn_capable_packets() {
+        let mut rng = RngStreams::new(1, 0).stream("red");
+        let bw = Bandwidth::from_bps(1_000_000).unwrap();
+        let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
+        let params = RedParams { weight: 1.0, ecn: true, max_p: 1.0, ..RedParams::default() };
+        let mut red = Red::new(params, hard);
+        // avg = max_th with gentle RED: pb = 1, so every arrival is hit.
+        let outcomes: Vec<_> = (0..2).map(|_| red.admit(&waiting(15), None, bw, 500, true, &mut rng)).collect();
+        assert!(outcomes.contains(&Admission::Mark));
+        assert!(!outcomes.contains(&Admission::Drop));
+    }
+
+    #[test]
+    fn red_early_drop_rate_matches_the_linear_ramp() {
+        // avg fixed at 10 packets (weight 1): pb = 0.1 * 5/10 = 0.05; with the
+        // count correction drops are spaced uniformly in 1..=1/pb, mean ~ 1/(2pb)+1/2.
+        let mut rng = RngStreams::new(3, 0).stream("red");
+        let bw = Bandwidth::from_bps(1_000_000).unwrap();
+        let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
+        let mut red = Red::new(RedParams { weight: 1.0, ..RedParams::default() }, hard);
+        let n = 20_000;
+        let drops = (0..n).filter(|_| red.admit(&waiting(10), None, bw, 500, false, &mut rng) == Admission::Drop).count();
+        let expected = n as f64 / (1.0 / (2.0 * 0.05) + 0.5);
+        assert!((drops as f64 - expected).abs() < 0.08 * expected, "drops {drops}, expected {expected}");
+    }
+
+    #[test]
+    fn red_average_decays_over_idle_time() {
+        let bw = Bandwidth::from_bps(8_000_000).unwrap(); // 500 B in 0.5 ms
+        let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
+        let mut red = Red::new(RedParams { weight: 0.5, ..RedParams::default() }, hard);
+        let mut rng = RngStreams::new(1, 0).stream("red");
+        red.admit(&waiting(8), None, bw, 500, false, &mut rng);
+        assert_eq!(red.average(), 4.0);
+        // Idle for 2 packet times: avg *= 0.5^2, then one more update with q = 0.
+        red.admit(&Backlog::default(), Some(Duration::from_millis(1)), bw, 500, false, &mut rng);
+        assert!((red.average() - 0.5).abs() < 1e-12, "{}", red.average());
+    }
+}

@@ -1,0 +1,21 @@
+//! The network model: packets with real header fields, one-direction link
+//! channels with their queue discipline, loss and delay models, and static
+//! shortest-path routing.
+//!
+//! Everything here is sans-I/O: a channel is told `now` and answers when its
+//! next packet reaches the far end; `ackclock-sim` owns the clock.
+#![forbid(unsafe_code)]
+
+pub mod channel;
+pub mod discipline;
+pub mod jitter;
+pub mod loss;
+pub mod packet;
+pub mod routing;
+
+pub use channel::{Arrival, Channel, ChannelConfig, ChannelStats, SendOutcome};
+pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
+pub use jitter::{Jitter, JitterDistribution};
+pub use loss::{LossModel, LossPosition, LossProcess};
+pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
+pub use routing::{ChannelId, RoutingTable};

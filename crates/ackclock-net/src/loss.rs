@@ -1,0 +1,145 @@
+//! Error models: which packets a link direction loses.
+//!
+//! Each model draws from the channel's own loss stream, once per packet that
+//! reaches it, so the k-th packet's fate depends only on the seed and k.
+
+use ackclock_core::SimRng;
+use rand::RngExt;
+
+/// Where on the link the model acts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LossPosition {
+    /// At the link head, before the queue: a lost packet never uses the
+    /// link (ns-2's `$ns lossmodel`).
+    BeforeQueue,
+    /// On the wire: the packet is transmitted and discarded on arrival,
+    /// as a corrupted frame would be.
+    #[default]
+    OnWire,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LossProcess {
+    /// Each packet is lost independently with probability `p`.
+    Uniform { p: f64 },
+    /// Each bit is flipped with probability `ber`; a packet with any flipped
+    /// bit is lost: P(loss) = 1 - (1 - ber)^(8 * size).
+    BitError { ber: f64 },
+    /// Gilbert-Elliott: a two-state Markov chain stepped once per packet,
+    /// with a loss probability in each state.
+    GilbertElliott { p_good_to_bad: f64, p_bad_to_good: f64, loss_good: f64, loss_bad: f64, bad: bool },
+    /// Loses exactly the listed packets, counted 1, 2, 3, ... in the order
+    /// they reach the model (ns-2's ErrorModel/List). Sorted, deduplicated.
+    DropList { drops: Vec<u64>, seen: u64, next: usize },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LossModel {
+    pub process: LossProcess,
+    pub position: LossPosition,
+}
+
+impl LossProcess {
+    pub fn drop_list(mut drops: Vec<u64>) -> Self {
+        drops.sort_unstable();
+        drops.dedup();
+        LossProcess::DropList { drops, seen: 0, next: 0 }
+    }
+
+    pub fn gilbert_elliott(p_good_to_bad: f64, p_bad_to_good: f64, loss_good: f64, loss_bad: f64) -> Self {
+        LossProcess::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad, bad: false }
+    }
+
+    /// Decides whether a packet of `size` bytes is lost.
+    pub fn is_lost(&mut self, size: u32, rng: &mut SimRng) -> bool {
+        match self {
+            LossProcess::Uniform { p } => rng.random::<f64>() < *p,
+            LossProcess::BitError { ber } => {
+                let survive = (1.0 - *ber).powf(8.0 * f64::from(size));
+                rng.random::<f64>() >= survive
+            }
+            LossProcess::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad, bad } => {
+                let flip = if *bad { *p_bad_to_good } else { *p_good_to_bad };
+                if rng.random::<f64>() < flip {
+                    *bad = !*bad;
+                }
+                let p = if *bad { *loss_bad } else { *loss_good };
+                rng.random::<f64>() < p
+            }
+            LossProcess::DropList { drops, seen, next } => {
+                *seen += 1;
+                if drops.get(*next) == Some(seen) {
+                    *next += 1;
+                    true
+                } else {
+                    false
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ackclock_core::RngStreams;
+
+    fn rng() -> SimRng {
+        RngStreams::new(42, 0).stream("loss")
+    }
+
+    fn loss_count(mut m: LossProcess, size: u32, n: usize) -> usize {
+        let mut r = rng();
+        (0..n).filter(|_| m.is_lost(size, &mut r)).count()
+    }
+
+    #[test]
+    fn drop_list_drops_exactly_the_listed_packets() {
+        let mut m = LossProcess::drop_list(vec![5, 2, 9, 2]);
+        let mut r = rng();
+        let lost: Vec<u64> = (1..=12).filter(|_| m.is_lost(1000, &mut r)).collect();
+        assert_eq!(lost, vec![2, 5, 9]);
+    }
+
+    #[test]
+    fn uniform_loss_rate_is_within_binomial_bounds() {
+        let n = 100_000;
+        let lost = loss_count(LossProcess::Uniform { p: 0.05 }, 1000, n) as f64;
+        let sd = (n as f64 * 0.05 * 0.95).sqrt();
+        assert!((lost - 5000.0).abs() < 4.0 * sd, "lost {lost}");
+    }
+
+    #[test]
+    fn bit_error_loss_follows_packet_size() {
+        let ber: f64 = 1e-5;
+        let n = 100_000;
+        for size in [100u32, 1500] {
+            let p = 1.0 - (1.0 - ber).powf(8.0 * f64::from(size));
+            let lost = loss_count(LossProcess::BitError { ber }, size, n) as f64;
+            let sd = (n as f64 * p * (1.0 - p)).sqrt();
+            assert!((lost - n as f64 * p).abs() < 4.0 * sd, "size {size}: lost {lost}, p {p}");
+        }
+    }
+
+    #[test]
+    fn gilbert_elliott_loss_rate_is_the_stationary_bad_fraction() {
+        // pi_bad = p_gb / (p_gb + p_bg) = 0.01 / 0.11; loss only in bad.
+        let m = LossProcess::gilbert_elliott(0.01, 0.1, 0.0, 1.0);
+        let n = 400_000;
+        let rate = loss_count(m, 1000, n) as f64 / n as f64;
+        let expected = 0.01 / 0.11;
+        assert!((rate - expected).abs() < 0.1 * expected, "rate {rate}");
+    }
+
+    #[test]
+    fn gilbert_elliott_losses_come_in_bursts() {
+        // Mean bad-state sojourn is 1/p_bg = 10 packets.
+        let mut m = LossProcess::gilbert_elliott(0.01, 0.1, 0.0, 1.0);
+        let mut r = rng();
+        let fates: Vec<bool> = (0..200_000).map(|_| m.is_lost(1000, &mut r)).collect();
+        let bursts = fates.windows(2).filter(|w| w[1] && !w[0]).count();
+        let losses = fates.iter().filter(|&&l| l).count();
+        let mean_burst = losses as f64 / bursts as f64;
+        assert!((mean_burst - 10.0).abs() < 1.5, "mean burst {mean_burst}");
+    }
+}

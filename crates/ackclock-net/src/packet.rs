@@ -1,0 +1,66 @@
+//! Packets as value types: real IPv4 and transport header fields, a virtual
+//! payload (only its length matters), and simulator bookkeeping.
+
+use ackclock_core::Instant;
+
+pub type NodeId = u32;
+pub type FlowId = u32;
+
+/// Bytes of IPv4 (20) plus UDP (8) header.
+pub const UDP_HEADER_BYTES: u32 = 28;
+/// The largest IPv4 datagram.
+pub const MAX_DATAGRAM_BYTES: u32 = 65_535;
+
+/// The two ECN bits of the IP header (RFC 3168 §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ecn {
+    #[default]
+    NotEct = 0b00,
+    Ect1 = 0b01,
+    Ect0 = 0b10,
+    Ce = 0b11,
+}
+
+impl Ecn {
+    pub fn is_capable(self) -> bool {
+        self != Ecn::NotEct
+    }
+}
+
+/// The IPv4 header fields the simulator acts on; addresses are node ids and
+/// map to 10.x.y.z only when bytes are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ipv4Header {
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub ttl: u8,
+    pub ecn: Ecn,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UdpHeader {
+    pub src_port: u16,
+    pub dst_port: u16,
+}
+
+/// The transport header a packet carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    Udp(UdpHeader),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packet {
+    /// Unique per run, in creation order (ns-2's packet id).
+    pub uid: u64,
+    pub ip: Ipv4Header,
+    pub transport: Transport,
+    /// Bytes on the wire: IP total length.
+    pub size: u32,
+    /// The flow the packet belongs to, for statistics and traces.
+    pub flow: FlowId,
+    /// Application sequence number within the flow (0, 1, ...).
+    pub seq: u64,
+    /// When the application created it, for end-to-end delay.
+    pub created: Instant,
+}

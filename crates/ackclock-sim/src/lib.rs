@@ -1,0 +1,19 @@
+//! The simulation: the world that owns nodes, channels and applications and
+//! drives them from one event queue.
+//!
+//! Front ends (scenario files, Python, ns-2 scripts) all build a
+//! [`Simulation`] through its builder methods and then call [`Simulation::run`].
+#![forbid(unsafe_code)]
+
+pub mod error;
+pub mod flow;
+pub mod histogram;
+pub mod report;
+pub mod simulation;
+pub mod source;
+
+pub use error::ConfigError;
+pub use flow::FlowStats;
+pub use report::{FlowReport, LinkReport};
+pub use simulation::{CallbackId, RunOutcome, Simulation};
+pub use source::{SizeModel, Traffic, UdpSourceConfig};

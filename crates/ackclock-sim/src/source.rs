@@ -1,0 +1,196 @@
+//! UDP traffic sources: when the next packet leaves and how big it is.
+//!
+//! Sources are sans-I/O: `next_departure` and `emit` take the current time
+//! and return the next one; the simulation schedules the wake-ups.
+
+use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
+use ackclock_net::packet::{MAX_DATAGRAM_BYTES, UDP_HEADER_BYTES};
+use rand_distr::{Distribution, Exp};
+
+/// When packets are sent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Traffic {
+    /// Constant bit rate: one packet every mean_size * 8 / rate.
+    Cbr { rate: Bandwidth },
+    /// Exponential inter-departure times (a Poisson process).
+    Poisson { mean_interval: Duration },
+    /// Sends at `rate` during exponentially distributed on periods, is
+    /// silent during exponentially distributed off periods (ns-2's
+    /// Traffic/Exponential). Starts with an on period.
+    OnOff { rate: Bandwidth, on_mean: Duration, off_mean: Duration },
+}
+
+/// Datagram sizes on the wire, IPv4 and UDP headers included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SizeModel {
+    Fixed(u32),
+    /// Exponential, rounded to whole bytes and clamped to [28, 65535].
+    Exponential { mean: f64 },
+}
+
+impl SizeModel {
+    fn mean(&self) -> f64 {
+        match *self {
+            SizeModel::Fixed(b) => f64::from(b),
+            SizeModel::Exponential { mean } => mean,
+        }
+    }
+
+    fn draw(&self, rng: &mut SimRng) -> u32 {
+        match *self {
+            SizeModel::Fixed(b) => b,
+            SizeModel::Exponential { mean } => {
+                let x: f64 = Exp::new(1.0).expect("rate 1 is valid").sample(rng) * mean;
+                (x.round() as u32).clamp(UDP_HEADER_BYTES, MAX_DATAGRAM_BYTES)
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct UdpSourceConfig {
+    pub traffic: Traffic,
+    pub size: SizeModel,
+    pub start: Instant,
+    /// No packet leaves after this instant.
+    pub stop: Option<Instant>,
+    pub max_packets: Option<u64>,
+    /// Mark packets ECN-capable (ECT(0)).
+    pub ecn: bool,
+}
+
+pub struct UdpSource {
+    pub config: UdpSourceConfig,
+    rng: SimRng,
+    sent: u64,
+    /// End of the current on period (on-off traffic only).
+    on_until: Instant,
+}
+
+fn exponential(mean: Duration, rng: &mut SimRng) -> Duration {
+    let x: f64 = Exp::new(1.0).expect("rate 1 is valid").sample(rng);
+    Duration::from_ps((x * mean.as_ps() as f64).round() as u64)
+}
+
+impl UdpSource {
+    pub fn new(config: UdpSourceConfig, rng: SimRng) -> Self {
+        UdpSource { config, rng, sent: 0, on_until: Instant::ZERO }
+    }
+
+    /// The first departure, if the source sends at all.
+    pub fn first_departure(&mut self) -> Option<Instant> {
+        let start = self.config.start;
+        if let Traffic::OnOff { on_mean, .. } = self.config.traffic {
+            self.on_until = start + exponential(on_mean, &mut self.rng);
+        }
+        self.permit(start)
+    }
+
+    /// Creates the packet due at `now`: returns its size and the time of the
+    /// next departure, if any.
+    pub fn emit(&mut self, now: Instant) -> (u32, Option<Instant>) {
+        let size = self.config.size.draw(&mut self.rng);
+        self.sent += 1;
+        let next = now + self.gap(size);
+        let next = match self.config.traffic {
+            Traffic::OnOff { on_mean, off_mean, .. } if next >= self.on_until => {
+                let on_at = self.on_until + exponential(off_mean, &mut self.rng);
+                self.on_until = on_at + exponential(on_mean, &mut self.rng);
+                on_at
+            }
+            _ => next,
+        };
+        (size, self.permit(next))
+    }
+
+    fn gap(&mut self, size: u32) -> Duration {
+        match self.config.traffic {
+            Traffic::Cbr { rate } => match self.config.size {
+                SizeModel::Fixed(_) => rate.tx_time(size),
+                SizeModel::Exponential { .. } => {
+                    Duration::from_secs_f64(self.config.size.mean() * 8.0 / rate.bps() as f64)
+                }
+            },
+            Traffic::OnOff { rate, .. } => rate.tx_time(size),
+            Traffic::Poisson { mean_interval } => exponential(mean_interval, &mut self.rng),
+        }
+    }
+
+    fn permit(&self, at: Instant) -> Option<Instant> {
+        let within_stop = self.config.stop.is_none_or(|s| at <= s);
+        let within_count = self.config.max_packets.is_none_or(|m| self.sent < m);
+        (within_stop && within_count).then_some(at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ackclock_core::RngStreams;
+
+    fn source(traffic: Traffic, size: SizeModel) -> UdpSource {
+        let config = UdpSourceConfig { traffic, size, start: Instant::ZERO, stop: None, max_packets: None, ecn: false };
+        UdpSource::new(config, RngStreams::new(5, 0).stream("app"))
+    }
+
+    fn departures(s: &mut UdpSource, n: usize) -> Vec<Instant> {
+        let mut t = s.first_departure();
+        let mut out = Vec::new();
+        while let Some(now) = t {
+            if out.len() == n {
+                break;
+            }
+            out.push(now);
+            t = s.emit(now).1;
+        }
+        out
+    }
+
+    #[test]
+    fn cbr_sends_at_exact_intervals() {
+        let mut s = source(Traffic::Cbr { rate: Bandwidth::from_bps(800_000).unwrap() }, SizeModel::Fixed(1000));
+        let t = departures(&mut s, 4);
+        assert_eq!(t.iter().map(|t| t.as_ps()).collect::<Vec<_>>(), vec![0, 10_000_000_000, 20_000_000_000, 30_000_000_000]);
+    }
+
+    #[test]
+    fn max_packets_and_stop_end_the_source() {
+        let rate = Bandwidth::from_bps(800_000).unwrap();
+        let mut s = source(Traffic::Cbr { rate }, SizeModel::Fixed(1000));
+        s.config.max_packets = Some(3);
+        assert_eq!(departures(&mut s, 10).len(), 3);
+        let mut s = source(Traffic::Cbr { rate }, SizeModel::Fixed(1000));
+        s.config.stop = Some(Instant::from_ps(25_000_000_000));
+        assert_eq!(departures(&mut s, 10).len(), 3, "departures at 0, 10 and 20 ms");
+    }
+
+    #[test]
+    fn poisson_mean_interval_matches() {
+        let mean = Duration::from_secs(3);
+        let mut s = source(Traffic::Poisson { mean_interval: mean }, SizeModel::Fixed(100));
+        let t = departures(&mut s, 20_001);
+        let avg = t.last().unwrap().as_secs_f64() / 20_000.0;
+        assert!((avg - 3.0).abs() < 0.09, "mean interval {avg}");
+    }
+
+    #[test]
+    fn on_off_sends_half_the_time_with_equal_periods() {
+        let rate = Bandwidth::from_bps(1_000_000).unwrap();
+        let period = Duration::from_millis(500);
+        let mut s = source(Traffic::OnOff { rate, on_mean: period, off_mean: period }, SizeModel::Fixed(125));
+        let t = departures(&mut s, 100_000);
+        // Average rate = rate * on / (on + off) = 0.5 Mbit/s; a packet is 1 ms.
+        let avg_rate = 100_000.0 * 1000.0 / t.last().unwrap().as_secs_f64();
+        assert!((avg_rate - 500_000.0).abs() < 0.06 * 500_000.0, "rate {avg_rate}");
+    }
+
+    #[test]
+    fn exponential_sizes_have_the_requested_mean_and_bounds() {
+        let mut s = source(Traffic::Poisson { mean_interval: Duration::from_secs(1) }, SizeModel::Exponential { mean: 2000.0 });
+        s.first_departure();
+        let sizes: Vec<u32> = (0..50_000).map(|i| s.emit(Instant::from_ps(i)).0).collect();
+        let mean = sizes.iter().map(|&b| f64::from(b)).sum::<f64>() / sizes.len() as f64;
+        assert!((mean - 2000.0).abs() < 40.0, "mean {mean}");
+        assert!(sizes.iter().all(|&b| (UDP_HEADER_BYTES..=MAX_DATAGRAM_BYTES).contains(&b)));
+    }
+}

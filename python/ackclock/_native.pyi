@@ -1,0 +1,234 @@
+"""Type stubs for the Rust extension module `ackclock._native`.
+
+This is the whole surface the Python layer builds on. All times are integer
+picoseconds (`*_ps`), bandwidths integer bit/s, sizes integer bytes. Every
+configuration dict is checked by Rust; a bad key or value raises ConfigError
+whose message names the key and the value.
+"""
+
+from typing import Literal, Optional, TypedDict, Union
+
+class UnitError(ValueError):
+    """A unit string could not be parsed; the message quotes it."""
+
+class ConfigError(ValueError):
+    """A builder argument is invalid; the message names the field and value."""
+
+class SimulationError(RuntimeError):
+    """An internal failure inside the core (a bug, never a user mistake)."""
+
+def parse_duration(text: str) -> int:
+    """'50ms', '1.5s', '10us', bare number = seconds -> picoseconds (exact)."""
+
+def parse_bandwidth(text: str) -> int:
+    """'10Mb', '800Kb', '28.8kb', '1GB' (bytes), bare number = bit/s -> bit/s."""
+
+def parse_size(text: str) -> int:
+    """'1500', '1500B', '100MB', '8MiB' -> bytes."""
+
+# --- configuration dicts -----------------------------------------------------
+# Queue disciplines. `limit` None = unlimited. `unit` says what limit counts.
+# `ns2_limit` True = ns-2's convention: the limit counts the packet being
+# transmitted (an arrival is dropped when waiting + 1 >= limit); False = the
+# limit counts waiting packets only (dropped when waiting >= limit).
+class DropTailSpec(TypedDict, total=False):
+    type: Literal["droptail"]
+    limit: Optional[int]
+    unit: Literal["packets", "bytes"]
+    ns2_limit: bool
+
+# RED (Floyd & Jacobson 1993) with ns-2's defaults when a key is absent:
+# min_th 5, max_th 15 (in `unit`s), max_p 0.1, weight 0.002, gentle True,
+# ecn False (mark ECN-capable packets instead of dropping them early),
+# mean_packet_size 500 (bytes; for the idle-time decay of the average).
+class RedSpec(TypedDict, total=False):
+    type: Literal["red"]
+    limit: Optional[int]
+    unit: Literal["packets", "bytes"]
+    ns2_limit: bool
+    min_th: float
+    max_th: float
+    max_p: float
+    weight: float
+    gentle: bool
+    ecn: bool
+    mean_packet_size: int
+
+QueueSpec = Union[DropTailSpec, RedSpec]
+
+# Error (loss) models, one per link direction. `position`: "queue" drops the
+# packet at the link head before it enters the queue (ns-2's `lossmodel`);
+# "wire" (default) lets it use the link and discards it on arrival.
+class UniformLossSpec(TypedDict, total=False):
+    type: Literal["uniform"]
+    p: float  # per-packet loss probability in [0, 1]
+    position: Literal["queue", "wire"]
+
+class BitErrorSpec(TypedDict, total=False):
+    type: Literal["ber"]
+    ber: float  # bit-error rate in [0, 1]; loss prob = 1 - (1-ber)^(8*size)
+    position: Literal["queue", "wire"]
+
+class GilbertElliottSpec(TypedDict, total=False):
+    type: Literal["gilbert_elliott"]
+    p_good_to_bad: float  # per-packet transition probabilities
+    p_bad_to_good: float
+    loss_good: float  # loss probability in each state (defaults 0 and 1)
+    loss_bad: float
+    position: Literal["queue", "wire"]
+
+class DropListSpec(TypedDict, total=False):
+    type: Literal["list"]
+    drops: list[int]  # 1-based indices of the packets (in crossing order) to drop
+    position: Literal["queue", "wire"]
+
+LossSpec = Union[UniformLossSpec, BitErrorSpec, GilbertElliottSpec, DropListSpec]
+
+# Extra random delay added to the propagation delay of each packet.
+# reorder False: a packet never overtakes an earlier one (arrival is pushed
+# back to the previous arrival); True: packets may arrive out of order.
+class ExponentialJitterSpec(TypedDict, total=False):
+    type: Literal["exponential"]
+    mean_ps: int
+    reorder: bool
+
+class UniformJitterSpec(TypedDict, total=False):
+    type: Literal["uniform"]
+    low_ps: int
+    high_ps: int
+    reorder: bool
+
+JitterSpec = Union[ExponentialJitterSpec, UniformJitterSpec]
+
+# Traffic patterns of a UDP source.
+class CbrSpec(TypedDict):
+    type: Literal["cbr"]
+    rate_bps: int  # interval = mean packet size * 8 / rate
+
+class PoissonSpec(TypedDict):
+    type: Literal["poisson"]
+    mean_interval_ps: int  # exponential inter-arrival times
+
+class OnOffSpec(TypedDict):
+    type: Literal["on_off"]
+    rate_bps: int  # sending rate while on
+    on_mean_ps: int  # exponential on and off period lengths
+    off_mean_ps: int
+
+TrafficSpec = Union[CbrSpec, PoissonSpec, OnOffSpec]
+
+# Packet sizes: the IP datagram size on the wire (IPv4 20 + UDP 8 bytes of
+# header included), so at least 28 and at most 65535; a drawn size is
+# rounded to whole bytes and clamped into that range.
+class FixedSizeSpec(TypedDict):
+    type: Literal["fixed"]
+    bytes: int
+
+class ExponentialSizeSpec(TypedDict):
+    type: Literal["exponential"]
+    mean_bytes: float
+
+SizeSpec = Union[FixedSizeSpec, ExponentialSizeSpec]
+
+# --- results -------------------------------------------------------------------
+class LinkStats(TypedDict):
+    id: int
+    src: int  # node ids
+    dst: int
+    bandwidth_bps: int
+    delay_s: float
+    tx_packets: int  # packets that started transmission
+    tx_bytes: int
+    drops: int  # queue_drops + loss_drops
+    queue_drops: int  # refused by the queue discipline (full or RED)
+    loss_drops: int  # removed by the error model
+    ecn_marks: int
+    utilization: float  # busy time / elapsed time
+    mean_queue_packets: float  # time average of packets waiting (not in service)
+    mean_queue_bytes: float
+
+class FlowStats(TypedDict):
+    id: int
+    name: str
+    src: int
+    dst: int
+    kind: str  # "cbr" | "poisson" | "on_off"
+    tx_packets: int
+    tx_bytes: int
+    rx_packets: int
+    rx_bytes: int
+    mean_delay_s: Optional[float]  # None before the first packet arrives
+    delay_p50_s: Optional[float]  # percentiles within 1% relative error
+    delay_p95_s: Optional[float]
+    delay_p99_s: Optional[float]
+    max_delay_s: Optional[float]
+
+class Results(TypedDict):
+    sim_time_s: float
+    events: int
+    seed: int
+    replication: int
+    links: list[LinkStats]
+    flows: list[FlowStats]
+
+RunOutcome = Literal["until", "idle", "stopped", "callback"]
+
+class Sim:
+    """One simulation. Build nodes, channels and flows, then run."""
+
+    def __init__(self, seed: int = 1, replication: int = 0) -> None: ...
+    @property
+    def now_ps(self) -> int: ...
+    @property
+    def events(self) -> int:
+        """Events processed so far."""
+    def add_node(self, name: str) -> int:
+        """Returns the node id (0, 1, 2, ... in creation order)."""
+    def node_name(self, node: int) -> str: ...
+    def add_channel(
+        self,
+        src: int,
+        dst: int,
+        bandwidth_bps: int,
+        delay_ps: int,
+        queue: QueueSpec,
+        loss: Optional[LossSpec] = None,
+        jitter: Optional[JitterSpec] = None,
+    ) -> int:
+        """A simplex link src->dst; returns the channel id (0, 1, ...).
+        A duplex link is two channels. Raises ConfigError for an unknown node,
+        src == dst, a second channel for the same (src, dst), or a bad spec."""
+    def set_loss(self, channel: int, loss: Optional[LossSpec]) -> None: ...
+    def set_jitter(self, channel: int, jitter: Optional[JitterSpec]) -> None: ...
+    def add_udp_flow(
+        self,
+        name: str,
+        src: int,
+        dst: int,
+        traffic: TrafficSpec,
+        size: SizeSpec,
+        start_ps: int = 0,
+        stop_ps: Optional[int] = None,
+        max_packets: Optional[int] = None,
+        ecn: bool = False,
+    ) -> int:
+        """A UDP source on `src` sending to a counting sink on `dst`; returns the
+        flow id (0, 1, ...). Whether dst is reachable is checked by run(), which
+        raises ConfigError naming the flow and both nodes."""
+    def schedule_callback(self, at_ps: int) -> int:
+        """Schedules a wake-up; run() returns ("callback", id) when it is due."""
+    def cancel_callback(self, callback_id: int) -> bool: ...
+    def run(self, until_ps: Optional[int] = None) -> tuple[RunOutcome, Optional[int]]:
+        """Processes events up to and including `until_ps` (or until none remain).
+        Returns ("callback", id) when a scheduled callback is due (call it, then
+        call run() again with the same limit), ("stopped", None) after stop(),
+        ("until", None) when the limit was reached (the clock is then exactly
+        until_ps), ("idle", None) when no events remain."""
+    def stop(self) -> None:
+        """Ends the current run() at the next event boundary."""
+    def link_stats(self, channel: int) -> LinkStats: ...
+    def flow_stats(self, flow: int) -> FlowStats: ...
+    def occupancy_distribution(self, channel: int) -> list[float]:
+        """Fraction of elapsed time with n packets in the system (waiting plus
+        in service) on this channel, for n = 0, 1, 2, ..."""
+    def results(self) -> Results: ...
