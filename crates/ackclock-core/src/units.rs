@@ -155,7 +155,9 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
         "KiB" => (0, 1 << 10),
         "MiB" => (0, 1 << 20),
         "GiB" => (0, 1 << 30),
-        other => return Err(malformed(text, WHAT, format!("unknown unit '{other}' (use B, KB, MB, GB, KiB, MiB or GiB)"))),
+        other => {
+            return Err(malformed(text, WHAT, format!("unknown unit '{other}' (use B, KB, MB, GB, KiB, MiB or GiB)")))
+        }
     };
     scale(d, shift, factor, text, WHAT)
 }

@@ -43,7 +43,9 @@ pub enum SendOutcome {
     Dropped(DropReason),
     /// Accepted. `wake` is set when the engine must schedule an arrival
     /// event for this channel at that time.
-    Accepted { wake: Option<Instant> },
+    Accepted {
+        wake: Option<Instant>,
+    },
 }
 
 /// A packet reaching the far end; `lost` when the wire corrupted it.
@@ -231,11 +233,9 @@ impl Channel {
             self.stats.loss_drops += 1;
             return SendOutcome::Dropped(DropReason::Loss);
         }
-        let backlog = self.backlog();
-        let idle_for = (backlog.in_service_bytes.is_none() && backlog.waiting_packets == 0)
-            .then(|| now.saturating_since(self.busy_until));
+        let backlog = self.backlog(now);
         let ecn_capable = packet.ip.ecn.is_capable();
-        match self.discipline.admit(now, &backlog, idle_for, self.bandwidth, packet.size, ecn_capable, &mut self.aqm_rng) {
+        match self.discipline.admit(&backlog, self.bandwidth, packet.size, ecn_capable, &mut self.aqm_rng) {
             Admission::Drop => {
                 self.stats.queue_drops += 1;
                 return SendOutcome::Dropped(DropReason::Queue);
@@ -313,9 +313,10 @@ impl Channel {
         self.stats.busy + partial
     }
 
-    fn backlog(&self) -> Backlog {
+    fn backlog(&self, now: Instant) -> Backlog {
         let in_service_bytes = self.ledger.front().filter(|d| d.started).map(|d| d.size);
-        Backlog { waiting_packets: self.waiting_packets, waiting_bytes: self.waiting_bytes, in_service_bytes }
+        let idle_for = self.ledger.is_empty().then(|| now.saturating_since(self.busy_until));
+        Backlog { waiting_packets: self.waiting_packets, waiting_bytes: self.waiting_bytes, in_service_bytes, idle_for }
     }
 
     fn loses(&mut self, size: u32, position: LossPosition) -> bool {
@@ -376,5 +377,176 @@ impl Channel {
         self.stats.queue_byte_ps += u128::from(dt) * u128::from(self.waiting_bytes);
         self.stats.occupancy[self.ledger.len()] += dt;
         self.accounted_to = t;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discipline::{DropTail, QueueLimit};
+    use crate::jitter::JitterDistribution;
+    use crate::loss::LossProcess;
+    use crate::packet::{Ipv4Header, Transport, UdpHeader};
+
+    const MS: u64 = 1_000_000_000;
+
+    fn packet(seq: u64, size: u32) -> Packet {
+        Packet {
+            uid: seq,
+            ip: Ipv4Header { src: 0, dst: 1, ttl: 64, ecn: Ecn::NotEct },
+            transport: Transport::Udp(UdpHeader { src_port: 1, dst_port: 1 }),
+            size,
+            flow: 0,
+            seq,
+            created: Instant::ZERO,
+        }
+    }
+
+    fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {
+        let config = ChannelConfig {
+            from: 0,
+            to: 1,
+            bandwidth: Bandwidth::from_bps(bps).unwrap(),
+            delay: Duration::from_millis(delay_ms),
+            discipline: Discipline::DropTail(DropTail { limit, ns2_limit }),
+            loss: None,
+            jitter: None,
+        };
+        Channel::new(config, 0, &RngStreams::new(1, 0))
+    }
+
+    fn accepted(outcomes: &[SendOutcome]) -> usize {
+        outcomes.iter().filter(|o| matches!(o, SendOutcome::Accepted { .. })).count()
+    }
+
+    /// The sequence numbers that reach the far end, in arrival order.
+    fn arrivals(c: &mut Channel) -> Vec<u64> {
+        std::iter::from_fn(|| c.pop_due(Instant::MAX)).filter(|a| !a.lost).map(|a| a.packet.seq).collect()
+    }
+
+    #[test]
+    fn serialization_plus_propagation_is_exact_to_the_picosecond() {
+        let mut c = channel(10_000_000, 10, QueueLimit::Unlimited, false);
+        let first = c.send(Instant::ZERO, packet(0, 1040));
+        let second = c.send(Instant::ZERO, packet(1, 1040));
+        // 1040 B at 10 Mbit/s = 832 us; the second waits for the first.
+        assert_eq!(first, SendOutcome::Accepted { wake: Some(Instant::from_ps(832_000_000 + 10 * MS)) });
+        assert_eq!(second, SendOutcome::Accepted { wake: None }, "one live event per channel");
+        let seq_due = |c: &mut Channel, ps: u64| c.pop_due(Instant::from_ps(ps)).map(|a| a.packet.seq);
+        let (t1, t2) = (832_000_000 + 10 * MS, 2 * 832_000_000 + 10 * MS);
+        assert_eq!(seq_due(&mut c, t1 - 1), None);
+        assert_eq!(seq_due(&mut c, t1), Some(0));
+        assert_eq!(seq_due(&mut c, t2 - 1), None);
+        assert_eq!(seq_due(&mut c, t2), Some(1));
+    }
+
+    #[test]
+    fn rearm_schedules_the_next_head_only_for_the_live_event() {
+        let mut c = channel(8_000_000, 1, QueueLimit::Unlimited, false);
+        c.send(Instant::ZERO, packet(0, 1000)); // arrives 2 ms
+        c.send(Instant::ZERO, packet(1, 1000)); // arrives 3 ms
+        let t = Instant::from_ps(2 * MS);
+        assert!(c.pop_due(t).is_some());
+        assert_eq!(c.rearm(t), Some(Instant::from_ps(3 * MS)));
+        assert_eq!(c.rearm(Instant::from_ps(5 * MS)), None, "a stale event schedules nothing");
+    }
+
+    #[test]
+    fn usual_limit_counts_waiting_packets_only() {
+        let mut c = channel(1_000_000, 0, QueueLimit::Packets(3), false);
+        let out: Vec<_> = (0..10).map(|i| c.send(Instant::ZERO, packet(i, 1000))).collect();
+        assert_eq!(accepted(&out), 4, "one in service plus three waiting");
+        assert_eq!(c.stats().queue_drops, 6);
+    }
+
+    #[test]
+    fn ns2_limit_counts_the_packet_in_transmission() {
+        let mut c = channel(1_000_000, 0, QueueLimit::Packets(3), true);
+        let out: Vec<_> = (0..10).map(|i| c.send(Instant::ZERO, packet(i, 1000))).collect();
+        assert_eq!(accepted(&out), 3, "one in service plus limit - 1 waiting");
+        // After one transmission time (8 ms) one packet left the queue: room for one more.
+        let later = Instant::from_ps(8 * MS);
+        assert!(matches!(c.send(later, packet(10, 1000)), SendOutcome::Accepted { .. }));
+        assert_eq!(c.send(later, packet(11, 1000)), SendOutcome::Dropped(DropReason::Queue));
+    }
+
+    #[test]
+    fn byte_limit_admits_while_the_bytes_fit() {
+        let mut c = channel(1_000_000, 0, QueueLimit::Bytes(2500), false);
+        let out: Vec<_> = (0..5).map(|i| c.send(Instant::ZERO, packet(i, 1000))).collect();
+        assert_eq!(accepted(&out), 3, "one in service, 2000 of 2500 bytes waiting");
+    }
+
+    #[test]
+    fn drop_list_drops_exactly_the_listed_packets() {
+        let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
+        c.set_loss(Some(LossModel { process: LossProcess::drop_list(vec![2, 5]), position: LossPosition::OnWire }));
+        for i in 0..6 {
+            c.send(Instant::from_ps(i * 10 * MS), packet(i, 1000));
+        }
+        assert_eq!(arrivals(&mut c), vec![0, 2, 3, 5], "the 2nd and 5th packets (seq 1 and 4) are lost");
+        assert_eq!(c.stats().tx_packets, 6, "wire losses still use the link");
+        assert_eq!(c.stats().loss_drops, 2);
+    }
+
+    #[test]
+    fn loss_before_the_queue_never_uses_the_link() {
+        let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
+        c.set_loss(Some(LossModel { process: LossProcess::drop_list(vec![1]), position: LossPosition::BeforeQueue }));
+        assert_eq!(c.send(Instant::ZERO, packet(0, 1000)), SendOutcome::Dropped(DropReason::Loss));
+        c.send(Instant::ZERO, packet(1, 1000));
+        c.advance(Instant::from_ps(100 * MS));
+        assert_eq!(c.stats().tx_packets, 1);
+        assert_eq!(c.busy_time(Instant::from_ps(100 * MS)), Duration::from_millis(8));
+    }
+
+    #[test]
+    fn queue_length_and_occupancy_are_integrated_exactly() {
+        // Three 1 ms packets at t = 0: waiting 2, 1, 0 over the first three ms.
+        let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
+        for i in 0..3 {
+            c.send(Instant::ZERO, packet(i, 1000));
+        }
+        let end = Instant::from_ps(4 * MS);
+        c.advance(end);
+        assert_eq!(c.stats().queue_packet_ps, 3 * u128::from(MS));
+        assert_eq!(c.stats().occupancy, vec![MS, MS, MS, MS]);
+        assert_eq!(c.busy_time(end), Duration::from_millis(3));
+        assert_eq!(c.stats().tx_packets, 3);
+    }
+
+    #[test]
+    fn partial_transmission_counts_towards_busy_time() {
+        let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
+        c.send(Instant::ZERO, packet(0, 1000));
+        c.send(Instant::ZERO, packet(1, 1000));
+        let mid = Instant::from_ps(MS + MS / 2);
+        c.advance(mid);
+        assert_eq!(c.busy_time(mid), Duration::from_ps(MS + MS / 2));
+        assert_eq!(c.stats().tx_packets, 2, "the second started at 1 ms");
+    }
+
+    fn jittered(reorder: bool) -> Vec<u64> {
+        let mut c = channel(100_000_000, 1, QueueLimit::Unlimited, false);
+        let distribution = JitterDistribution::Exponential { mean: Duration::from_millis(5) };
+        c.set_jitter(Some(Jitter { distribution, reorder }));
+        for i in 0..200 {
+            c.send(Instant::from_ps(i * MS / 10), packet(i, 100));
+        }
+        arrivals(&mut c)
+    }
+
+    #[test]
+    fn jitter_without_reordering_keeps_packets_in_order() {
+        let seqs = jittered(false);
+        assert_eq!(seqs, (0..200).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn jitter_with_reordering_lets_packets_overtake() {
+        let seqs = jittered(true);
+        assert_eq!(seqs.len(), 200);
+        let overtaken = seqs.windows(2).filter(|w| w[1] < w[0]).count();
+        assert!(overtaken > 20, "only {overtaken} inversions");
     }
 }

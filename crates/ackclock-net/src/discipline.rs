@@ -3,7 +3,7 @@
 //! A discipline decides at enqueue time only, so the channel can compute
 //! every accepted packet's departure the moment it arrives (see channel.rs).
 
-use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
+use ackclock_core::{Bandwidth, Duration, SimRng};
 use rand::RngExt;
 
 /// What the queue limit counts.
@@ -21,6 +21,8 @@ pub struct Backlog {
     pub waiting_bytes: u64,
     /// Size of the packet being transmitted, if any.
     pub in_service_bytes: Option<u32>,
+    /// How long the link has been idle with an empty queue, if it is.
+    pub idle_for: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +77,15 @@ pub struct RedParams {
 
 impl Default for RedParams {
     fn default() -> Self {
-        RedParams { min_th: 5.0, max_th: 15.0, max_p: 0.1, weight: 0.002, gentle: true, ecn: false, mean_packet_size: 500 }
+        RedParams {
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            weight: 0.002,
+            gentle: true,
+            ecn: false,
+            mean_packet_size: 500,
+        }
     }
 }
 
@@ -97,13 +107,13 @@ impl Red {
         self.avg
     }
 
-    fn update_average(&mut self, b: &Backlog, idle_for: Option<Duration>, bandwidth: Bandwidth) {
+    fn update_average(&mut self, b: &Backlog, bandwidth: Bandwidth) {
         let w = self.params.weight;
         let q = match self.hard.limit {
             QueueLimit::Bytes(_) => b.waiting_bytes as f64,
             _ => f64::from(b.waiting_packets),
         };
-        if let Some(idle) = idle_for {
+        if let Some(idle) = b.idle_for {
             // The queue was empty for `idle`: age the average as if m small
             // packets had arrived to an empty queue meanwhile.
             let per_packet = bandwidth.tx_time(self.params.mean_packet_size).as_ps().max(1) as f64;
@@ -129,13 +139,12 @@ impl Red {
     pub fn admit(
         &mut self,
         b: &Backlog,
-        idle_for: Option<Duration>,
         bandwidth: Bandwidth,
         size: u32,
         ecn_capable: bool,
         rng: &mut SimRng,
     ) -> Admission {
-        self.update_average(b, idle_for, bandwidth);
+        self.update_average(b, bandwidth);
         let early = if self.avg < self.params.min_th {
             self.count = -1;
             Admission::Accept
@@ -176,13 +185,10 @@ pub enum Discipline {
 }
 
 impl Discipline {
-    /// Decides the fate of an arriving packet. `idle_for` is how long the
-    /// link has been idle with an empty queue, if it is.
+    /// Decides the fate of an arriving packet.
     pub fn admit(
         &mut self,
-        _now: Instant,
         b: &Backlog,
-        idle_for: Option<Duration>,
         bandwidth: Bandwidth,
         size: u32,
         ecn_capable: bool,
@@ -191,7 +197,7 @@ impl Discipline {
         match self {
             Discipline::DropTail(d) if d.is_full(b, size) => Admission::Drop,
             Discipline::DropTail(_) => Admission::Accept,
-            Discipline::Red(r) => r.admit(b, idle_for, bandwidth, size, ecn_capable, rng),
+            Discipline::Red(r) => r.admit(b, bandwidth, size, ecn_capable, rng),
         }
     }
 }
@@ -202,7 +208,7 @@ mod tests {
     use ackclock_core::RngStreams;
 
     fn waiting(n: u32) -> Backlog {
-        Backlog { waiting_packets: n, waiting_bytes: u64::from(n) * 1000, in_service_bytes: Some(1000) }
+        Backlog { waiting_packets: n, waiting_bytes: u64::from(n) * 1000, in_service_bytes: Some(1000), idle_for: None }
     }
 
     #[test]
@@ -234,8 +240,8 @@ mod tests {
         let bw = Bandwidth::from_bps(1_000_000).unwrap();
         let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
         let mut red = Red::new(RedParams { weight: 1.0, ..RedParams::default() }, hard);
-        assert_eq!(red.admit(&waiting(4), None, bw, 500, false, &mut rng), Admission::Accept);
-        assert_eq!(red.admit(&waiting(31), None, bw, 500, true, &mut rng), Admission::Drop);
+        assert_eq!(red.admit(&waiting(4), bw, 500, false, &mut rng), Admission::Accept);
+        assert_eq!(red.admit(&waiting(31), bw, 500, true, &mut rng), Admission::Drop);
     }
 
     #[test]
@@ -246,7 +252,7 @@ mod tests {
         let params = RedParams { weight: 1.0, ecn: true, max_p: 1.0, ..RedParams::default() };
         let mut red = Red::new(params, hard);
         // avg = max_th with gentle RED: pb = 1, so every arrival is hit.
-        let outcomes: Vec<_> = (0..2).map(|_| red.admit(&waiting(15), None, bw, 500, true, &mut rng)).collect();
+        let outcomes: Vec<_> = (0..2).map(|_| red.admit(&waiting(15), bw, 500, true, &mut rng)).collect();
         assert!(outcomes.contains(&Admission::Mark));
         assert!(!outcomes.contains(&Admission::Drop));
     }
@@ -260,7 +266,7 @@ mod tests {
         let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
         let mut red = Red::new(RedParams { weight: 1.0, ..RedParams::default() }, hard);
         let n = 20_000;
-        let drops = (0..n).filter(|_| red.admit(&waiting(10), None, bw, 500, false, &mut rng) == Admission::Drop).count();
+        let drops = (0..n).filter(|_| red.admit(&waiting(10), bw, 500, false, &mut rng) == Admission::Drop).count();
         let expected = n as f64 / (1.0 / (2.0 * 0.05) + 0.5);
         assert!((drops as f64 - expected).abs() < 0.08 * expected, "drops {drops}, expected {expected}");
     }
@@ -271,10 +277,11 @@ mod tests {
         let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
         let mut red = Red::new(RedParams { weight: 0.5, ..RedParams::default() }, hard);
         let mut rng = RngStreams::new(1, 0).stream("red");
-        red.admit(&waiting(8), None, bw, 500, false, &mut rng);
+        red.admit(&waiting(8), bw, 500, false, &mut rng);
         assert_eq!(red.average(), 4.0);
         // Idle for 2 packet times: avg *= 0.5^2, then one more update with q = 0.
-        red.admit(&Backlog::default(), Some(Duration::from_millis(1)), bw, 500, false, &mut rng);
+        let idle = Backlog { idle_for: Some(Duration::from_millis(1)), ..Backlog::default() };
+        red.admit(&idle, bw, 500, false, &mut rng);
         assert!((red.average() - 0.5).abs() < 1e-12, "{}", red.average());
     }
 }

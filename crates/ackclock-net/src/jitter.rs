@@ -41,7 +41,8 @@ mod tests {
 
     #[test]
     fn exponential_jitter_has_the_requested_mean() {
-        let j = Jitter { distribution: JitterDistribution::Exponential { mean: Duration::from_millis(5) }, reorder: true };
+        let j =
+            Jitter { distribution: JitterDistribution::Exponential { mean: Duration::from_millis(5) }, reorder: true };
         let mut rng = RngStreams::new(9, 0).stream("jitter");
         let n = 100_000u64;
         let total: f64 = (0..n).map(|_| j.sample(&mut rng).as_secs_f64()).sum();

@@ -1,1 +1,241 @@
+//! `ackclock._native`: the Rust core as a Python extension module.
+//!
+//! This crate only validates, converts, calls the core and maps errors to
+//! Python exceptions; `_native.pyi` documents its surface. A panic in the
+//! core surfaces as SimulationError and poisons the simulation, so a bug
+//! never aborts the interpreter or yields results from a broken state.
+#![forbid(unsafe_code)]
 
+mod results;
+mod spec;
+
+use ackclock_core::{units, Duration, Instant, UnitError as CoreUnitError};
+use ackclock_net::{ChannelConfig, NodeId};
+use ackclock_sim::{ConfigError as CoreConfigError, RunOutcome, Simulation, UdpSourceConfig};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+create_exception!(_native, UnitError, PyValueError, "A unit string could not be parsed.");
+create_exception!(_native, ConfigError, PyValueError, "A builder argument is invalid.");
+create_exception!(_native, SimulationError, PyRuntimeError, "An internal failure inside the core.");
+
+fn config_err(e: CoreConfigError) -> PyErr {
+    ConfigError::new_err(e.to_string())
+}
+
+fn unit_err(e: CoreUnitError) -> PyErr {
+    UnitError::new_err(e.to_string())
+}
+
+#[pyfunction]
+fn parse_duration(text: &str) -> PyResult<u64> {
+    units::parse_duration(text).map(|d| d.as_ps()).map_err(unit_err)
+}
+
+#[pyfunction]
+fn parse_bandwidth(text: &str) -> PyResult<u64> {
+    units::parse_bandwidth(text).map(|b| b.bps()).map_err(unit_err)
+}
+
+#[pyfunction]
+fn parse_size(text: &str) -> PyResult<u64> {
+    units::parse_size(text).map_err(unit_err)
+}
+
+#[pyclass(module = "ackclock._native")]
+struct Sim {
+    inner: Simulation,
+    seed: u64,
+    replication: u64,
+    /// Set when the core panicked: its state can no longer be trusted.
+    poisoned: Option<String>,
+}
+
+impl Sim {
+    /// Runs `f` on the simulation, turning a panic into SimulationError.
+    fn guarded<T>(&mut self, f: impl FnOnce(&mut Simulation) -> Result<T, CoreConfigError>) -> PyResult<T> {
+        if let Some(why) = &self.poisoned {
+            return Err(SimulationError::new_err(format!("the simulation failed earlier and cannot continue: {why}")));
+        }
+        match catch_unwind(AssertUnwindSafe(|| f(&mut self.inner))) {
+            Ok(result) => result.map_err(config_err),
+            Err(payload) => {
+                let why = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                self.poisoned = Some(why.clone());
+                Err(SimulationError::new_err(format!("internal error in the simulator core (please report it): {why}")))
+            }
+        }
+    }
+
+    fn node(&self, field: &'static str, id: NodeId) -> PyResult<NodeId> {
+        self.inner
+            .node_name(id)
+            .map(|_| id)
+            .map_err(|_| config_err(CoreConfigError::UnknownNode { field, id, count: self.inner.node_count() }))
+    }
+}
+
+#[pymethods]
+impl Sim {
+    #[new]
+    #[pyo3(signature = (seed = 1, replication = 0))]
+    fn new(seed: u64, replication: u64) -> Self {
+        Sim { inner: Simulation::new(seed, replication), seed, replication, poisoned: None }
+    }
+
+    #[getter]
+    fn now_ps(&self) -> u64 {
+        self.inner.now().as_ps()
+    }
+
+    #[getter]
+    fn events(&self) -> u64 {
+        self.inner.events()
+    }
+
+    fn add_node(&mut self, name: &str) -> u32 {
+        self.inner.add_node(name)
+    }
+
+    fn node_name(&self, node: u32) -> PyResult<String> {
+        self.inner.node_name(node).map(str::to_string).map_err(config_err)
+    }
+
+    #[pyo3(signature = (src, dst, bandwidth_bps, delay_ps, queue, loss = None, jitter = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_channel(
+        &mut self,
+        src: u32,
+        dst: u32,
+        bandwidth_bps: u64,
+        delay_ps: u64,
+        queue: &Bound<'_, PyDict>,
+        loss: Option<&Bound<'_, PyDict>>,
+        jitter: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<u32> {
+        let bandwidth = ackclock_core::Bandwidth::from_bps(bandwidth_bps).ok_or_else(|| {
+            config_err(CoreConfigError::invalid("bandwidth", bandwidth_bps, "must be greater than zero"))
+        })?;
+        let config = ChannelConfig {
+            from: self.node("src", src)?,
+            to: self.node("dst", dst)?,
+            bandwidth,
+            delay: Duration::from_ps(delay_ps),
+            discipline: spec::discipline(queue).map_err(config_err)?,
+            loss: loss.map(spec::loss).transpose().map_err(config_err)?,
+            jitter: jitter.map(spec::jitter).transpose().map_err(config_err)?,
+        };
+        self.guarded(|s| s.add_channel(config))
+    }
+
+    #[pyo3(signature = (channel, loss = None))]
+    fn set_loss(&mut self, channel: u32, loss: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let loss = loss.map(spec::loss).transpose().map_err(config_err)?;
+        self.guarded(|s| s.set_loss(channel, loss))
+    }
+
+    #[pyo3(signature = (channel, jitter = None))]
+    fn set_jitter(&mut self, channel: u32, jitter: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let jitter = jitter.map(spec::jitter).transpose().map_err(config_err)?;
+        self.guarded(|s| s.set_jitter(channel, jitter))
+    }
+
+    #[pyo3(signature = (name, src, dst, traffic, size, start_ps = 0, stop_ps = None, max_packets = None, ecn = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_udp_flow(
+        &mut self,
+        name: &str,
+        src: u32,
+        dst: u32,
+        traffic: &Bound<'_, PyDict>,
+        size: &Bound<'_, PyDict>,
+        start_ps: u64,
+        stop_ps: Option<u64>,
+        max_packets: Option<u64>,
+        ecn: bool,
+    ) -> PyResult<u32> {
+        let config = UdpSourceConfig {
+            traffic: spec::traffic(traffic).map_err(config_err)?,
+            size: spec::size(size).map_err(config_err)?,
+            start: Instant::from_ps(start_ps),
+            stop: stop_ps.map(Instant::from_ps),
+            max_packets,
+            ecn,
+        };
+        self.guarded(|s| s.add_udp_flow(name, src, dst, config))
+    }
+
+    fn schedule_callback(&mut self, at_ps: u64) -> PyResult<u64> {
+        self.guarded(|s| Ok(s.schedule_callback(Instant::from_ps(at_ps))))
+    }
+
+    fn cancel_callback(&mut self, callback_id: u64) -> PyResult<bool> {
+        self.guarded(|s| Ok(s.cancel_callback(callback_id)))
+    }
+
+    #[pyo3(signature = (until_ps = None))]
+    fn run(&mut self, py: Python<'_>, until_ps: Option<u64>) -> PyResult<(&'static str, Option<u64>)> {
+        let until = until_ps.map(Instant::from_ps);
+        // No Python object is touched while events run, so other threads may.
+        let outcome = py.detach(|| self.guarded(|s| s.run(until)))?;
+        Ok(match outcome {
+            RunOutcome::Until => ("until", None),
+            RunOutcome::Idle => ("idle", None),
+            RunOutcome::Stopped => ("stopped", None),
+            RunOutcome::Callback(id) => ("callback", Some(id)),
+        })
+    }
+
+    fn stop(&mut self) {
+        self.inner.stop();
+    }
+
+    fn link_stats<'py>(&mut self, py: Python<'py>, channel: u32) -> PyResult<Bound<'py, PyDict>> {
+        let report = self.guarded(|s| s.link_report(channel))?;
+        results::link_dict(py, &report)
+    }
+
+    fn flow_stats<'py>(&mut self, py: Python<'py>, flow: u32) -> PyResult<Bound<'py, PyDict>> {
+        let report = self.guarded(|s| s.flow_report(flow))?;
+        results::flow_dict(py, &report)
+    }
+
+    fn occupancy_distribution(&mut self, channel: u32) -> PyResult<Vec<f64>> {
+        self.guarded(|s| s.occupancy_distribution(channel))
+    }
+
+    fn results<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (links, flows) = self.guarded(|s| {
+            let links = (0..s.channel_count() as u32).map(|c| s.link_report(c)).collect::<Result<Vec<_>, _>>()?;
+            let flows = (0..s.flow_count() as u32).map(|f| s.flow_report(f)).collect::<Result<Vec<_>, _>>()?;
+            Ok((links, flows))
+        })?;
+        let out = PyDict::new(py);
+        out.set_item("sim_time_s", self.inner.now().as_secs_f64())?;
+        out.set_item("events", self.inner.events())?;
+        out.set_item("seed", self.seed)?;
+        out.set_item("replication", self.replication)?;
+        out.set_item("links", links.iter().map(|l| results::link_dict(py, l)).collect::<PyResult<Vec<_>>>()?)?;
+        out.set_item("flows", flows.iter().map(|f| results::flow_dict(py, f)).collect::<PyResult<Vec<_>>>()?)?;
+        Ok(out)
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("UnitError", m.py().get_type::<UnitError>())?;
+    m.add("ConfigError", m.py().get_type::<ConfigError>())?;
+    m.add("SimulationError", m.py().get_type::<SimulationError>())?;
+    m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_bandwidth, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_size, m)?)?;
+    m.add_class::<Sim>()?;
+    Ok(())
+}

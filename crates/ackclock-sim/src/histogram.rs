@@ -35,7 +35,7 @@ fn bucket_range(i: usize) -> (u64, u64) {
     let shift = (i - SUB) / SUB;
     let sub = (i - SUB) % SUB;
     let low = (SUB + sub) << shift;
-    (low, low + (1u64 << shift) - 1)
+    (low, low + ((1u64 << shift) - 1))
 }
 
 impl Histogram {

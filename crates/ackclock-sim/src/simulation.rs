@@ -153,7 +153,11 @@ impl Simulation {
         self.check_node("src", src)?;
         self.check_node("dst", dst)?;
         if src == dst {
-            return Err(ConfigError::invalid("dst", self.node_names[dst as usize].clone(), "a flow needs two different nodes"));
+            return Err(ConfigError::invalid(
+                "dst",
+                self.node_names[dst as usize].clone(),
+                "a flow needs two different nodes",
+            ));
         }
         let id = self.flows.len() as u32;
         let rng = self.streams.stream(&format!("flow/{id}"));
@@ -344,7 +348,11 @@ impl Simulation {
     }
 
     pub fn flow_report(&self, flow: u32) -> Result<FlowReport, ConfigError> {
-        let f = self.flows.get(flow as usize).ok_or(ConfigError::UnknownId { field: "flow", what: "flow", id: u64::from(flow) })?;
+        let f = self.flows.get(flow as usize).ok_or(ConfigError::UnknownId {
+            field: "flow",
+            what: "flow",
+            id: u64::from(flow),
+        })?;
         let secs = |ps: u64| ps as f64 / PS_PER_SEC as f64;
         let d = &f.stats.delay;
         Ok(FlowReport {

@@ -25,7 +25,9 @@ pub enum Traffic {
 pub enum SizeModel {
     Fixed(u32),
     /// Exponential, rounded to whole bytes and clamped to [28, 65535].
-    Exponential { mean: f64 },
+    Exponential {
+        mean: f64,
+    },
 }
 
 impl SizeModel {
@@ -150,7 +152,10 @@ mod tests {
     fn cbr_sends_at_exact_intervals() {
         let mut s = source(Traffic::Cbr { rate: Bandwidth::from_bps(800_000).unwrap() }, SizeModel::Fixed(1000));
         let t = departures(&mut s, 4);
-        assert_eq!(t.iter().map(|t| t.as_ps()).collect::<Vec<_>>(), vec![0, 10_000_000_000, 20_000_000_000, 30_000_000_000]);
+        assert_eq!(
+            t.iter().map(|t| t.as_ps()).collect::<Vec<_>>(),
+            vec![0, 10_000_000_000, 20_000_000_000, 30_000_000_000]
+        );
     }
 
     #[test]
@@ -186,7 +191,8 @@ mod tests {
 
     #[test]
     fn exponential_sizes_have_the_requested_mean_and_bounds() {
-        let mut s = source(Traffic::Poisson { mean_interval: Duration::from_secs(1) }, SizeModel::Exponential { mean: 2000.0 });
+        let mut s =
+            source(Traffic::Poisson { mean_interval: Duration::from_secs(1) }, SizeModel::Exponential { mean: 2000.0 });
         s.first_departure();
         let sizes: Vec<u32> = (0..50_000).map(|i| s.emit(Instant::from_ps(i)).0).collect();
         let mean = sizes.iter().map(|&b| f64::from(b)).sum::<f64>() / sizes.len() as f64;

@@ -1,0 +1,28 @@
+# One entry point for developers and CI. `make test` is what .ci/run calls.
+PYTHON ?= python3
+
+.PHONY: install test test-rust test-python lint fmt bench
+
+install:
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -e '.[dev]'
+
+test: install lint test-rust test-python
+
+test-rust:
+	cargo test --workspace --exclude ackclock-py
+
+test-python:
+	$(PYTHON) -m pytest
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	$(PYTHON) -m ruff check python tests benchmarks
+
+fmt:
+	cargo fmt --all
+	$(PYTHON) -m ruff check --fix python tests benchmarks
+
+bench:
+	cargo bench --workspace --exclude ackclock-py

@@ -1,0 +1,43 @@
+//! Core reports as the plain dicts documented in `_native.pyi`.
+
+use ackclock_sim::{FlowReport, LinkReport};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+pub fn link_dict<'py>(py: Python<'py>, r: &LinkReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("id", r.id)?;
+    d.set_item("src", r.src)?;
+    d.set_item("dst", r.dst)?;
+    d.set_item("bandwidth_bps", r.bandwidth_bps)?;
+    d.set_item("delay_s", r.delay_s)?;
+    d.set_item("tx_packets", r.tx_packets)?;
+    d.set_item("tx_bytes", r.tx_bytes)?;
+    d.set_item("drops", r.drops())?;
+    d.set_item("queue_drops", r.queue_drops)?;
+    d.set_item("loss_drops", r.loss_drops)?;
+    d.set_item("ecn_marks", r.ecn_marks)?;
+    d.set_item("utilization", r.utilization)?;
+    d.set_item("mean_queue_packets", r.mean_queue_packets)?;
+    d.set_item("mean_queue_bytes", r.mean_queue_bytes)?;
+    Ok(d)
+}
+
+pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("id", r.id)?;
+    d.set_item("name", &r.name)?;
+    d.set_item("src", r.src)?;
+    d.set_item("dst", r.dst)?;
+    d.set_item("kind", r.kind)?;
+    d.set_item("tx_packets", r.tx_packets)?;
+    d.set_item("tx_bytes", r.tx_bytes)?;
+    d.set_item("rx_packets", r.rx_packets)?;
+    d.set_item("rx_bytes", r.rx_bytes)?;
+    d.set_item("mean_delay_s", r.mean_delay_s)?;
+    d.set_item("delay_p50_s", r.delay_p50_s)?;
+    d.set_item("delay_p95_s", r.delay_p95_s)?;
+    d.set_item("delay_p99_s", r.delay_p99_s)?;
+    d.set_item("max_delay_s", r.max_delay_s)?;
+    Ok(d)
+}

@@ -1,0 +1,274 @@
+//! Reading the configuration dicts of `_native.pyi` into core types.
+//!
+//! Every key is checked: an unknown key, a missing one or a value of the
+//! wrong type or range becomes a ConfigError naming `context.key` and the
+//! value, so a user's mistake reads as one sentence.
+
+use ackclock_core::{Bandwidth, Duration};
+use ackclock_net::{
+    Discipline, DropTail, Jitter, JitterDistribution, LossModel, LossPosition, LossProcess, QueueLimit, Red, RedParams,
+};
+use ackclock_sim::{ConfigError, SizeModel, Traffic};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// A config dict being read, with the name it is reported under.
+pub struct Spec<'a, 'py> {
+    dict: &'a Bound<'py, PyDict>,
+    context: &'static str,
+}
+
+fn describe(value: &Bound<'_, PyAny>) -> String {
+    value.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<unprintable>".into())
+}
+
+impl<'a, 'py> Spec<'a, 'py> {
+    /// Checks that the dict has only `allowed` keys (plus "type").
+    pub fn new(dict: &'a Bound<'py, PyDict>, context: &'static str, allowed: &[&str]) -> Result<Self, ConfigError> {
+        for key in dict.keys() {
+            let name = key.extract::<String>().unwrap_or_else(|_| describe(&key));
+            if name != "type" && !allowed.contains(&name.as_str()) {
+                let expected = allowed.join(", ");
+                return Err(ConfigError::invalid(
+                    format!("{context}.{name}"),
+                    describe(&key),
+                    format!("unknown key (expected one of: type, {expected})"),
+                ));
+            }
+        }
+        Ok(Spec { dict, context })
+    }
+
+    fn field(&self, key: &str) -> String {
+        format!("{}.{}", self.context, key)
+    }
+
+    fn raw(&self, key: &str) -> Option<Bound<'py, PyAny>> {
+        self.dict.get_item(key).ok().flatten().filter(|v| !v.is_none())
+    }
+
+    pub fn kind(&self) -> Result<String, ConfigError> {
+        self.required::<String>("type", "a string")
+    }
+
+    /// Reads only the "type" key, to choose which other keys are allowed.
+    pub fn kind_of(dict: &'a Bound<'py, PyDict>, context: &'static str) -> Result<String, ConfigError> {
+        Spec { dict, context }.kind()
+    }
+
+    fn convert<T: for<'b> FromPyObject<'b, 'py>>(
+        &self,
+        key: &str,
+        v: &Bound<'py, PyAny>,
+        what: &str,
+    ) -> Result<T, ConfigError> {
+        if v.is_instance_of::<pyo3::types::PyBool>() && what != "a boolean" {
+            return Err(ConfigError::invalid(self.field(key), describe(v), format!("expected {what}")));
+        }
+        v.extract::<T>().map_err(|_| ConfigError::invalid(self.field(key), describe(v), format!("expected {what}")))
+    }
+
+    pub fn required<T: for<'b> FromPyObject<'b, 'py>>(&self, key: &str, what: &str) -> Result<T, ConfigError> {
+        match self.raw(key) {
+            Some(v) => self.convert(key, &v, what),
+            None => Err(ConfigError::invalid(self.field(key), "nothing", format!("is required ({what})"))),
+        }
+    }
+
+    pub fn optional<T: for<'b> FromPyObject<'b, 'py>>(&self, key: &str, what: &str) -> Result<Option<T>, ConfigError> {
+        self.raw(key).map(|v| self.convert(key, &v, what)).transpose()
+    }
+
+    pub fn probability(&self, key: &str, default: Option<f64>) -> Result<f64, ConfigError> {
+        let p = match default {
+            Some(d) => self.optional::<f64>(key, "a number")?.unwrap_or(d),
+            None => self.required::<f64>(key, "a number")?,
+        };
+        if !(0.0..=1.0).contains(&p) {
+            return Err(ConfigError::invalid(self.field(key), p, "must be between 0 and 1"));
+        }
+        Ok(p)
+    }
+
+    pub fn positive_f64(&self, key: &str, default: Option<f64>) -> Result<f64, ConfigError> {
+        let x = match default {
+            Some(d) => self.optional::<f64>(key, "a number")?.unwrap_or(d),
+            None => self.required::<f64>(key, "a number")?,
+        };
+        if !(x.is_finite() && x > 0.0) {
+            return Err(ConfigError::invalid(self.field(key), x, "must be a positive number"));
+        }
+        Ok(x)
+    }
+
+    pub fn duration(&self, key: &str) -> Result<Duration, ConfigError> {
+        self.required::<u64>(key, "a whole number of picoseconds").map(Duration::from_ps)
+    }
+
+    pub fn bandwidth(&self, key: &str) -> Result<Bandwidth, ConfigError> {
+        let bps = self.required::<u64>(key, "a whole number of bit/s")?;
+        Bandwidth::from_bps(bps).ok_or_else(|| ConfigError::invalid(self.field(key), bps, "must be greater than zero"))
+    }
+
+    pub fn unknown_type(&self, kind: &str, expected: &str) -> ConfigError {
+        unknown_type(self.context, kind, expected)
+    }
+}
+
+fn unknown_type(context: &str, kind: &str, expected: &str) -> ConfigError {
+    ConfigError::invalid(
+        format!("{context}.type"),
+        format!("'{kind}'"),
+        format!("unknown {context} type (use {expected})"),
+    )
+}
+
+fn queue_limit(s: &Spec) -> Result<(QueueLimit, bool), ConfigError> {
+    let ns2 = s.optional::<bool>("ns2_limit", "a boolean")?.unwrap_or(false);
+    let unit = s.optional::<String>("unit", "a string")?.unwrap_or_else(|| "packets".into());
+    let limit = s.optional::<u64>("limit", "a non-negative whole number")?;
+    let limit = match (limit, unit.as_str()) {
+        (None, "packets" | "bytes") => QueueLimit::Unlimited,
+        (Some(n), "packets") => QueueLimit::Packets(
+            u32::try_from(n).map_err(|_| ConfigError::invalid(s.field("limit"), n, "is too large"))?,
+        ),
+        (Some(n), "bytes") => QueueLimit::Bytes(n),
+        (_, other) => {
+            return Err(ConfigError::invalid(s.field("unit"), format!("'{other}'"), "must be 'packets' or 'bytes'"))
+        }
+    };
+    Ok((limit, ns2))
+}
+
+pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
+    const LIMIT_KEYS: &[&str] = &["limit", "unit", "ns2_limit"];
+    const RED_KEYS: &[&str] =
+        &["limit", "unit", "ns2_limit", "min_th", "max_th", "max_p", "weight", "gentle", "ecn", "mean_packet_size"];
+    match Spec::kind_of(dict, "queue")?.as_str() {
+        "droptail" => {
+            let (limit, ns2_limit) = queue_limit(&Spec::new(dict, "queue", LIMIT_KEYS)?)?;
+            Ok(Discipline::DropTail(DropTail { limit, ns2_limit }))
+        }
+        "red" => {
+            let s = Spec::new(dict, "queue", RED_KEYS)?;
+            let (limit, ns2_limit) = queue_limit(&s)?;
+            let d = RedParams::default();
+            let params = RedParams {
+                min_th: s.positive_f64("min_th", Some(d.min_th))?,
+                max_th: s.positive_f64("max_th", Some(d.max_th))?,
+                max_p: s.probability("max_p", Some(d.max_p))?,
+                weight: s.probability("weight", Some(d.weight))?,
+                gentle: s.optional::<bool>("gentle", "a boolean")?.unwrap_or(d.gentle),
+                ecn: s.optional::<bool>("ecn", "a boolean")?.unwrap_or(d.ecn),
+                mean_packet_size: s
+                    .optional::<u32>("mean_packet_size", "a whole number of bytes")?
+                    .unwrap_or(d.mean_packet_size),
+            };
+            if params.min_th >= params.max_th {
+                let why = format!("must be below queue.max_th ({})", params.max_th);
+                return Err(ConfigError::invalid("queue.min_th", params.min_th, why));
+            }
+            Ok(Discipline::Red(Red::new(params, DropTail { limit, ns2_limit })))
+        }
+        other => Err(unknown_type("queue", other, "droptail or red")),
+    }
+}
+
+pub fn loss(dict: &Bound<'_, PyDict>) -> Result<LossModel, ConfigError> {
+    let with_position = |keys: &[&'static str]| Spec::new(dict, "loss", &[keys, &["position"]].concat());
+    let kind = Spec::kind_of(dict, "loss")?;
+    let (process, s) = match kind.as_str() {
+        "uniform" => {
+            let s = with_position(&["p"])?;
+            (LossProcess::Uniform { p: s.probability("p", None)? }, s)
+        }
+        "ber" => {
+            let s = with_position(&["ber"])?;
+            (LossProcess::BitError { ber: s.probability("ber", None)? }, s)
+        }
+        "gilbert_elliott" => {
+            let s = with_position(&["p_good_to_bad", "p_bad_to_good", "loss_good", "loss_bad"])?;
+            let process = LossProcess::gilbert_elliott(
+                s.probability("p_good_to_bad", None)?,
+                s.probability("p_bad_to_good", None)?,
+                s.probability("loss_good", Some(0.0))?,
+                s.probability("loss_bad", Some(1.0))?,
+            );
+            (process, s)
+        }
+        "list" => {
+            let s = with_position(&["drops"])?;
+            (LossProcess::drop_list(s.required::<Vec<u64>>("drops", "a list of packet numbers (1, 2, ...)")?), s)
+        }
+        other => return Err(unknown_type("loss", other, "uniform, ber, gilbert_elliott or list")),
+    };
+    let position = match s.optional::<String>("position", "a string")?.as_deref() {
+        None | Some("wire") => LossPosition::OnWire,
+        Some("queue") => LossPosition::BeforeQueue,
+        Some(other) => {
+            return Err(ConfigError::invalid("loss.position", format!("'{other}'"), "must be 'queue' or 'wire'"))
+        }
+    };
+    Ok(LossModel { process, position })
+}
+
+pub fn jitter(dict: &Bound<'_, PyDict>) -> Result<Jitter, ConfigError> {
+    let s = Spec::new(dict, "jitter", &["mean_ps", "low_ps", "high_ps", "reorder"])?;
+    let distribution = match s.kind()?.as_str() {
+        "exponential" => JitterDistribution::Exponential { mean: s.duration("mean_ps")? },
+        "uniform" => {
+            let (low, high) = (s.duration("low_ps")?, s.duration("high_ps")?);
+            if high < low {
+                return Err(ConfigError::invalid(
+                    "jitter.high_ps",
+                    high.as_ps(),
+                    format!("must not be below jitter.low_ps ({})", low.as_ps()),
+                ));
+            }
+            JitterDistribution::Uniform { low, high }
+        }
+        other => return Err(s.unknown_type(other, "exponential or uniform")),
+    };
+    let reorder = s.optional::<bool>("reorder", "a boolean")?.unwrap_or(false);
+    Ok(Jitter { distribution, reorder })
+}
+
+pub fn traffic(dict: &Bound<'_, PyDict>) -> Result<Traffic, ConfigError> {
+    let s = Spec::new(dict, "traffic", &["rate_bps", "mean_interval_ps", "on_mean_ps", "off_mean_ps"])?;
+    match s.kind()?.as_str() {
+        "cbr" => Ok(Traffic::Cbr { rate: s.bandwidth("rate_bps")? }),
+        "poisson" => {
+            let mean_interval = s.duration("mean_interval_ps")?;
+            if mean_interval == Duration::ZERO {
+                return Err(ConfigError::invalid("traffic.mean_interval_ps", 0, "must be greater than zero"));
+            }
+            Ok(Traffic::Poisson { mean_interval })
+        }
+        "on_off" => {
+            let on_mean = s.duration("on_mean_ps")?;
+            if on_mean == Duration::ZERO {
+                return Err(ConfigError::invalid("traffic.on_mean_ps", 0, "must be greater than zero"));
+            }
+            Ok(Traffic::OnOff { rate: s.bandwidth("rate_bps")?, on_mean, off_mean: s.duration("off_mean_ps")? })
+        }
+        other => Err(s.unknown_type(other, "cbr, poisson or on_off")),
+    }
+}
+
+pub fn size(dict: &Bound<'_, PyDict>) -> Result<SizeModel, ConfigError> {
+    use ackclock_net::packet::{MAX_DATAGRAM_BYTES, UDP_HEADER_BYTES};
+    let s = Spec::new(dict, "size", &["bytes", "mean_bytes"])?;
+    match s.kind()?.as_str() {
+        "fixed" => {
+            let b = s.required::<u64>("bytes", "a whole number of bytes")?;
+            if !(u64::from(UDP_HEADER_BYTES)..=u64::from(MAX_DATAGRAM_BYTES)).contains(&b) {
+                let why =
+                    format!("must be between {UDP_HEADER_BYTES} (IPv4 + UDP headers) and {MAX_DATAGRAM_BYTES} bytes");
+                return Err(ConfigError::invalid("size.bytes", b, why));
+            }
+            Ok(SizeModel::Fixed(b as u32))
+        }
+        "exponential" => Ok(SizeModel::Exponential { mean: s.positive_f64("mean_bytes", None)? }),
+        other => Err(s.unknown_type(other, "fixed or exponential")),
+    }
+}

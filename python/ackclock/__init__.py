@@ -1,0 +1,65 @@
+"""ackclock: a fast, deterministic packet-level network simulator.
+
+    import ackclock as ac
+    sim = ac.Simulator(seed=1)
+    a, b = sim.node("A"), sim.node("B")
+    sim.duplex_link(a, b, bandwidth="10Mb", delay="10ms")
+    flow = sim.cbr(a, b, rate="1Mb", packet_size=1000, stop="10s")
+    sim.run()
+    print(flow.stats())
+"""
+
+from importlib.metadata import version
+
+from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
+from ackclock.errors import ConfigError, ScenarioError, SimulationError, UnitError
+from ackclock.handles import Flow, Link, Node
+from ackclock.results import FlowResult, LinkResult, RunResult
+from ackclock.scenario import Scenario, load_scenario
+from ackclock.simulator import Simulator
+from ackclock.specs import (
+    RED,
+    BitErrors,
+    DropList,
+    DropTail,
+    ExponentialDelay,
+    ExponentialSize,
+    GilbertElliott,
+    LinkParams,
+    UniformDelay,
+    UniformLoss,
+)
+from ackclock.units import duration_ps, bandwidth_bps, size_bytes
+
+__version__ = version("ackclock")
+
+__all__ = [
+    "RED",
+    "BitErrors",
+    "ConfidenceInterval",
+    "ConfigError",
+    "DropList",
+    "DropTail",
+    "ExponentialDelay",
+    "ExponentialSize",
+    "Flow",
+    "FlowResult",
+    "GilbertElliott",
+    "Link",
+    "LinkParams",
+    "LinkResult",
+    "Node",
+    "RunResult",
+    "Scenario",
+    "ScenarioError",
+    "SimulationError",
+    "Simulator",
+    "UniformDelay",
+    "UniformLoss",
+    "UnitError",
+    "bandwidth_bps",
+    "duration_ps",
+    "load_scenario",
+    "mean_confidence_interval",
+    "size_bytes",
+]

@@ -1,0 +1,26 @@
+"""The exceptions ackclock raises.
+
+`ConfigError`, `UnitError` and `SimulationError` come from the Rust core so that
+the same classes are raised whichever layer finds the problem. `ParameterError`
+is the `ConfigError` the Python layer raises for one named parameter; it keeps
+the parameter apart so that scenario files can report the full field path.
+`ScenarioError` is for scenario files: its message is one line naming the file,
+the field path and the offending value.
+"""
+
+from ackclock._native import ConfigError, SimulationError, UnitError
+
+__all__ = ["ConfigError", "ParameterError", "ScenarioError", "SimulationError", "UnitError"]
+
+
+class ParameterError(ConfigError):
+    """An invalid argument; the message reads ``"<parameter>: <problem>"``."""
+
+    def __init__(self, parameter: str, problem: str) -> None:
+        super().__init__(f"{parameter}: {problem}")
+        self.parameter = parameter
+        self.problem = problem
+
+
+class ScenarioError(ValueError):
+    """A scenario file is missing, malformed or describes an invalid network."""

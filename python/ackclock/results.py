@@ -1,0 +1,81 @@
+"""Results in the shape users see (and `ackclock run --json` prints): nodes by
+name instead of id, a flow identified by its name."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Optional, TypedDict, cast
+
+if TYPE_CHECKING:
+    from ackclock._native import FlowStats, LinkStats, Results
+
+# Functional syntax because "from" is a keyword.
+LinkResult = TypedDict(
+    "LinkResult",
+    {
+        "from": str,
+        "to": str,
+        "bandwidth_bps": int,
+        "delay_s": float,
+        "tx_packets": int,
+        "tx_bytes": int,
+        "drops": int,
+        "queue_drops": int,
+        "loss_drops": int,
+        "ecn_marks": int,
+        "utilization": float,
+        "mean_queue_packets": float,
+        "mean_queue_bytes": float,
+    },
+)
+
+
+class FlowResult(TypedDict):
+    id: str  # the flow's name
+    src: str
+    dst: str
+    kind: str
+    tx_packets: int
+    tx_bytes: int
+    rx_packets: int
+    rx_bytes: int
+    mean_delay_s: Optional[float]
+    delay_p50_s: Optional[float]
+    delay_p95_s: Optional[float]
+    delay_p99_s: Optional[float]
+    max_delay_s: Optional[float]
+
+
+class RunResult(TypedDict):
+    sim_time_s: float
+    events: int
+    seed: int
+    replication: int
+    links: list[LinkResult]
+    flows: list[FlowResult]
+
+
+def link_result(stats: LinkStats, src: str, dst: str) -> LinkResult:
+    """The core's link statistics with node names in place of ids."""
+    named = {"from": src, "to": dst}
+    rest = {key: value for key, value in stats.items() if key not in ("id", "src", "dst")}
+    return cast("LinkResult", {**named, **rest})
+
+
+def flow_result(stats: FlowStats, src: str, dst: str) -> FlowResult:
+    """The core's flow statistics, identified by the flow's name."""
+    named = {"id": stats["name"], "src": src, "dst": dst}
+    rest = {key: value for key, value in stats.items() if key not in ("id", "name", "src", "dst")}
+    return cast("FlowResult", {**named, **rest})
+
+
+def run_result(results: Results, node_names: Sequence[str]) -> RunResult:
+    """The whole run; `node_names[i]` is the name of node id i."""
+    return {
+        "sim_time_s": results["sim_time_s"],
+        "events": results["events"],
+        "seed": results["seed"],
+        "replication": results["replication"],
+        "links": [link_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["links"]],
+        "flows": [flow_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["flows"]],
+    }

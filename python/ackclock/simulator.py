@@ -1,0 +1,321 @@
+"""The Python API: build a network and traffic in ns-2's vocabulary, then run.
+
+    sim = Simulator(seed=1)
+    a, b = sim.node("A"), sim.node("B")
+    sim.duplex_link(a, b, "10Mb", "10ms")
+    flow = sim.cbr(a, b, rate="1Mb", packet_size=1000)
+    sim.run(until="10s")
+    flow.stats()
+
+Every argument is checked here, so a mistake raises `ConfigError` naming the
+parameter and the value before anything reaches the core.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, cast
+
+from ackclock import _native, checks, specs, units
+from ackclock.errors import ConfigError, ParameterError
+from ackclock.handles import Flow, Link, Node
+from ackclock.results import RunResult, run_result
+
+if TYPE_CHECKING:
+    from ackclock._native import QueueSpec, SizeSpec, TrafficSpec
+
+RunEnd = Literal["until", "idle", "stopped"]
+
+DEFAULT_QUEUE = specs.DropTail()
+DEFAULT_PACKET_SIZE = 1000
+
+
+class Simulator:
+    """One simulation. `replication` k > 0 draws independent random streams
+    from the same `seed`, for independent replications of one experiment."""
+
+    def __init__(self, seed: int = 1, replication: int = 0) -> None:
+        self.seed = checks.integer(seed, "seed", "seed")
+        self.replication = checks.integer(replication, "replication", "replication index")
+        self._native = _native.Sim(self.seed, self.replication)
+        self._nodes: list[Node] = []
+        self._links: dict[tuple[int, int], Link] = {}
+        self._flows: list[Flow] = []
+        self._callbacks: dict[int, Callable[[], object]] = {}
+        self._stop_requested = False
+
+    # --- state ------------------------------------------------------------------
+
+    @property
+    def now(self) -> float:
+        """The simulated time in seconds."""
+        return self._native.now_ps / units.PS_PER_S
+
+    @property
+    def now_ps(self) -> int:
+        return self._native.now_ps
+
+    @property
+    def events(self) -> int:
+        """Events processed so far."""
+        return self._native.events
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return tuple(self._nodes)
+
+    @property
+    def links(self) -> tuple[Link, ...]:
+        """Every link direction, in creation order."""
+        return tuple(self._links.values())
+
+    @property
+    def flows(self) -> tuple[Flow, ...]:
+        return tuple(self._flows)
+
+    # --- topology ---------------------------------------------------------------
+
+    def node(self, name: Optional[str] = None) -> Node:
+        """A new node; unnamed nodes are called n0, n1, ... by creation order."""
+        name = f"n{len(self._nodes)}" if name is None else checks.name(name, "name")
+        if any(node.name == name for node in self._nodes):
+            raise ParameterError("name", f"{name!r} is already the name of a node")
+        node = Node(self._native, self._native.add_node(name), name)
+        self._nodes.append(node)
+        return node
+
+    def simplex_link(
+        self,
+        src: Node,
+        dst: Node,
+        bandwidth: units.Bandwidth,
+        delay: units.Duration,
+        queue: specs.Queue = DEFAULT_QUEUE,
+    ) -> Link:
+        """A one-way link src->dst with its own queue."""
+        channel = self._checked_channel(src, dst, bandwidth, delay, queue, "src", "dst")
+        return self._add_channel(*channel)
+
+    def duplex_link(
+        self,
+        a: Node,
+        b: Node,
+        bandwidth: units.Bandwidth,
+        delay: units.Duration,
+        queue: specs.Queue = DEFAULT_QUEUE,
+        reverse: Optional[specs.LinkParams] = None,
+    ) -> Link:
+        """Two links a->b and b->a with the same parameters, except those that
+        `reverse` overrides for b->a. Each direction has its own queue.
+        Returns the a->b link; `link(b, a)` gives the other."""
+        if reverse is None:
+            reverse = specs.LinkParams()
+        elif not isinstance(reverse, specs.LinkParams):
+            raise ParameterError("reverse", f"{reverse!r} is not an ackclock.LinkParams")
+        # Both directions are checked before either is created.
+        forward = self._checked_channel(a, b, bandwidth, delay, queue, "a", "b")
+        backward = self._checked_channel(
+            b,
+            a,
+            bandwidth if reverse.bandwidth is None else reverse.bandwidth,
+            delay if reverse.delay is None else reverse.delay,
+            queue if reverse.queue is None else reverse.queue,
+            "b",
+            "a",
+        )
+        link = self._add_channel(*forward)
+        self._add_channel(*backward)
+        return link
+
+    def link(self, src: Node, dst: Node) -> Link:
+        """The link direction src->dst."""
+        src = self._own_node(src, "src")
+        dst = self._own_node(dst, "dst")
+        try:
+            return self._links[(src.id, dst.id)]
+        except KeyError:
+            raise ConfigError(f"there is no link {src.name}->{dst.name}") from None
+
+    def _own_node(self, node: Any, parameter: str) -> Node:
+        if not isinstance(node, Node) or not node.belongs_to(self._native):
+            raise ParameterError(parameter, f"{node!r} is not a node of this simulator")
+        return node
+
+    def _checked_channel(
+        self,
+        src: Any,
+        dst: Any,
+        bandwidth: Any,
+        delay: Any,
+        queue: Any,
+        src_parameter: str,
+        dst_parameter: str,
+    ) -> tuple[Node, Node, int, int, QueueSpec]:
+        src = self._own_node(src, src_parameter)
+        dst = self._own_node(dst, dst_parameter)
+        if src is dst:
+            raise ConfigError(f"a link needs two different nodes, got {src.name!r} twice")
+        if (src.id, dst.id) in self._links:
+            raise ConfigError(f"there is already a link {src.name}->{dst.name}")
+        return (
+            src,
+            dst,
+            units.bandwidth_bps(bandwidth, "bandwidth"),
+            units.duration_ps(delay, "delay"),
+            specs.queue_spec(queue, "queue"),
+        )
+
+    def _add_channel(
+        self, src: Node, dst: Node, bandwidth_bps: int, delay_ps: int, queue: QueueSpec
+    ) -> Link:
+        channel_id = self._native.add_channel(src.id, dst.id, bandwidth_bps, delay_ps, queue)
+        link = Link(self._native, channel_id, src, dst, bandwidth_bps, delay_ps)
+        self._links[(src.id, dst.id)] = link
+        return link
+
+    # --- traffic ----------------------------------------------------------------
+
+    def cbr(
+        self,
+        src: Node,
+        dst: Node,
+        rate: units.Bandwidth,
+        packet_size: specs.PacketSize = DEFAULT_PACKET_SIZE,
+        start: units.Duration = 0,
+        stop: Optional[units.Duration] = None,
+        max_packets: Optional[int] = None,
+        name: Optional[str] = None,
+        ecn: bool = False,
+    ) -> Flow:
+        """Constant bit rate: one packet every packet_size * 8 / rate seconds
+        (with random sizes, their mean)."""
+        traffic: TrafficSpec = {"type": "cbr", "rate_bps": units.bandwidth_bps(rate, "rate")}
+        return self._add_flow("cbr", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn)
+
+    def poisson(
+        self,
+        src: Node,
+        dst: Node,
+        mean_interval: units.Duration,
+        packet_size: specs.PacketSize = DEFAULT_PACKET_SIZE,
+        start: units.Duration = 0,
+        stop: Optional[units.Duration] = None,
+        max_packets: Optional[int] = None,
+        name: Optional[str] = None,
+        ecn: bool = False,
+    ) -> Flow:
+        """Poisson arrivals: exponential gaps of mean `mean_interval`."""
+        interval_ps = units.duration_ps(mean_interval, "mean_interval")
+        if interval_ps == 0:
+            raise ParameterError(
+                "mean_interval", f"{mean_interval!r} is not an interval: it must be greater than zero"
+            )
+        traffic: TrafficSpec = {"type": "poisson", "mean_interval_ps": interval_ps}
+        return self._add_flow("poisson", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn)
+
+    def on_off(
+        self,
+        src: Node,
+        dst: Node,
+        rate: units.Bandwidth,
+        on_mean: units.Duration,
+        off_mean: units.Duration,
+        packet_size: specs.PacketSize = DEFAULT_PACKET_SIZE,
+        start: units.Duration = 0,
+        stop: Optional[units.Duration] = None,
+        max_packets: Optional[int] = None,
+        name: Optional[str] = None,
+        ecn: bool = False,
+    ) -> Flow:
+        """Exponential on/off source: sends at `rate` during on periods; on and
+        off period lengths are exponential with the given means."""
+        traffic: TrafficSpec = {
+            "type": "on_off",
+            "rate_bps": units.bandwidth_bps(rate, "rate"),
+            "on_mean_ps": units.duration_ps(on_mean, "on_mean"),
+            "off_mean_ps": units.duration_ps(off_mean, "off_mean"),
+        }
+        return self._add_flow("on_off", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn)
+
+    def _add_flow(
+        self,
+        kind: str,
+        traffic: TrafficSpec,
+        src: Any,
+        dst: Any,
+        packet_size: Any,
+        start: Any,
+        stop: Any,
+        max_packets: Any,
+        name: Any,
+        ecn: Any,
+    ) -> Flow:
+        src = self._own_node(src, "src")
+        dst = self._own_node(dst, "dst")
+        if src is dst:
+            raise ConfigError(f"a flow needs two different nodes, got {src.name!r} twice")
+        name = self._new_flow_name(name, kind)
+        size: SizeSpec = specs.packet_size_spec(packet_size, "packet_size")
+        start_ps = units.duration_ps(start, "start")
+        if start_ps < self._native.now_ps:
+            raise ParameterError("start", f"{start!r} is in the past (the simulation is at {self.now:g}s)")
+        stop_ps = None if stop is None else units.duration_ps(stop, "stop")
+        if stop_ps is not None and stop_ps <= start_ps:
+            raise ParameterError("stop", f"{stop!r} is not a stop time: it must be after start ({start!r})")
+        if max_packets is not None:
+            max_packets = checks.integer(max_packets, "max_packets", "packet count", minimum=1)
+        flow_id = self._native.add_udp_flow(
+            name, src.id, dst.id, traffic, size, start_ps, stop_ps, max_packets, checks.flag(ecn, "ecn")
+        )
+        flow = Flow(self._native, flow_id, name, kind, src, dst)
+        self._flows.append(flow)
+        return flow
+
+    def _new_flow_name(self, name: Any, kind: str) -> str:
+        """The given name, or kind + index (cbr0, poisson1, ...); names are unique."""
+        name = f"{kind}{len(self._flows)}" if name is None else checks.name(name, "name")
+        if any(flow.name == name for flow in self._flows):
+            raise ParameterError("name", f"{name!r} is already the name of a flow")
+        return name
+
+    # --- running ----------------------------------------------------------------
+
+    def at(self, time: units.Duration, callback: Callable[[], object]) -> None:
+        """Calls `callback()` when the simulated clock reaches `time` (absolute,
+        like ns-2's `$ns at`). Callbacks may schedule more callbacks or stop."""
+        at_ps = units.duration_ps(time, "time")
+        if at_ps < self._native.now_ps:
+            raise ParameterError("time", f"{time!r} is in the past (the simulation is at {self.now:g}s)")
+        if not callable(callback):
+            raise ParameterError("callback", f"{callback!r} is not callable")
+        self._callbacks[self._native.schedule_callback(at_ps)] = callback
+
+    def run(self, until: Optional[units.Duration] = None) -> RunEnd:
+        """Processes events up to and including time `until` (absolute), or
+        until none remain when None. Returns why it ended: "until", "idle" or
+        "stopped" (by `stop()`). An exception in a callback propagates; the
+        simulation can then be run further."""
+        until_ps = None if until is None else units.duration_ps(until, "until")
+        if until_ps is not None and until_ps < self._native.now_ps:
+            raise ParameterError("until", f"{until!r} is in the past (the simulation is at {self.now:g}s)")
+        self._stop_requested = False
+        while True:
+            outcome, callback_id = self._native.run(until_ps)
+            if outcome != "callback":
+                return cast(RunEnd, outcome)
+            self._callbacks.pop(cast(int, callback_id))()
+            if self._stop_requested:
+                return "stopped"
+
+    def stop(self) -> None:
+        """Ends the current `run()` when the running callback returns."""
+        self._stop_requested = True
+
+    def results(self) -> RunResult:
+        """Every link direction and flow so far (deterministic: no wall time)."""
+        return run_result(self._native.results(), [node.name for node in self._nodes])
+
+    def __repr__(self) -> str:
+        return (
+            f"Simulator(seed={self.seed}, replication={self.replication}, now={self.now:g}s, "
+            f"{len(self._nodes)} nodes, {len(self._links)} links, {len(self._flows)} flows)"
+        )

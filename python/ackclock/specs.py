@@ -1,0 +1,310 @@
+"""Value objects describing queues, error models, delay jitter and packet sizes.
+
+Each is a frozen dataclass validated on construction (so a mistake is reported
+where it is made) whose `to_native()` returns the dict `ackclock._native`
+takes. Names and defaults follow ns-2 where ns-2 has the concept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union, cast
+
+from ackclock import checks, units
+from ackclock.errors import ParameterError
+
+if TYPE_CHECKING:
+    from ackclock._native import (
+        BitErrorSpec,
+        DropListSpec,
+        DropTailSpec,
+        ExponentialJitterSpec,
+        ExponentialSizeSpec,
+        GilbertElliottSpec,
+        JitterSpec,
+        LossSpec,
+        QueueSpec,
+        RedSpec,
+        SizeSpec,
+        UniformJitterSpec,
+        UniformLossSpec,
+    )
+
+QueueUnit = Literal["packets", "bytes"]
+LossPosition = Literal["queue", "wire"]
+
+# Smallest and largest IP datagram a UDP source can send (IPv4 + UDP headers = 28 bytes).
+MIN_PACKET_BYTES = 28
+MAX_PACKET_BYTES = 65535
+
+
+class _Spec:
+    """Validates a spec on construction by building its native dict once."""
+
+    def __post_init__(self) -> None:
+        self.to_native()
+
+    def to_native(self) -> Any:
+        raise NotImplementedError
+
+
+def _queue_limits(limit: Any, unit: Any, ns2_limit: Any) -> tuple[Optional[int], QueueUnit, bool]:
+    checked_limit = None if limit is None else checks.integer(limit, "limit", "queue limit")
+    checked_unit = cast(QueueUnit, checks.choice(unit, "unit", ("packets", "bytes")))
+    return checked_limit, checked_unit, checks.flag(ns2_limit, "ns2_limit")
+
+
+@dataclass(frozen=True)
+class DropTail(_Spec):
+    """A FIFO queue that drops arrivals when full (ns-2's Queue/DropTail).
+
+    `limit` counts `unit`s (None = unlimited). With `ns2_limit` the limit also
+    counts the packet in transmission, as in ns-2: limit N holds N-1 waiting.
+    """
+
+    limit: Optional[int] = 50
+    unit: QueueUnit = "packets"
+    ns2_limit: bool = False
+
+    def to_native(self) -> DropTailSpec:
+        limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
+        return {"type": "droptail", "limit": limit, "unit": unit, "ns2_limit": ns2_limit}
+
+
+@dataclass(frozen=True)
+class RED(_Spec):
+    """Random Early Detection (Floyd & Jacobson 1993) with ns-2's defaults.
+
+    Thresholds are in `unit`s; `ecn` marks ECN-capable packets instead of
+    dropping them early; `mean_packet_size` sets how fast the average decays
+    while the queue is idle.
+    """
+
+    limit: Optional[int] = 50
+    unit: QueueUnit = "packets"
+    ns2_limit: bool = False
+    min_th: float = 5.0
+    max_th: float = 15.0
+    max_p: float = 0.1
+    weight: float = 0.002
+    gentle: bool = True
+    ecn: bool = False
+    mean_packet_size: units.Size = 500
+
+    def to_native(self) -> RedSpec:
+        limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
+        min_th = checks.real(self.min_th, "min_th", "threshold")
+        max_th = checks.real(self.max_th, "max_th", "threshold")
+        if max_th <= min_th:
+            raise ParameterError(
+                "max_th", f"{self.max_th!r} is not a threshold: it must exceed min_th ({self.min_th!r})"
+            )
+        mean_packet_size = units.size_bytes(self.mean_packet_size, "mean_packet_size")
+        if mean_packet_size == 0:
+            raise ParameterError(
+                "mean_packet_size", f"{self.mean_packet_size!r} is not a size: it must be greater than zero"
+            )
+        return {
+            "type": "red",
+            "limit": limit,
+            "unit": unit,
+            "ns2_limit": ns2_limit,
+            "min_th": min_th,
+            "max_th": max_th,
+            "max_p": checks.probability(self.max_p, "max_p"),
+            "weight": checks.real(self.weight, "weight", "weight", 0.0, 1.0, minimum_allowed=False),
+            "gentle": checks.flag(self.gentle, "gentle"),
+            "ecn": checks.flag(self.ecn, "ecn"),
+            "mean_packet_size": mean_packet_size,
+        }
+
+
+def _position(position: Any) -> LossPosition:
+    return cast(LossPosition, checks.choice(position, "position", ("queue", "wire")))
+
+
+@dataclass(frozen=True)
+class UniformLoss(_Spec):
+    """Each packet is lost independently with probability `p`.
+
+    `position` "wire" lets a lost packet use the link and discards it on
+    arrival; "queue" drops it before the queue, like ns-2's `lossmodel`.
+    """
+
+    p: float
+    position: LossPosition = "wire"
+
+    def to_native(self) -> UniformLossSpec:
+        return {"type": "uniform", "p": checks.probability(self.p, "p"), "position": _position(self.position)}
+
+
+@dataclass(frozen=True)
+class BitErrors(_Spec):
+    """Independent bit errors at rate `ber`: a packet of s bytes is lost with
+    probability 1 - (1 - ber)^(8 s)."""
+
+    ber: float
+    position: LossPosition = "wire"
+
+    def to_native(self) -> BitErrorSpec:
+        return {"type": "ber", "ber": checks.probability(self.ber, "ber"), "position": _position(self.position)}
+
+
+@dataclass(frozen=True)
+class GilbertElliott(_Spec):
+    """Bursty loss: a two-state (good/bad) Markov chain stepped once per packet,
+    losing packets with probability `loss_good` or `loss_bad` in each state."""
+
+    p_good_to_bad: float
+    p_bad_to_good: float
+    loss_good: float = 0.0
+    loss_bad: float = 1.0
+    position: LossPosition = "wire"
+
+    def to_native(self) -> GilbertElliottSpec:
+        return {
+            "type": "gilbert_elliott",
+            "p_good_to_bad": checks.probability(self.p_good_to_bad, "p_good_to_bad"),
+            "p_bad_to_good": checks.probability(self.p_bad_to_good, "p_bad_to_good"),
+            "loss_good": checks.probability(self.loss_good, "loss_good"),
+            "loss_bad": checks.probability(self.loss_bad, "loss_bad"),
+            "position": _position(self.position),
+        }
+
+
+@dataclass(frozen=True)
+class DropList(_Spec):
+    """Drops exactly the listed packets: 1-based positions in the order packets
+    cross the link direction (1 = the first packet)."""
+
+    drops: Sequence[int]
+    position: LossPosition = "wire"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.drops, (str, bytes)) or not isinstance(self.drops, Sequence):
+            raise ParameterError("drops", f"{self.drops!r} is not a list of packet numbers")
+        # Stored as a tuple so that the spec stays immutable and hashable.
+        object.__setattr__(self, "drops", tuple(self.drops))
+        super().__post_init__()
+
+    def to_native(self) -> DropListSpec:
+        drops = [checks.integer(index, "drops", "packet number", minimum=1) for index in self.drops]
+        return {"type": "list", "drops": drops, "position": _position(self.position)}
+
+
+@dataclass(frozen=True)
+class ExponentialDelay(_Spec):
+    """Adds an exponentially distributed delay of mean `mean` to each packet.
+
+    Without `reorder` a packet never overtakes an earlier one (its arrival is
+    pushed back to the previous arrival)."""
+
+    mean: units.Duration
+    reorder: bool = False
+
+    def to_native(self) -> ExponentialJitterSpec:
+        return {
+            "type": "exponential",
+            "mean_ps": units.duration_ps(self.mean, "mean"),
+            "reorder": checks.flag(self.reorder, "reorder"),
+        }
+
+
+@dataclass(frozen=True)
+class UniformDelay(_Spec):
+    """Adds a delay drawn uniformly from [low, high] to each packet."""
+
+    low: units.Duration
+    high: units.Duration
+    reorder: bool = False
+
+    def to_native(self) -> UniformJitterSpec:
+        low_ps = units.duration_ps(self.low, "low")
+        high_ps = units.duration_ps(self.high, "high")
+        if high_ps < low_ps:
+            raise ParameterError("high", f"{self.high!r} is not a duration: it must be at least low ({self.low!r})")
+        return {
+            "type": "uniform",
+            "low_ps": low_ps,
+            "high_ps": high_ps,
+            "reorder": checks.flag(self.reorder, "reorder"),
+        }
+
+
+@dataclass(frozen=True)
+class ExponentialSize(_Spec):
+    """Packet sizes drawn from an exponential distribution of mean `mean` bytes,
+    rounded to whole bytes and clamped to 28..65535."""
+
+    mean: units.Size
+
+    def to_native(self) -> ExponentialSizeSpec:
+        return {"type": "exponential", "mean_bytes": units.mean_size_bytes(self.mean, "mean")}
+
+
+Queue = Union[DropTail, RED]
+LossModel = Union[UniformLoss, BitErrors, GilbertElliott, DropList]
+Jitter = Union[ExponentialDelay, UniformDelay]
+PacketSize = Union[units.Size, ExponentialSize]
+"""A fixed size in bytes (number or string such as "1500B") or a distribution."""
+
+
+@dataclass(frozen=True)
+class LinkParams:
+    """Overrides for the reverse direction of a duplex link; None keeps the
+    forward direction's value."""
+
+    bandwidth: Optional[units.Bandwidth] = None
+    delay: Optional[units.Duration] = None
+    queue: Optional[Queue] = None
+
+    def __post_init__(self) -> None:
+        if self.bandwidth is not None:
+            units.bandwidth_bps(self.bandwidth, "bandwidth")
+        if self.delay is not None:
+            units.duration_ps(self.delay, "delay")
+        if self.queue is not None:
+            queue_spec(self.queue, "queue")
+
+
+def _not_a(value: Any, parameter: str, what: str, use: str) -> ParameterError:
+    return ParameterError(parameter, f"{value!r} is not {what}: use {use}")
+
+
+def queue_spec(queue: Any, parameter: str) -> QueueSpec:
+    if not isinstance(queue, (DropTail, RED)):
+        raise _not_a(queue, parameter, "a queue", "ackclock.DropTail(...) or ackclock.RED(...)")
+    return queue.to_native()
+
+
+def loss_spec(loss: Any, parameter: str) -> Optional[LossSpec]:
+    if loss is None:
+        return None
+    if not isinstance(loss, (UniformLoss, BitErrors, GilbertElliott, DropList)):
+        raise _not_a(
+            loss, parameter, "a loss model",
+            "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList or None",
+        )
+    return loss.to_native()
+
+
+def jitter_spec(jitter: Any, parameter: str) -> Optional[JitterSpec]:
+    if jitter is None:
+        return None
+    if not isinstance(jitter, (ExponentialDelay, UniformDelay)):
+        raise _not_a(jitter, parameter, "a jitter model", "ackclock.ExponentialDelay, UniformDelay or None")
+    return jitter.to_native()
+
+
+def packet_size_spec(size: Any, parameter: str) -> SizeSpec:
+    if isinstance(size, ExponentialSize):
+        return size.to_native()
+    fixed = units.size_bytes(size, parameter)
+    if not MIN_PACKET_BYTES <= fixed <= MAX_PACKET_BYTES:
+        raise ParameterError(
+            parameter,
+            f"{size!r} is not a packet size: it must be {MIN_PACKET_BYTES} to {MAX_PACKET_BYTES} "
+            "bytes (the IP datagram, headers included)",
+        )
+    return {"type": "fixed", "bytes": fixed}

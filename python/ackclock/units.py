@@ -1,0 +1,106 @@
+"""Quantities with units: durations, bandwidths and sizes.
+
+A value is either a unit string, parsed exactly by the core ("50ms", "1.5s",
+"10Mb", "28.8kb", "1500B"), or a plain number in the base unit: seconds, bit/s
+or bytes. Results are the integers the core takes: picoseconds, bit/s, bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Union
+
+from ackclock import _native
+from ackclock.checks import U64_MAX, is_number
+from ackclock.errors import ParameterError, UnitError
+
+Duration = Union[str, int, float]
+"""A time: a string such as "50ms" or "1.5s", or a number of seconds."""
+Bandwidth = Union[str, int, float]
+"""A bit rate: a string such as "10Mb" or "28.8kb", or a number of bit/s."""
+Size = Union[str, int, float]
+"""A size: a string such as "1500B" or "64KB", or a number of bytes."""
+
+PS_PER_S = 10**12
+
+
+def _parsed(text: str, parse: Callable[[str], int], parameter: str) -> int:
+    try:
+        return parse(text)
+    except UnitError as error:
+        raise ParameterError(parameter, str(error)) from None
+
+
+def _plain_number(value: Any, parameter: str, what: str, example: str) -> float:
+    """Checks a number given instead of a unit string and returns it."""
+    if not is_number(value):
+        raise ParameterError(
+            parameter, f"{value!r} is not a {what}: give a number or a string such as {example!r}"
+        )
+    if not math.isfinite(value):
+        raise ParameterError(parameter, f"{value!r} is not a {what}: it must be finite")
+    if value < 0:
+        raise ParameterError(parameter, f"{value!r} is not a {what}: it must not be negative")
+    return value
+
+
+def _within_u64(amount: int, value: Any, parameter: str, what: str) -> int:
+    if amount > U64_MAX:
+        raise ParameterError(parameter, f"{value!r} is not a {what}: it is too large")
+    return amount
+
+
+def duration_ps(value: Duration, parameter: str = "value") -> int:
+    """A duration in picoseconds; numbers are seconds (floats rounded to 1 ps)."""
+    if isinstance(value, str):
+        return _parsed(value, _native.parse_duration, parameter)
+    seconds = _plain_number(value, parameter, "duration", "50ms")
+    ps = seconds * PS_PER_S if isinstance(seconds, int) else round(seconds * PS_PER_S)
+    return _within_u64(ps, value, parameter, "duration")
+
+
+def bandwidth_bps(value: Bandwidth, parameter: str = "value") -> int:
+    """A bit rate in bit/s, greater than zero; numbers are bit/s."""
+    if isinstance(value, str):
+        return _parsed(value, _native.parse_bandwidth, parameter)
+    bps = round(_plain_number(value, parameter, "bandwidth", "10Mb"))
+    if bps == 0:
+        raise ParameterError(parameter, f"{value!r} is not a bandwidth: it must be greater than zero")
+    return _within_u64(bps, value, parameter, "bandwidth")
+
+
+def size_bytes(value: Size, parameter: str = "value") -> int:
+    """A whole number of bytes; numbers are bytes."""
+    if isinstance(value, str):
+        return _parsed(value, _native.parse_size, parameter)
+    size = _plain_number(value, parameter, "size", "1500B")
+    if isinstance(size, float) and not size.is_integer():
+        raise ParameterError(parameter, f"{value!r} is not a size: it must be a whole number of bytes")
+    return _within_u64(int(size), value, parameter, "size")
+
+
+def mean_size_bytes(value: Size, parameter: str = "value") -> float:
+    """A mean size in bytes, greater than zero; it need not be whole."""
+    size = size_bytes(value, parameter) if isinstance(value, str) else value
+    mean = _plain_number(size, parameter, "mean size", "2000B")
+    if mean == 0:
+        raise ParameterError(parameter, f"{value!r} is not a mean size: it must be greater than zero")
+    return float(mean)
+
+
+def format_duration(ps: int) -> str:
+    """A short readable duration: 10ms, 1.5s, 250us."""
+    if ps == 0:
+        return "0s"
+    for unit, scale in (("s", PS_PER_S), ("ms", 10**9), ("us", 10**6), ("ns", 10**3)):
+        if ps >= scale:
+            return f"{ps / scale:g}{unit}"
+    return f"{ps}ps"
+
+
+def format_bandwidth(bps: int) -> str:
+    """A short readable bit rate in ns-2's notation: 10Mb, 28.8kb."""
+    for unit, scale in (("Gb", 10**9), ("Mb", 10**6), ("kb", 10**3)):
+        if bps >= scale:
+            return f"{bps / scale:g}{unit}"
+    return f"{bps}b"
