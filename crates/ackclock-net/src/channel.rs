@@ -549,4 +549,81 @@ mod tests {
         let overtaken = seqs.windows(2).filter(|w| w[1] < w[0]).count();
         assert!(overtaken > 20, "only {overtaken} inversions");
     }
+
+    /// A straightforward FIFO link: an explicit queue served packet by packet.
+    struct ReferenceLink {
+        bandwidth: Bandwidth,
+        delay: Duration,
+        limit: DropTail,
+        waiting: VecDeque<(u64, u32)>,
+        busy_until: Instant,
+        arrivals: Vec<(Instant, u64)>,
+    }
+
+    impl ReferenceLink {
+        fn start(&mut self, at: Instant, seq: u64, size: u32) {
+            self.busy_until = at + self.bandwidth.tx_time(size);
+            self.arrivals.push((self.busy_until + self.delay, seq));
+        }
+
+        fn serve_until(&mut self, now: Instant) {
+            while self.busy_until <= now {
+                let Some((seq, size)) = self.waiting.pop_front() else { break };
+                self.start(self.busy_until, seq, size);
+            }
+        }
+
+        fn send(&mut self, now: Instant, seq: u64, size: u32) -> bool {
+            self.serve_until(now);
+            let backlog = Backlog {
+                waiting_packets: self.waiting.len() as u32,
+                waiting_bytes: self.waiting.iter().map(|&(_, b)| u64::from(b)).sum(),
+                in_service_bytes: None,
+                idle_for: None,
+            };
+            if self.limit.is_full(&backlog, size) {
+                return false;
+            }
+            if self.busy_until <= now {
+                self.start(now, seq, size);
+            } else {
+                self.waiting.push_back((seq, size));
+            }
+            true
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lazy_channel_matches_a_packet_by_packet_reference(
+            // Whole milliseconds of gap and of transmission time (250 B at
+            // 2 Mbit/s), so arrivals often coincide with departures.
+            sends in proptest::collection::vec((0u64..5, 1u32..7), 1..300),
+            limit in 1u32..12,
+            ns2_limit in proptest::bool::ANY,
+        ) {
+            let mut c = channel(2_000_000, 3, QueueLimit::Packets(limit), ns2_limit);
+            let mut reference = ReferenceLink {
+                bandwidth: c.bandwidth(),
+                delay: c.delay(),
+                limit: DropTail { limit: QueueLimit::Packets(limit), ns2_limit },
+                waiting: VecDeque::new(),
+                busy_until: Instant::ZERO,
+                arrivals: Vec::new(),
+            };
+            let mut now = Instant::ZERO;
+            for (seq, &(gap_ms, quarter_kb)) in sends.iter().enumerate() {
+                now += Duration::from_millis(gap_ms);
+                let size = 250 * quarter_kb;
+                let accepted = matches!(c.send(now, packet(seq as u64, size)), SendOutcome::Accepted { .. });
+                proptest::prop_assert_eq!(accepted, reference.send(now, seq as u64, size), "packet {}", seq);
+            }
+            reference.serve_until(Instant::MAX);
+            let mut lazy = Vec::new();
+            while let Some(t) = c.line.head_time() {
+                lazy.push((t, c.pop_due(t).unwrap().packet.seq));
+            }
+            proptest::prop_assert_eq!(lazy, reference.arrivals);
+        }
+    }
 }

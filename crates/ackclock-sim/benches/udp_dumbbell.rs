@@ -1,1 +1,69 @@
-fn main() {}
+//! Whole-simulation throughput without TCP: two CBR senders overload a
+//! dumbbell bottleneck for 60 simulated seconds. Reports delivered packets
+//! per wall second via criterion's throughput.
+
+use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_net::{ChannelConfig, Discipline, DropTail, QueueLimit};
+use ackclock_sim::{Simulation, SizeModel, Traffic, UdpSourceConfig};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const SIM_SECONDS: u64 = 60;
+
+fn dumbbell() -> Simulation {
+    let mut sim = Simulation::new(1, 0);
+    let n: Vec<u32> = ["s1", "s2", "r", "l", "d"].iter().map(|name| sim.add_node(name)).collect();
+    let mut duplex = |a: u32, b: u32, bps: u64, ms: u64, limit: u32| {
+        for (from, to) in [(a, b), (b, a)] {
+            let config = ChannelConfig {
+                from,
+                to,
+                bandwidth: Bandwidth::from_bps(bps).unwrap(),
+                delay: Duration::from_millis(ms),
+                discipline: Discipline::DropTail(DropTail { limit: QueueLimit::Packets(limit), ns2_limit: true }),
+                loss: None,
+                jitter: None,
+            };
+            sim.add_channel(config).unwrap();
+        }
+    };
+    duplex(n[0], n[2], 80_000_000, 10, 100);
+    duplex(n[1], n[2], 80_000_000, 10, 100);
+    duplex(n[2], n[3], 8_000_000, 100, 20);
+    duplex(n[3], n[4], 80_000_000, 10, 100);
+    for (i, &src) in [n[0], n[1]].iter().enumerate() {
+        let config = UdpSourceConfig {
+            traffic: Traffic::Cbr { rate: Bandwidth::from_bps(5_000_000).unwrap() },
+            size: SizeModel::Fixed(1000),
+            start: Instant::ZERO,
+            stop: None,
+            max_packets: None,
+            ecn: false,
+        };
+        sim.add_udp_flow(&format!("cbr{i}"), src, n[4], config).unwrap();
+    }
+    sim
+}
+
+fn delivered(sim: &Simulation) -> u64 {
+    (0..sim.flow_count() as u32).map(|f| sim.flow_report(f).unwrap().rx_packets).sum()
+}
+
+fn bench(c: &mut Criterion) {
+    let until = Some(Instant::from_ps(SIM_SECONDS * 1_000_000_000_000));
+    let mut probe = dumbbell();
+    probe.run(until).unwrap();
+    let mut group = c.benchmark_group("udp_dumbbell_60s");
+    group.throughput(Throughput::Elements(delivered(&probe)));
+    group.sample_size(10);
+    group.bench_function("delivered_packets", |b| {
+        b.iter(|| {
+            let mut sim = dumbbell();
+            sim.run(until).unwrap();
+            sim
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,215 @@
+"""Reading a scenario file and building its simulation through the Python API.
+
+Every problem becomes one `ScenarioError` line: the file, the field path
+(`links[1].bandwidth`), what is wrong with the value, and where the line can
+be found, the line number.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from pydantic import ValidationError
+
+from ackclock.errors import ConfigError, ParameterError, ScenarioError
+from ackclock.handles import Node
+from ackclock.scenario.lines import PathPart, line_of
+from ackclock.scenario.schema import LinkTable, ScenarioFile, SpecTable
+from ackclock.simulator import Simulator
+from ackclock.specs import LinkParams
+from ackclock.units import Duration
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+
+class _FieldProblem(Exception):
+    """A problem with the value at `path` (before the file name is known)."""
+
+    def __init__(self, path: tuple[PathPart, ...], problem: str) -> None:
+        super().__init__(problem)
+        self.path = path
+        self.problem = problem
+
+
+def format_path(path: Sequence[PathPart]) -> str:
+    """("links", 1, "bandwidth") -> "links[1].bandwidth"."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else part
+    return text
+
+
+@contextmanager
+def _at(*path: PathPart) -> Iterator[None]:
+    """Attributes API errors raised inside the block to the field at `path`."""
+    try:
+        yield
+    except ParameterError as error:
+        raise _FieldProblem((*path, error.parameter), error.problem) from None
+    except ConfigError as error:
+        raise _FieldProblem(path, str(error)) from None
+
+
+def _short_repr(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _validation_problem(error: ValidationError, data: Any) -> _FieldProblem:
+    """The first pydantic error as a field path (in the file's terms) and a message."""
+    detail = error.errors(include_url=False)[0]
+    path: list[PathPart] = []
+    # pydantic puts the tag of a tagged union ("droptail") into the location;
+    # walking the data beside it tells keys and list indices from tags.
+    for part in detail["loc"]:
+        if isinstance(part, int) and isinstance(data, list) and part < len(data):
+            path.append(part)
+            data = data[part]
+        elif isinstance(data, dict) and part in data:
+            path.append(part)
+            data = data[part]
+        elif isinstance(data, dict) and part != data.get("type"):
+            path.append(part)  # a missing key
+            data = None
+    kind, context = detail["type"], detail.get("ctx", {})
+    if kind == "unknown_key":
+        return _FieldProblem((*path, context["key"]), detail["msg"])
+    if kind == "bad_type":
+        return _FieldProblem((*path, "type"), detail["msg"])
+    if kind == "missing":
+        return _FieldProblem(tuple(path), "required key is missing")
+    if kind == "invalid_value":
+        return _FieldProblem(tuple(path), detail["msg"])
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return _FieldProblem(tuple(path), f"{_short_repr(detail['input'])} is not valid: expected a table")
+    message = detail["msg"][:1].lower() + detail["msg"][1:]
+    return _FieldProblem(tuple(path), f"{_short_repr(detail['input'])} is not valid: {message}")
+
+
+def _scenario_error(path: Path, text: str, problem: _FieldProblem) -> ScenarioError:
+    line = line_of(text, problem.path)
+    where = f" (line {line})" if line is not None else ""
+    return ScenarioError(f"{path}: {format_path(problem.path)}: {problem.problem}{where}")
+
+
+class Scenario:
+    """A validated scenario file, ready to be built into a `Simulator`."""
+
+    def __init__(self, path: Path, text: str, spec: ScenarioFile) -> None:
+        self.path = path
+        self.text = text
+        self.spec = spec
+
+    @property
+    def until(self) -> Optional[Duration]:
+        """The file's `simulation.until` (None: until no events remain)."""
+        return self.spec.simulation.until
+
+    def build(self, seed: Optional[int] = None) -> Simulator:
+        """The simulation the file describes; `seed` overrides the file's seed."""
+        try:
+            return self._build(seed)
+        except _FieldProblem as problem:
+            raise _scenario_error(self.path, self.text, problem) from None
+
+    def run(self, seed: Optional[int] = None, until: Optional[Duration] = None) -> Simulator:
+        """Builds and runs the simulation to `until` (default: the file's)."""
+        sim = self.build(seed)
+        try:
+            sim.run(self.until if until is None else until)
+        except ConfigError as error:  # e.g. an app whose destination is unreachable
+            raise ScenarioError(f"{self.path}: {error}") from None
+        return sim
+
+    def _build(self, seed: Optional[int]) -> Simulator:
+        settings = self.spec.simulation.given("until")
+        if seed is not None:
+            settings["seed"] = seed
+        with _at("simulation"):
+            sim = Simulator(**settings)
+        nodes: dict[str, Node] = {}
+        for index, node in enumerate(self.spec.nodes):
+            with _at("nodes", index):
+                nodes[node.name] = sim.node(node.name)
+        for index, link in enumerate(self.spec.links):
+            self._build_link(sim, nodes, index, link)
+        for index, app in enumerate(self.spec.apps):
+            where = ("apps", index)
+            options = app.given("type", "from_", "to")
+            if isinstance(app.packet_size, SpecTable):
+                options["packet_size"] = _spec(app.packet_size, *where, "packet_size")
+            endpoints = _node(nodes, app.from_, *where, "from"), _node(nodes, app.to, *where, "to")
+            with _at(*where):
+                getattr(sim, app.type)(*endpoints, **options)
+        return sim
+
+    def _build_link(self, sim: Simulator, nodes: dict[str, Node], index: int, link: LinkTable) -> None:
+        where = ("links", index)
+        src, dst = _node(nodes, link.from_, *where, "from"), _node(nodes, link.to, *where, "to")
+        options = link.given("from_", "to", "duplex", "loss", "jitter", "reverse")
+        if link.queue is not None:
+            options["queue"] = _spec(link.queue, *where, "queue")
+        reverse = link.reverse
+        if reverse is not None and not link.duplex:
+            raise _FieldProblem((*where, "reverse"), "only a duplex link has a reverse direction")
+        if link.duplex:
+            overrides = reverse.given("loss", "jitter") if reverse is not None else {}
+            if reverse is not None and reverse.queue is not None:
+                overrides["queue"] = _spec(reverse.queue, *where, "reverse", "queue")
+            with _at(*where, "reverse"):
+                options["reverse"] = LinkParams(**overrides)
+            with _at(*where):
+                sim.duplex_link(src, dst, **options)
+        else:
+            with _at(*where):
+                sim.simplex_link(src, dst, **options)
+        # Error models and jitter belong to one direction, as in ns-2's lossmodel.
+        directions = [(sim.link(src, dst), link, where)]
+        if reverse is not None:
+            directions.append((sim.link(dst, src), reverse, (*where, "reverse")))
+        for direction, table, at in directions:
+            if table.loss is not None:
+                direction.set_loss(_spec(table.loss, *at, "loss"))
+            if table.jitter is not None:
+                direction.set_jitter(_spec(table.jitter, *at, "jitter"))
+
+
+def _spec(table: SpecTable, *path: PathPart) -> Any:
+    with _at(*path):
+        return table.to_spec()
+
+
+def _node(nodes: dict[str, Node], name: str, *path: PathPart) -> Node:
+    if name not in nodes:
+        known = f"nodes are {', '.join(nodes)}" if nodes else "no nodes are defined"
+        raise _FieldProblem(path, f"unknown node {name!r} ({known})")
+    return nodes[name]
+
+
+def load_scenario(path: Union[str, os.PathLike[str]]) -> Scenario:
+    """Reads and validates a scenario file; raises `ScenarioError` (one line)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not a UTF-8 text file") from None
+    except OSError as error:
+        raise ScenarioError(f"{path}: cannot read it: {error.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ScenarioError(f"{path}: invalid TOML: {error}") from None
+    try:
+        return Scenario(path, text, ScenarioFile.model_validate(data))
+    except ValidationError as error:
+        raise _scenario_error(path, text, _validation_problem(error, data)) from None

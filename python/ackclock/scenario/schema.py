@@ -1,0 +1,311 @@
+"""The scenario file schema: which tables and keys exist and what type each
+key takes (pydantic v2, strict: no silent type coercion, unknown keys refused).
+
+Value checks (ranges, units) are the Python API's own: unit strings are checked
+here with the API's converters, and everything else when the simulation is
+built, so a file and a script get the same messages. Keys are the API's
+parameter names; a key left out keeps the API's default (see `Table.given`).
+"""
+
+from typing import Annotated, Any, Callable, ClassVar, Literal, Optional, Union, get_args
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    PlainValidator,
+    model_validator,
+)
+from pydantic import Tag as UnionTag
+from pydantic_core import PydanticCustomError
+
+from ackclock import specs, units
+from ackclock.errors import ParameterError
+
+
+class Table(BaseModel):
+    """A TOML table. Optional keys default to None, meaning "not given"."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    @classmethod
+    def keys(cls) -> list[str]:
+        """The keys a file may use (aliases such as "from" included)."""
+        return [field.alias or name for name, field in cls.model_fields.items()]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_unknown_keys(cls, data: Any) -> Any:
+        # Done before pydantic's own `extra="forbid"` to name the allowed keys.
+        if isinstance(data, dict):
+            for key in data:
+                if key not in cls.keys():
+                    raise PydanticCustomError(
+                        "unknown_key",
+                        "unknown key (allowed: {allowed})",
+                        {"key": key, "allowed": ", ".join(cls.keys())},
+                    )
+        return data
+
+    def given(self, *exclude: str) -> dict[str, Any]:
+        """The keys the file sets, by Python name, except `exclude`."""
+        return {name: getattr(self, name) for name in self.model_fields_set if name not in exclude}
+
+
+def _checked_by(convert: Callable[[Any, str], object]) -> PlainValidator:
+    """Checks a quantity with the API's converter; the raw value is kept (the
+    API converts it when the simulation is built)."""
+
+    def validate(value: Any) -> Any:
+        try:
+            convert(value, "value")
+        except ParameterError as error:
+            raise PydanticCustomError("invalid_value", "{problem}", {"problem": error.problem}) from None
+        return value
+
+    return PlainValidator(validate)
+
+
+DurationValue = Annotated[Union[str, int, float], _checked_by(units.duration_ps)]
+BandwidthValue = Annotated[Union[str, int, float], _checked_by(units.bandwidth_bps)]
+SizeValue = Annotated[Union[str, int, float], _checked_by(units.size_bytes)]
+MeanSizeValue = Annotated[Union[str, int, float], _checked_by(units.mean_size_bytes)]
+
+
+def _queue_limit(value: Any) -> Optional[int]:
+    if value == "unlimited":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise PydanticCustomError(
+        "invalid_value", "{value} is not a queue limit: give a number or \"unlimited\"", {"value": repr(value)}
+    )
+
+
+QueueLimit = Annotated[Union[int, Literal["unlimited"]], PlainValidator(_queue_limit)]
+
+
+def _type_among(noun: str, *tables: type[Table]) -> BeforeValidator:
+    """Checks the `type` key of a table that may be one of `tables`, so that an
+    unknown or missing type gets one clear message listing the choices."""
+    tags = [get_args(table.model_fields["type"].annotation)[0] for table in tables]
+    choices = " or ".join(", ".join(tags).rsplit(", ", 1))
+
+    def validate(value: Any) -> Any:
+        if isinstance(value, dict) and value.get("type") not in tags:
+            if "type" in value:
+                message = "unknown {noun} type {tag} (use {choices})"
+            else:
+                message = "missing (the {noun} type: {choices})"
+            context = {"noun": noun, "tag": repr(value.get("type")), "choices": choices}
+            raise PydanticCustomError("bad_type", message, context)
+        return value
+
+    return BeforeValidator(validate)
+
+
+class SpecTable(Table):
+    """A table describing one of the API's spec objects (`spec` is its class)."""
+
+    spec: ClassVar[Callable[..., Any]]
+
+    def to_spec(self) -> Any:
+        return self.spec(**self.given("type"))
+
+
+# --- queues --------------------------------------------------------------------
+
+
+class _QueueLimits(SpecTable):
+    limit: Optional[QueueLimit] = None
+    unit: Optional[Literal["packets", "bytes"]] = None
+    ns2_limit: Optional[bool] = None
+
+
+class DropTailTable(_QueueLimits):
+    spec = specs.DropTail
+    type: Literal["droptail"]
+
+
+class RedTable(_QueueLimits):
+    spec = specs.RED
+    type: Literal["red"]
+    min_th: Optional[float] = None
+    max_th: Optional[float] = None
+    max_p: Optional[float] = None
+    weight: Optional[float] = None
+    gentle: Optional[bool] = None
+    ecn: Optional[bool] = None
+    mean_packet_size: Optional[SizeValue] = None
+
+
+QueueTable = Annotated[
+    Union[DropTailTable, RedTable],
+    Field(discriminator="type"),
+    _type_among("queue", DropTailTable, RedTable),
+]
+
+# --- error models ----------------------------------------------------------------
+
+Position = Optional[Literal["queue", "wire"]]
+
+
+class UniformLossTable(SpecTable):
+    spec = specs.UniformLoss
+    type: Literal["uniform"]
+    p: float
+    position: Position = None
+
+
+class BitErrorTable(SpecTable):
+    spec = specs.BitErrors
+    type: Literal["ber"]
+    ber: float
+    position: Position = None
+
+
+class GilbertElliottTable(SpecTable):
+    spec = specs.GilbertElliott
+    type: Literal["gilbert_elliott"]
+    p_good_to_bad: float
+    p_bad_to_good: float
+    loss_good: Optional[float] = None
+    loss_bad: Optional[float] = None
+    position: Position = None
+
+
+class DropListTable(SpecTable):
+    spec = specs.DropList
+    type: Literal["list"]
+    drops: list[int]
+    position: Position = None
+
+
+LossTable = Annotated[
+    Union[UniformLossTable, BitErrorTable, GilbertElliottTable, DropListTable],
+    Field(discriminator="type"),
+    _type_among("loss model", UniformLossTable, BitErrorTable, GilbertElliottTable, DropListTable),
+]
+
+# --- delay jitter ----------------------------------------------------------------
+
+
+class ExponentialDelayTable(SpecTable):
+    spec = specs.ExponentialDelay
+    type: Literal["exponential"]
+    mean: DurationValue
+    reorder: Optional[bool] = None
+
+
+class UniformDelayTable(SpecTable):
+    spec = specs.UniformDelay
+    type: Literal["uniform"]
+    low: DurationValue
+    high: DurationValue
+    reorder: Optional[bool] = None
+
+
+JitterTable = Annotated[
+    Union[ExponentialDelayTable, UniformDelayTable],
+    Field(discriminator="type"),
+    _type_among("jitter", ExponentialDelayTable, UniformDelayTable),
+]
+
+# --- packet sizes ------------------------------------------------------------------
+
+
+class ExponentialSizeTable(SpecTable):
+    spec = specs.ExponentialSize
+    type: Literal["exponential"]
+    mean: MeanSizeValue
+
+
+def _size_kind(value: Any) -> str:
+    """A table names its distribution; a plain number or string is a fixed size."""
+    return str(value.get("type")) if isinstance(value, dict) else "fixed"
+
+
+# A fixed size (1000, "1500B") or a table such as { type = "exponential", mean = 2000 }.
+PacketSizeValue = Annotated[
+    Union[Annotated[SizeValue, UnionTag("fixed")], Annotated[ExponentialSizeTable, UnionTag("exponential")]],
+    Discriminator(_size_kind),
+    _type_among("packet size", ExponentialSizeTable),
+]
+
+# --- scenario ------------------------------------------------------------------------
+
+
+class SimulationTable(Table):
+    seed: Optional[int] = None
+    replication: Optional[int] = None
+    until: Optional[DurationValue] = None  # absent: run until no events remain
+
+
+class NodeTable(Table):
+    name: str
+
+
+class ReverseTable(Table):
+    """Overrides for the to->from direction of a duplex link."""
+
+    bandwidth: Optional[BandwidthValue] = None
+    delay: Optional[DurationValue] = None
+    queue: Optional[QueueTable] = None
+    loss: Optional[LossTable] = None
+    jitter: Optional[JitterTable] = None
+
+
+class LinkTable(Table):
+    from_: str = Field(alias="from")
+    to: str
+    duplex: bool = True
+    bandwidth: BandwidthValue
+    delay: DurationValue
+    queue: Optional[QueueTable] = None
+    loss: Optional[LossTable] = None  # for from->to only; [links.reverse] sets to->from
+    jitter: Optional[JitterTable] = None  # likewise
+    reverse: Optional[ReverseTable] = None
+
+
+class _AppTable(Table):
+    name: Optional[str] = None
+    from_: str = Field(alias="from")
+    to: str
+    packet_size: Optional[PacketSizeValue] = None
+    start: Optional[DurationValue] = None
+    stop: Optional[DurationValue] = None
+    max_packets: Optional[int] = None
+    ecn: Optional[bool] = None
+
+
+class CbrTable(_AppTable):
+    type: Literal["cbr"]
+    rate: BandwidthValue
+
+
+class PoissonTable(_AppTable):
+    type: Literal["poisson"]
+    mean_interval: DurationValue
+
+
+class OnOffTable(_AppTable):
+    type: Literal["on_off"]
+    rate: BandwidthValue
+    on_mean: DurationValue
+    off_mean: DurationValue
+
+
+AppTable = Annotated[
+    Union[CbrTable, PoissonTable, OnOffTable],
+    Field(discriminator="type"),
+    _type_among("app", CbrTable, PoissonTable, OnOffTable),
+]
+
+
+class ScenarioFile(Table):
+    simulation: SimulationTable = Field(default_factory=SimulationTable)
+    nodes: list[NodeTable] = []
+    links: list[LinkTable] = []
+    apps: list[AppTable] = []
