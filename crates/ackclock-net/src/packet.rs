@@ -2,10 +2,13 @@
 //! payload (only its length matters), and simulator bookkeeping.
 
 use ackclock_core::Instant;
+use ackclock_wire::TcpRepr;
 
 pub type NodeId = u32;
 pub type FlowId = u32;
 
+/// Bytes of an IPv4 header without options.
+pub const IPV4_HEADER_BYTES: u32 = 20;
 /// Bytes of IPv4 (20) plus UDP (8) header.
 pub const UDP_HEADER_BYTES: u32 = 28;
 /// The largest IPv4 datagram.
@@ -47,6 +50,7 @@ pub struct UdpHeader {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Transport {
     Udp(UdpHeader),
+    Tcp(TcpRepr),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,14 +6,15 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
-pub mod flow;
 pub mod histogram;
 pub mod report;
 pub mod simulation;
 pub mod source;
+pub mod tcp_flow;
+pub mod udp;
 
 pub use error::ConfigError;
-pub use flow::FlowStats;
-pub use report::{FlowReport, LinkReport};
+pub use report::{FlowReport, LinkReport, TcpReport};
 pub use simulation::{CallbackId, RunOutcome, Simulation};
 pub use source::{SizeModel, Traffic, UdpSourceConfig};
+pub use tcp_flow::{Side, TcpApp, TcpFlowConfig, SERIES_NAMES};

@@ -1,5 +1,7 @@
 //! Run results per link direction and per flow, in SI units.
 
+use crate::tcp_flow::TcpFlow;
+use ackclock_core::{Duration, Instant};
 use ackclock_net::NodeId;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -44,4 +46,57 @@ pub struct FlowReport {
     pub delay_p95_s: Option<f64>,
     pub delay_p99_s: Option<f64>,
     pub max_delay_s: Option<f64>,
+    /// Present for TCP flows.
+    pub tcp: Option<TcpReport>,
+}
+
+/// What a TCP flow achieved, seen from the client (sender) side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpReport {
+    pub cc: &'static str,
+    /// Payload bytes the client put on the wire, retransmissions included.
+    pub bytes_sent: u64,
+    /// Bytes delivered in order to the server application.
+    pub bytes_delivered: u64,
+    /// bytes_delivered over the time from start to completion (or now).
+    pub goodput_bps: f64,
+    pub retransmits: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub rtt_min_s: Option<f64>,
+    pub rtt_mean_s: Option<f64>,
+    pub rtt_max_s: Option<f64>,
+    /// From start until the transfer (or the last exchange) completed.
+    pub completion_time_s: Option<f64>,
+    pub cwnd_bytes: u32,
+    pub ssthresh_bytes: u32,
+    pub client_state: String,
+    pub server_state: String,
+}
+
+impl TcpReport {
+    pub fn new(t: &TcpFlow, now: Instant) -> Self {
+        let s = t.client.stats();
+        let start = t.config.start;
+        let end = t.completed_at.unwrap_or(now);
+        let elapsed = end.saturating_since(start).as_secs_f64();
+        let secs = |d: Option<Duration>| d.map(|d| d.as_secs_f64());
+        TcpReport {
+            cc: t.client.cc_name(),
+            bytes_sent: s.bytes_sent,
+            bytes_delivered: t.server.bytes_received(),
+            goodput_bps: if elapsed > 0.0 { t.server.bytes_received() as f64 * 8.0 / elapsed } else { 0.0 },
+            retransmits: s.retransmits,
+            fast_retransmits: s.fast_retransmits,
+            timeouts: s.timeouts,
+            rtt_min_s: secs(s.rtt_min),
+            rtt_mean_s: secs(s.rtt_mean()),
+            rtt_max_s: secs(s.rtt_max),
+            completion_time_s: t.completed_at.map(|c| c.saturating_since(start).as_secs_f64()),
+            cwnd_bytes: t.client.cwnd(),
+            ssthresh_bytes: t.client.ssthresh(),
+            client_state: format!("{:?}", t.client.state()),
+            server_state: format!("{:?}", t.server.state()),
+        }
+    }
 }

@@ -1,14 +1,18 @@
 //! The simulation world and its event loop.
 
 use crate::error::ConfigError;
-use crate::flow::FlowStats;
-use crate::report::{FlowReport, LinkReport};
-use crate::source::{Traffic, UdpSource, UdpSourceConfig};
+use crate::report::{FlowReport, LinkReport, TcpReport};
+use crate::source::{UdpSource, UdpSourceConfig};
+use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig};
+use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
 use ackclock_net::{
     Channel, ChannelConfig, ChannelId, Ecn, Ipv4Header, Jitter, LossModel, NodeId, Packet, RoutingTable, SendOutcome,
     Transport, UdpHeader,
 };
+use ackclock_tcp::{Endpoint, State};
+use ackclock_wire::TcpRepr;
+use rand::RngExt;
 use std::collections::HashMap;
 
 /// Names a callback scheduled with [`Simulation::schedule_callback`].
@@ -16,13 +20,19 @@ pub type CallbackId = u64;
 
 const INITIAL_TTL: u8 = 64;
 const UDP_PORT_BASE: u16 = 10_000;
+const TCP_CLIENT_PORT_BASE: u16 = 20_000;
+const TCP_SERVER_PORT_BASE: u16 = 40_000;
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
     /// The head of a channel's arrival line reaches the far node.
     Arrival(ChannelId),
-    /// A source's next packet is due.
+    /// A UDP source's next packet is due.
     Departure(u32),
+    /// A TCP endpoint's timer (lazy: it may have moved later meanwhile).
+    TcpTimer(u32, Side),
+    /// A TCP flow's application wants to act.
+    AppWake(u32),
     /// Control returns to the caller of `run`.
     Callback(CallbackId),
 }
@@ -40,15 +50,18 @@ pub enum RunOutcome {
     Callback(CallbackId),
 }
 
+enum Transfer {
+    Udp(UdpFlow),
+    Tcp(Box<TcpFlow>),
+}
+
 struct Flow {
     name: String,
     src: NodeId,
     dst: NodeId,
-    port: u16,
-    source: UdpSource,
-    /// Whether the first departure has been put in the event queue.
+    /// Whether the flow's first event has been put in the event queue.
     scheduled: bool,
-    stats: FlowStats,
+    transfer: Transfer,
 }
 
 pub struct Simulation {
@@ -64,6 +77,8 @@ pub struct Simulation {
     next_callback: CallbackId,
     next_uid: u64,
     stop_requested: bool,
+    /// Reused buffer for the segments an endpoint emits at once.
+    outbox: Vec<TcpRepr>,
 }
 
 impl Simulation {
@@ -80,6 +95,7 @@ impl Simulation {
             next_callback: 0,
             next_uid: 0,
             stop_requested: false,
+            outbox: Vec::new(),
         }
     }
 
@@ -150,27 +166,32 @@ impl Simulation {
         dst: NodeId,
         config: UdpSourceConfig,
     ) -> Result<u32, ConfigError> {
+        let id = self.check_flow_ends(src, dst)?;
+        let rng = self.streams.stream(&format!("flow/{id}"));
+        let port = UDP_PORT_BASE.wrapping_add(id as u16);
+        let udp = UdpFlow { port, source: UdpSource::new(config, rng), stats: UdpStats::default() };
+        self.flows.push(Flow { name: name.to_string(), src, dst, scheduled: false, transfer: Transfer::Udp(udp) });
+        Ok(id)
+    }
+
+    /// Adds a TCP connection from a client on `src` to a server on `dst`.
+    pub fn add_tcp_flow(&mut self, name: &str, src: NodeId, dst: NodeId, config: TcpFlowConfig) -> Result<u32, ConfigError> {
+        let id = self.check_flow_ends(src, dst)?;
+        let mut rng = self.streams.stream(&format!("flow/{id}"));
+        let iss = (rng.random(), rng.random());
+        let ports = (TCP_CLIENT_PORT_BASE.wrapping_add(id as u16), TCP_SERVER_PORT_BASE.wrapping_add(id as u16));
+        let tcp = TcpFlow::new(config, ports.0, ports.1, iss, rng);
+        self.flows.push(Flow { name: name.to_string(), src, dst, scheduled: false, transfer: Transfer::Tcp(Box::new(tcp)) });
+        Ok(id)
+    }
+
+    fn check_flow_ends(&self, src: NodeId, dst: NodeId) -> Result<u32, ConfigError> {
         self.check_node("src", src)?;
         self.check_node("dst", dst)?;
         if src == dst {
-            return Err(ConfigError::invalid(
-                "dst",
-                self.node_names[dst as usize].clone(),
-                "a flow needs two different nodes",
-            ));
+            return Err(ConfigError::invalid("dst", self.node_names[dst as usize].clone(), "a flow needs two different nodes"));
         }
-        let id = self.flows.len() as u32;
-        let rng = self.streams.stream(&format!("flow/{id}"));
-        self.flows.push(Flow {
-            name: name.to_string(),
-            src,
-            dst,
-            port: UDP_PORT_BASE.wrapping_add(id as u16),
-            source: UdpSource::new(config, rng),
-            scheduled: false,
-            stats: FlowStats::default(),
-        });
-        Ok(id)
+        Ok(self.flows.len() as u32)
     }
 
     pub fn flow_count(&self) -> usize {
@@ -218,6 +239,8 @@ impl Simulation {
             match event {
                 Event::Arrival(ch) => self.on_arrival(now, ch),
                 Event::Departure(flow) => self.on_departure(now, flow),
+                Event::TcpTimer(flow, side) => self.on_tcp_timer(now, flow, side),
+                Event::AppWake(flow) => self.on_app_wake(now, flow),
                 Event::Callback(id) => {
                     self.callbacks.remove(&id);
                     return Ok(RunOutcome::Callback(id));
@@ -244,10 +267,17 @@ impl Simulation {
         }
         let now = self.now();
         for (id, f) in self.flows.iter_mut().enumerate() {
-            if !std::mem::replace(&mut f.scheduled, true) {
-                if let Some(t) = f.source.first_departure() {
-                    self.queue.schedule(t.max(now), Event::Departure(id as u32));
+            if std::mem::replace(&mut f.scheduled, true) {
+                continue;
+            }
+            let first = match &mut f.transfer {
+                Transfer::Udp(u) => u.source.first_departure().map(|t| (t, Event::Departure(id as u32))),
+                Transfer::Tcp(t) => {
+                    Some((t.config.start.min(t.config.server_start), Event::AppWake(id as u32)))
                 }
+            };
+            if let Some((t, event)) = first {
+                self.queue.schedule(t.max(now), event);
             }
         }
         Ok(())
@@ -267,34 +297,139 @@ impl Simulation {
 
     fn on_departure(&mut self, now: Instant, id: u32) {
         let flow = &mut self.flows[id as usize];
-        let (size, next) = flow.source.emit(now);
-        let ecn = if flow.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
-        let packet = Packet {
-            uid: self.next_uid,
-            ip: Ipv4Header { src: flow.src, dst: flow.dst, ttl: INITIAL_TTL, ecn },
-            transport: Transport::Udp(UdpHeader { src_port: flow.port, dst_port: flow.port }),
-            size,
-            flow: id,
-            seq: flow.stats.tx_packets,
-            created: now,
-        };
-        self.next_uid += 1;
-        flow.stats.tx_packets += 1;
-        flow.stats.tx_bytes += u64::from(size);
-        let src = flow.src;
+        let (src, dst) = (flow.src, flow.dst);
+        let Transfer::Udp(udp) = &mut flow.transfer else { return };
+        let (size, next) = udp.source.emit(now);
+        let ecn = if udp.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
+        let transport = Transport::Udp(UdpHeader { src_port: udp.port, dst_port: udp.port });
+        let seq = udp.stats.tx_packets;
+        udp.stats.tx_packets += 1;
+        udp.stats.tx_bytes += u64::from(size);
         if let Some(t) = next {
             self.queue.schedule(t, Event::Departure(id));
         }
+        let packet = self.packet(now, id, (src, dst), ecn, transport, size, seq);
         self.forward(now, src, packet);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn packet(
+        &mut self,
+        now: Instant,
+        flow: u32,
+        (src, dst): (NodeId, NodeId),
+        ecn: Ecn,
+        transport: Transport,
+        size: u32,
+        seq: u64,
+    ) -> Packet {
+        self.next_uid += 1;
+        Packet {
+            uid: self.next_uid - 1,
+            ip: Ipv4Header { src, dst, ttl: INITIAL_TTL, ecn },
+            transport,
+            size,
+            flow,
+            seq,
+            created: now,
+        }
+    }
+
+    fn tcp(&mut self, flow: u32) -> &mut TcpFlow {
+        match &mut self.flows[flow as usize].transfer {
+            Transfer::Tcp(t) => t,
+            Transfer::Udp(_) => unreachable!("TCP events name TCP flows"),
+        }
+    }
+
+    fn on_app_wake(&mut self, now: Instant, id: u32) {
+        let next = self.tcp(id).on_app_wake(now);
+        if let Some(t) = next {
+            self.queue.schedule(t, Event::AppWake(id));
+        }
+        self.flush(now, id, Side::Server);
+        self.flush(now, id, Side::Client);
+    }
+
+    fn on_tcp_timer(&mut self, now: Instant, id: u32, side: Side) {
+        let flow = self.tcp(id);
+        let slot = &mut flow.armed[side as usize];
+        if *slot != Some(now) {
+            return; // superseded by an earlier event that already re-armed
+        }
+        *slot = None;
+        let ep = flow.endpoint(side);
+        if ep.poll_at().is_some_and(|t| t <= now) {
+            ep.on_timer(now);
+        }
+        self.flush(now, id, side);
+    }
+
+    /// A TCP segment reached its destination node.
+    fn receive_tcp(&mut self, now: Instant, node: NodeId, id: u32, seg: TcpRepr) {
+        let client_node = self.flows[id as usize].src;
+        let side = if node == client_node { Side::Client } else { Side::Server };
+        let flow = self.tcp(id);
+        let ep = flow.endpoint(side);
+        if matches!(ep.state(), State::Closed) {
+            // No connection here: refuse with a reset (RFC 9293 §3.10.7.1).
+            if let Some(rst) = Endpoint::reset_for(&seg) {
+                self.send_segment(now, id, node, rst);
+            }
+            return;
+        }
+        ep.on_segment(now, &seg);
+        if let Some(t) = flow.after_input(now, side) {
+            self.queue.schedule(t, Event::AppWake(id));
+        }
+        self.flush(now, id, side);
+    }
+
+    /// Sends what an endpoint has to send and re-arms its timer.
+    fn flush(&mut self, now: Instant, id: u32, side: Side) {
+        let mut outbox = std::mem::take(&mut self.outbox);
+        let flow = self.tcp(id);
+        let ep = flow.endpoint(side);
+        while let Some(seg) = ep.poll_transmit(now) {
+            outbox.push(seg);
+        }
+        let wake = ep.poll_at();
+        flow.sample_series(now);
+        let slot = &mut flow.armed[side as usize];
+        if let Some(t) = wake.filter(|&t| slot.is_none_or(|a| t < a)) {
+            *slot = Some(t);
+            self.queue.schedule(t.max(now), Event::TcpTimer(id, side));
+        }
+        let f = &self.flows[id as usize];
+        let node = if side == Side::Client { f.src } else { f.dst };
+        for seg in outbox.drain(..) {
+            self.send_segment(now, id, node, seg);
+        }
+        self.outbox = outbox;
+    }
+
+    fn send_segment(&mut self, now: Instant, id: u32, node: NodeId, seg: TcpRepr) {
+        let f = &self.flows[id as usize];
+        let peer = if node == f.src { f.dst } else { f.src };
+        let size = ackclock_net::packet::IPV4_HEADER_BYTES + seg.wire_len();
+        let seq = u64::from(seg.seq.0);
+        let packet = self.packet(now, id, (node, peer), Ecn::NotEct, Transport::Tcp(seg), size, seq);
+        self.forward(now, node, packet);
     }
 
     /// Hands a packet that is at `node` to its sink or to the next channel.
     fn forward(&mut self, now: Instant, node: NodeId, mut packet: Packet) {
         if packet.ip.dst == node {
-            let stats = &mut self.flows[packet.flow as usize].stats;
-            stats.rx_packets += 1;
-            stats.rx_bytes += u64::from(packet.size);
-            stats.delay.record((now - packet.created).as_ps());
+            match packet.transport {
+                Transport::Tcp(seg) => self.receive_tcp(now, node, packet.flow, seg),
+                Transport::Udp(_) => {
+                    if let Transfer::Udp(udp) = &mut self.flows[packet.flow as usize].transfer {
+                        udp.stats.rx_packets += 1;
+                        udp.stats.rx_bytes += u64::from(packet.size);
+                        udp.stats.delay.record((now - packet.created).as_ps());
+                    }
+                }
+            }
             return;
         }
         let routes = self.routes.as_ref().expect("routes are computed before any event");
@@ -348,33 +483,57 @@ impl Simulation {
     }
 
     pub fn flow_report(&self, flow: u32) -> Result<FlowReport, ConfigError> {
-        let f = self.flows.get(flow as usize).ok_or(ConfigError::UnknownId {
-            field: "flow",
-            what: "flow",
-            id: u64::from(flow),
-        })?;
+        let f = self.flows.get(flow as usize).ok_or(ConfigError::UnknownId { field: "flow", what: "flow", id: u64::from(flow) })?;
         let secs = |ps: u64| ps as f64 / PS_PER_SEC as f64;
-        let d = &f.stats.delay;
-        Ok(FlowReport {
+        let mut report = FlowReport {
             id: flow,
             name: f.name.clone(),
             src: f.src,
             dst: f.dst,
-            kind: match f.source.config.traffic {
-                Traffic::Cbr { .. } => "cbr",
-                Traffic::Poisson { .. } => "poisson",
-                Traffic::OnOff { .. } => "on_off",
-            },
-            tx_packets: f.stats.tx_packets,
-            tx_bytes: f.stats.tx_bytes,
-            rx_packets: f.stats.rx_packets,
-            rx_bytes: f.stats.rx_bytes,
-            mean_delay_s: d.mean().map(|m| m / PS_PER_SEC as f64),
-            delay_p50_s: d.quantile(0.5).map(secs),
-            delay_p95_s: d.quantile(0.95).map(secs),
-            delay_p99_s: d.quantile(0.99).map(secs),
-            max_delay_s: d.max().map(secs),
-        })
+            kind: "",
+            tx_packets: 0,
+            tx_bytes: 0,
+            rx_packets: 0,
+            rx_bytes: 0,
+            mean_delay_s: None,
+            delay_p50_s: None,
+            delay_p95_s: None,
+            delay_p99_s: None,
+            max_delay_s: None,
+            tcp: None,
+        };
+        match &f.transfer {
+            Transfer::Udp(u) => {
+                let (s, d) = (&u.stats, &u.stats.delay);
+                report.kind = u.kind();
+                report.tx_packets = s.tx_packets;
+                report.tx_bytes = s.tx_bytes;
+                report.rx_packets = s.rx_packets;
+                report.rx_bytes = s.rx_bytes;
+                report.mean_delay_s = d.mean().map(|m| m / PS_PER_SEC as f64);
+                report.delay_p50_s = d.quantile(0.5).map(secs);
+                report.delay_p95_s = d.quantile(0.95).map(secs);
+                report.delay_p99_s = d.quantile(0.99).map(secs);
+                report.max_delay_s = d.max().map(secs);
+            }
+            Transfer::Tcp(t) => {
+                report.kind = t.kind();
+                report.tx_packets = t.client.stats().segments_sent;
+                report.tx_bytes = t.client.stats().bytes_sent;
+                report.rx_packets = t.server.stats().segments_received;
+                report.rx_bytes = t.server.bytes_received();
+                report.tcp = Some(TcpReport::new(t, self.now()));
+            }
+        }
+        Ok(report)
+    }
+
+    /// The recorded window variables of a TCP flow (empty unless requested).
+    pub fn tcp_series(&self, flow: u32) -> Result<&[SeriesPoint], ConfigError> {
+        match self.flows.get(flow as usize).map(|f| &f.transfer) {
+            Some(Transfer::Tcp(t)) => Ok(&t.series),
+            _ => Err(ConfigError::UnknownId { field: "flow", what: "TCP flow", id: u64::from(flow) }),
+        }
     }
 
     fn check_node(&self, field: &'static str, id: NodeId) -> Result<(), ConfigError> {

@@ -1,0 +1,207 @@
+//! A TCP connection between two nodes and the application driving it.
+//!
+//! The flow owns both endpoints. The simulation hands it segments and
+//! timer expiries; the flow runs the applications' reactions (respond to a
+//! request, close on end of stream) and reports what must be sent.
+
+use ackclock_core::{Duration, Instant, SimRng};
+use ackclock_tcp::{Endpoint, Reader, State, TcpConfig};
+use rand_distr::{Distribution, Exp};
+
+/// What the application on top of the connection does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TcpApp {
+    /// Sends `bytes` (or forever, like ns-2's FTP) and closes.
+    Bulk { bytes: Option<u64> },
+    /// Writes `packet_size` bytes at exponentially distributed intervals.
+    Telnet { mean_interval: Duration, packet_size: u32 },
+    /// `count` exchanges: the client sends `request` bytes, the server
+    /// answers with `response` bytes, the client thinks for `think`.
+    RequestResponse { request: u64, response: u64, count: u32, think: Duration },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpFlowConfig {
+    pub client: TcpConfig,
+    pub server: TcpConfig,
+    pub app: TcpApp,
+    /// When the client connects.
+    pub start: Instant,
+    /// When the server starts listening; until then its port is closed.
+    pub server_start: Instant,
+    /// How the server application reads what arrives.
+    pub reader: Reader,
+    /// Record the client's window variables over time.
+    pub record_series: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Client,
+    Server,
+}
+
+/// The variables recorded over time, in this order: the client's window
+/// variables, the server's advertised window and the client's count of
+/// congestion events (fast retransmits plus timeouts), which marks each
+/// loss response even when it leaves cwnd and ssthresh where they were.
+pub const SERIES_NAMES: [&str; 7] = ["cwnd", "ssthresh", "srtt", "rto", "bytes_in_flight", "rwnd", "loss_events"];
+
+/// One recorded change: (time, variable index into SERIES_NAMES, value).
+pub type SeriesPoint = (Instant, u8, f64);
+
+pub struct TcpFlow {
+    pub config: TcpFlowConfig,
+    pub client: Endpoint,
+    pub server: Endpoint,
+    /// Time of each endpoint's live timer event.
+    pub armed: [Option<Instant>; 2],
+    pub client_started: bool,
+    pub server_started: bool,
+    rng: SimRng,
+    /// When the client application writes next (telnet keystroke, request
+    /// after a think time).
+    next_write: Option<Instant>,
+    exchanges_done: u32,
+    requests_served: u64,
+    pub completed_at: Option<Instant>,
+    pub series: Vec<SeriesPoint>,
+    last_values: [f64; SERIES_NAMES.len()],
+}
+
+impl TcpFlow {
+    pub fn new(config: TcpFlowConfig, client_port: u16, server_port: u16, iss: (u32, u32), rng: SimRng) -> Self {
+        TcpFlow {
+            client: Endpoint::new(config.client.clone(), client_port, server_port, iss.0),
+            server: Endpoint::new(config.server.clone(), server_port, client_port, iss.1),
+            config,
+            armed: [None, None],
+            client_started: false,
+            server_started: false,
+            rng,
+            next_write: None,
+            exchanges_done: 0,
+            requests_served: 0,
+            completed_at: None,
+            series: Vec::new(),
+            last_values: [f64::NAN; SERIES_NAMES.len()],
+        }
+    }
+
+    pub fn endpoint(&mut self, side: Side) -> &mut Endpoint {
+        match side {
+            Side::Client => &mut self.client,
+            Side::Server => &mut self.server,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self.config.app {
+            TcpApp::Bulk { .. } => "tcp_bulk",
+            TcpApp::Telnet { .. } => "tcp_telnet",
+            TcpApp::RequestResponse { .. } => "tcp_request_response",
+        }
+    }
+
+    /// Starts whichever side is due and makes due writes; returns the next
+    /// time the applications want to be woken.
+    pub fn on_app_wake(&mut self, now: Instant) -> Option<Instant> {
+        if !self.server_started && now >= self.config.server_start {
+            self.server_started = true;
+            self.server.listen();
+            self.server.set_reader(now, self.config.reader);
+        }
+        if !self.client_started && now >= self.config.start {
+            self.client_started = true;
+            self.client.connect();
+            match self.config.app {
+                TcpApp::Bulk { bytes: Some(b) } => {
+                    self.client.write(b);
+                    self.client.close();
+                }
+                TcpApp::Bulk { bytes: None } => self.client.write_unlimited(),
+                TcpApp::RequestResponse { request, .. } => self.client.write(request),
+                TcpApp::Telnet { .. } => self.next_write = Some(now),
+            }
+        }
+        if self.next_write.is_some_and(|t| t <= now) {
+            self.next_write = None;
+            match self.config.app {
+                TcpApp::Telnet { mean_interval, packet_size } => {
+                    self.client.write(u64::from(packet_size));
+                    let gap: f64 = Exp::new(1.0).expect("rate 1 is valid").sample(&mut self.rng);
+                    self.next_write = Some(now + Duration::from_ps((gap * mean_interval.as_ps() as f64).round() as u64));
+                }
+                TcpApp::RequestResponse { request, .. } => self.client.write(request),
+                TcpApp::Bulk { .. } => {}
+            }
+        }
+        [self.config.server_start, self.config.start]
+            .into_iter()
+            .filter(|&t| t > now)
+            .chain(self.next_write)
+            .min()
+    }
+
+    /// The applications' reactions after `side` processed input; returns a
+    /// time to wake the client application (a think time), if any.
+    pub fn after_input(&mut self, now: Instant, side: Side) -> Option<Instant> {
+        let mut wake = None;
+        match (side, self.config.app) {
+            (Side::Server, TcpApp::RequestResponse { request, response, .. }) => {
+                let complete_requests = self.server.bytes_received() / request.max(1);
+                while self.requests_served < complete_requests {
+                    self.server.write(response);
+                    self.requests_served += 1;
+                }
+            }
+            (Side::Client, TcpApp::RequestResponse { response, count, think, .. }) => {
+                let answered = (self.client.bytes_received() / response.max(1)) as u32;
+                if answered > self.exchanges_done {
+                    self.exchanges_done = answered.min(count);
+                    if self.exchanges_done >= count {
+                        self.completed_at.get_or_insert(now);
+                        self.client.close();
+                    } else {
+                        self.next_write = Some(now + think);
+                        wake = self.next_write;
+                    }
+                }
+            }
+            (Side::Server, TcpApp::Bulk { bytes: Some(b) }) if self.server.bytes_received() >= b => {
+                self.completed_at.get_or_insert(now);
+            }
+            _ => {}
+        }
+        // Every server application closes when it reads the end of the stream.
+        if self.server.state() == State::CloseWait {
+            self.server.close();
+        }
+        wake
+    }
+
+    /// Records the client's window variables that changed.
+    pub fn sample_series(&mut self, now: Instant) {
+        if !self.config.record_series {
+            return;
+        }
+        let c = &self.client;
+        let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
+        let values = [
+            f64::from(c.cwnd()),
+            f64::from(c.ssthresh()),
+            secs(c.srtt()),
+            c.rto().as_secs_f64(),
+            c.bytes_in_flight() as f64,
+            self.server.receive_window() as f64,
+            (c.stats().fast_retransmits + c.stats().timeouts) as f64,
+        ];
+        for (i, v) in values.into_iter().enumerate() {
+            let unchanged = v == self.last_values[i] || (v.is_nan() && self.last_values[i].is_nan());
+            if !unchanged {
+                self.series.push((now, i as u8, v));
+                self.last_values[i] = v;
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! TCP over simulated links: sawtooth and utilization against ns-2's
+//! numbers, loss recovery without timeouts, and end-to-end delivery.
+
+use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_net::{ChannelConfig, Discipline, DropTail, NodeId, QueueLimit};
+use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
+use ackclock_tcp::{AckPolicy, CcKind, Reader, TcpConfig};
+
+fn duplex(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, delay: Duration, limit: u32) -> (u32, u32) {
+    let mut one = |from, to| {
+        let config = ChannelConfig {
+            from,
+            to,
+            bandwidth: Bandwidth::from_bps(bps).unwrap(),
+            delay,
+            discipline: Discipline::DropTail(DropTail { limit: QueueLimit::Packets(limit), ns2_limit: true }),
+            loss: None,
+            jitter: None,
+        };
+        sim.add_channel(config).unwrap()
+    };
+    (one(a, b), one(b, a))
+}
+
+/// ns-2-like Reno: initial window 2, an ACK per segment, 960-byte
+/// segments, 200 ms minimum RTO, no cap on the window.
+fn ns2_like_reno() -> TcpConfig {
+    TcpConfig {
+        cc: CcKind::Reno,
+        max_window: None,
+        initial_ssthresh: None,
+        ack_policy: AckPolicy::EverySegment,
+        ..TcpConfig::ns2(960)
+    }
+}
+
+fn bulk(cfg: TcpConfig) -> TcpFlowConfig {
+    TcpFlowConfig {
+        client: cfg.clone(),
+        server: cfg,
+        app: TcpApp::Bulk { bytes: None },
+        start: Instant::ZERO,
+        server_start: Instant::ZERO,
+        reader: Reader::AtOnce,
+        record_series: true,
+    }
+}
+
+/// Seed 003's basic1 (A-R 10 Mbit/s, R-B 800 kbit/s, queue `limit` at R).
+fn basic1(ar: Duration, rb: Duration, limit: u32, secs: u64) -> (Simulation, u32, u32) {
+    let mut sim = Simulation::new(1, 0);
+    let (a, r, b) = (sim.add_node("A"), sim.add_node("R"), sim.add_node("B"));
+    duplex(&mut sim, a, r, 10_000_000, ar, 100);
+    let (bottleneck, _) = duplex(&mut sim, r, b, 800_000, rb, limit);
+    let f = sim.add_tcp_flow("reno", a, b, bulk(ns2_like_reno())).unwrap();
+    sim.run(Some(Instant::from_ps(secs * 1_000_000_000_000))).unwrap();
+    (sim, f, bottleneck)
+}
+
+/// cwnd (in segments) just before each loss response after `from`: the
+/// tops of the sawtooth teeth.
+fn cwnd_peaks(sim: &Simulation, flow: u32, from: Instant) -> Vec<f64> {
+    let (mut settled, mut pending, mut at) = (0.0, 0.0, Instant::ZERO);
+    let mut peaks = Vec::new();
+    for &(t, var, value) in sim.tcp_series(flow).unwrap() {
+        if t != at {
+            settled = pending;
+            at = t;
+        }
+        match var {
+            0 => pending = value / 960.0,
+            6 if t >= from => peaks.push(settled),
+            _ => {}
+        }
+    }
+    peaks
+}
+
+#[test]
+fn basic1_sawtooth_peaks_are_regular_and_near_ns2() {
+    let (mut sim, f, bottleneck) = basic1(Duration::from_millis(10), Duration::from_millis(50), 7, 1000);
+    // After the slow-start overshoot and its cascade of halvings.
+    let peaks = cwnd_peaks(&sim, f, Instant::from_ps(100 * 1_000_000_000_000));
+    let (lo, hi) = peaks.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let util = sim.link_report(bottleneck).unwrap().utilization;
+    assert!(peaks.len() > 400, "{} teeth in 900 s (ns-2: 512 loss events in 1000 s)", peaks.len());
+    assert!((hi - lo) / hi < 0.02, "peak spread {lo}..{hi}");
+    assert!((hi - 20.935).abs() < 0.5, "peak {hi}");
+    assert!(util >= 0.93, "utilization {util}");
+}
+
+#[test]
+fn basic1_long_delay_utilization_follows_the_seed_table() {
+    // Seed 003 §16.2.6: A-R 10 Mbit/s 50 ms, R-B 800 kbit/s 100 ms, 1000 s.
+    for (limit, published) in [(5, 0.833), (8, 0.872), (16, 0.946)] {
+        let (mut sim, _, bottleneck) = basic1(Duration::from_millis(50), Duration::from_millis(100), limit, 1000);
+        let util = sim.link_report(bottleneck).unwrap().utilization;
+        println!("queue {limit}: utilization {util:.4} (published {published})");
+        assert!((util - published).abs() <= 0.02, "queue {limit}: utilization {util}, published {published}");
+    }
+}

@@ -1,0 +1,130 @@
+//! Every knob a TCP study varies, with defaults and named profiles.
+
+use crate::cc::CcKind;
+use ackclock_core::Duration;
+
+/// How the receiver acknowledges in-order data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AckPolicy {
+    /// An ACK for every segment (ns-2's TCPSink).
+    EverySegment,
+    /// RFC 1122 / RFC 5681 §4.2 delayed ACK: at least every second
+    /// full-sized segment, and within `timeout` of an unacknowledged one.
+    Delayed { timeout: Duration },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// Sender maximum segment size (payload bytes) and the MSS we offer.
+    pub mss: u32,
+    /// Send and honour the MSS option. Without it both ends use `mss`
+    /// (ns-2's world, where there are no options).
+    pub mss_option: bool,
+    /// Initial window in segments (RFC 5681: 1 to 4; RFC 6928: 10).
+    pub initial_window: u32,
+    /// Initial ssthresh in bytes; `None` = as large as possible (RFC 5681).
+    pub initial_ssthresh: Option<u32>,
+    /// A cap on the send window in bytes (ns-2's `window_`).
+    pub max_window: Option<u32>,
+    pub cc: CcKind,
+    /// RFC 3465 appropriate byte counting (L = 2 in slow start).
+    pub abc: bool,
+    /// Duplicate ACKs that trigger fast retransmit.
+    pub dupack_threshold: u32,
+    /// RFC 3042 limited transmit: one new segment on each of the first two
+    /// duplicate ACKs.
+    pub limited_transmit: bool,
+    /// RFC 6298 parameters.
+    pub initial_rto: Duration,
+    pub min_rto: Duration,
+    pub max_rto: Duration,
+    /// Clock granularity G: RTT samples are measured in these ticks and the
+    /// RTO is at least srtt + max(G, 4 rttvar).
+    pub clock_granularity: Duration,
+    pub ack_policy: AckPolicy,
+    /// Receive buffer in bytes; the advertised window is its free space.
+    pub receive_buffer: u32,
+    /// Whether the sender respects the peer's advertised window. ns-2's
+    /// one-way agents have no flow control; real TCP always does.
+    pub flow_control: bool,
+    /// Nagle's algorithm (RFC 896).
+    pub nagle: bool,
+    /// Persist timer bounds (BSD: 5 s and 60 s).
+    pub persist_min: Duration,
+    pub persist_max: Duration,
+    pub time_wait: Duration,
+    /// SYN retransmissions before giving up.
+    pub syn_retries: u32,
+    /// RTO expirations of one segment before the connection is aborted.
+    pub max_retransmits: u32,
+    /// Our initial sequence number; `None` lets the host choose.
+    pub iss: Option<u32>,
+}
+
+impl Default for TcpConfig {
+    /// RFC defaults: 1 s minimum RTO (RFC 6298 2.4), delayed ACKs, Nagle.
+    fn default() -> Self {
+        TcpConfig {
+            mss: 1460,
+            mss_option: true,
+            initial_window: 4,
+            initial_ssthresh: None,
+            max_window: None,
+            cc: CcKind::NewReno,
+            abc: false,
+            dupack_threshold: 3,
+            limited_transmit: false,
+            initial_rto: Duration::from_secs(1),
+            min_rto: Duration::from_secs(1),
+            max_rto: Duration::from_secs(60),
+            clock_granularity: Duration::from_millis(1),
+            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) },
+            receive_buffer: 65_535,
+            flow_control: true,
+            nagle: true,
+            persist_min: Duration::from_secs(5),
+            persist_max: Duration::from_secs(60),
+            time_wait: Duration::from_secs(60),
+            syn_retries: 6,
+            max_retransmits: 15,
+            iss: None,
+        }
+    }
+}
+
+impl TcpConfig {
+    /// Linux-like: 200 ms minimum RTO, initial window 10, delayed ACKs.
+    pub fn linux() -> Self {
+        TcpConfig {
+            initial_window: 10,
+            min_rto: Duration::from_millis(200),
+            abc: true,
+            limited_transmit: true,
+            ..TcpConfig::default()
+        }
+    }
+
+    /// ns-2's Agent/TCP defaults (see docs/ns2-profile.md): no options, an
+    /// initial window of 2, 10 ms ticks, 200 ms minimum and 3 s initial RTO,
+    /// an ACK per segment, a window cap of 20 packets.
+    pub fn ns2(payload: u32) -> Self {
+        TcpConfig {
+            mss: payload,
+            mss_option: false,
+            initial_window: 2,
+            max_window: Some(20 * payload),
+            cc: CcKind::Tahoe,
+            limited_transmit: true,
+            initial_rto: Duration::from_secs(3),
+            min_rto: Duration::from_millis(200),
+            max_rto: Duration::from_secs(60),
+            clock_granularity: Duration::from_millis(10),
+            ack_policy: AckPolicy::EverySegment,
+            // ns-2 agents have no receive window: accept anything, ignore rwnd.
+            receive_buffer: 1 << 30,
+            flow_control: false,
+            nagle: false,
+            ..TcpConfig::default()
+        }
+    }
+}

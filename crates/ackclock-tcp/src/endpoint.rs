@@ -1,0 +1,568 @@
+//! A TCP endpoint: the RFC 9293 state machine around a sender (send.rs)
+//! and a receiver (recv.rs).
+//!
+//! Sans-I/O: the host hands in segments and timer expiries with the current
+//! time, drains outgoing segments with `poll_transmit`, and asks `poll_at`
+//! when to call `on_timer` next. The endpoint never reads a clock.
+//!
+//! Internally both directions count sequence space as 64-bit offsets from
+//! the initial sequence number (the SYN is offset 0, the first data byte
+//! offset 1), so nothing but the wire conversion deals with wrap-around.
+
+use crate::cc::{Cc, CongestionOps};
+use crate::config::TcpConfig;
+use crate::reassembly::Ranges;
+use crate::rtt::RttEstimator;
+use crate::stats::TcpStats;
+use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
+
+/// RFC 9293 §3.3.2 connection states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Closed,
+    Listen,
+    SynSent,
+    SynReceived,
+    Established,
+    FinWait1,
+    FinWait2,
+    CloseWait,
+    Closing,
+    LastAck,
+    TimeWait,
+}
+
+/// How the receiving application consumes data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// Reads everything the moment it arrives.
+    AtOnce,
+    /// Reads at a fixed rate while data is waiting.
+    Rate(Bandwidth),
+    /// Reads nothing (a stalled application).
+    Paused,
+}
+
+/// Default send MSS when the peer sends no MSS option (RFC 9293 §3.7.1).
+const DEFAULT_MSS: u32 = 536;
+
+/// Recovery phase of the sender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    Open,
+    /// Fast recovery until `recover` is acknowledged (Reno/NewReno).
+    FastRecovery,
+    /// After an RTO or a Tahoe fast retransmit, until `recover` is acknowledged.
+    Loss,
+}
+
+pub struct Endpoint {
+    pub(crate) cfg: TcpConfig,
+    pub(crate) state: State,
+    pub(crate) local_port: u16,
+    pub(crate) remote_port: u16,
+    pub(crate) stats: TcpStats,
+    /// Set when the connection ended by a reset or by giving up.
+    pub(crate) reset: bool,
+    // --- send side: offsets from `iss` ---
+    pub(crate) iss: SeqNum,
+    pub(crate) snd_una: u64,
+    pub(crate) snd_nxt: u64,
+    /// One past the highest offset ever sent.
+    pub(crate) snd_max: u64,
+    /// Peer's window in bytes and the offsets of the segment that set it.
+    pub(crate) snd_wnd: u64,
+    pub(crate) snd_wl1: u64,
+    pub(crate) snd_wl2: u64,
+    pub(crate) max_snd_wnd: u64,
+    pub(crate) send_mss: u32,
+    /// Bytes the application has written; data occupies offsets 1..=written.
+    pub(crate) app_written: u64,
+    pub(crate) unlimited: bool,
+    pub(crate) close_requested: bool,
+    pub(crate) cwnd: u32,
+    pub(crate) ssthresh: u32,
+    pub(crate) cc: Cc,
+    pub(crate) phase: Phase,
+    /// RFC 6582 `recover`: snd_max when the current recovery began.
+    pub(crate) recover: u64,
+    pub(crate) dupacks: u32,
+    /// A segment to retransmit at this offset on the next poll.
+    pub(crate) retransmit_at: Option<u64>,
+    /// The one segment being timed for an RTT sample: (end offset, sent at).
+    pub(crate) rtt_probe: Option<(u64, Instant)>,
+    pub(crate) rtt: RttEstimator,
+    pub(crate) rto_deadline: Option<Instant>,
+    /// Consecutive timeouts of the same data.
+    pub(crate) rto_count: u32,
+    pub(crate) persist_deadline: Option<Instant>,
+    pub(crate) persist_backoff: u32,
+    pub(crate) probe_due: bool,
+    pub(crate) syn_sent_at: Option<Instant>,
+    // --- receive side: offsets from the peer's ISN ---
+    pub(crate) irs: SeqNum,
+    pub(crate) rcv_nxt: u64,
+    /// Right edge of the window we last advertised.
+    pub(crate) rcv_adv: u64,
+    pub(crate) ooo: Ranges,
+    pub(crate) fin_offset: Option<u64>,
+    /// In-order bytes not yet read by the application.
+    pub(crate) unread: u64,
+    pub(crate) read_total: u64,
+    pub(crate) reader: Reader,
+    /// When the reader last started reading at its rate, and `read_total` then.
+    pub(crate) read_origin: (Instant, u64),
+    pub(crate) ack_now: bool,
+    pub(crate) unacked_bytes: u64,
+    pub(crate) delack_deadline: Option<Instant>,
+    pub(crate) time_wait_deadline: Option<Instant>,
+}
+
+impl Endpoint {
+    /// A closed endpoint; `iss` is used unless the config pins one.
+    pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
+        let iss = SeqNum(cfg.iss.unwrap_or(iss));
+        let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
+        let cc = cfg.cc.build(cfg.abc);
+        let send_mss = cfg.mss;
+        Endpoint {
+            state: State::Closed,
+            local_port,
+            remote_port,
+            stats: TcpStats::default(),
+            reset: false,
+            iss,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            snd_wnd: 0,
+            snd_wl1: 0,
+            snd_wl2: 0,
+            max_snd_wnd: 0,
+            send_mss,
+            app_written: 0,
+            unlimited: false,
+            close_requested: false,
+            cwnd: cfg.initial_window * send_mss,
+            ssthresh: cfg.initial_ssthresh.unwrap_or(u32::MAX / 2),
+            cc,
+            phase: Phase::Open,
+            recover: 0,
+            dupacks: 0,
+            retransmit_at: None,
+            rtt_probe: None,
+            rtt,
+            rto_deadline: None,
+            rto_count: 0,
+            persist_deadline: None,
+            persist_backoff: 0,
+            probe_due: false,
+            syn_sent_at: None,
+            irs: SeqNum(0),
+            rcv_nxt: 0,
+            rcv_adv: 0,
+            ooo: Ranges::default(),
+            fin_offset: None,
+            unread: 0,
+            read_total: 0,
+            reader: Reader::AtOnce,
+            read_origin: (Instant::ZERO, 0),
+            ack_now: false,
+            unacked_bytes: 0,
+            delack_deadline: None,
+            time_wait_deadline: None,
+            cfg,
+        }
+    }
+
+    // --- application interface ---
+
+    /// Active open: a SYN goes out on the next poll.
+    pub fn connect(&mut self) {
+        if self.state == State::Closed {
+            self.state = State::SynSent;
+        }
+    }
+
+    /// Passive open.
+    pub fn listen(&mut self) {
+        if self.state == State::Closed {
+            self.state = State::Listen;
+        }
+    }
+
+    /// Queues `bytes` more bytes of (virtual) application data.
+    pub fn write(&mut self, bytes: u64) {
+        if !self.close_requested {
+            self.app_written += bytes;
+        }
+    }
+
+    /// An application that always has data to send (ns-2's FTP).
+    pub fn write_unlimited(&mut self) {
+        self.unlimited = true;
+    }
+
+    /// The application is done sending: a FIN follows the data.
+    pub fn close(&mut self) {
+        if !self.close_requested && !self.unlimited {
+            self.close_requested = true;
+            match self.state {
+                State::Listen | State::SynSent => self.state = State::Closed,
+                _ => {}
+            }
+        }
+    }
+
+    /// Changes how the application reads received data.
+    pub fn set_reader(&mut self, now: Instant, reader: Reader) {
+        self.drain(now);
+        self.reader = reader;
+        self.read_origin = (now, self.read_total);
+        self.maybe_window_update(now);
+    }
+
+    // --- observation ---
+
+    pub fn state(&self) -> State {
+        self.state
+    }
+    pub fn config(&self) -> &TcpConfig {
+        &self.cfg
+    }
+    pub fn stats(&self) -> &TcpStats {
+        &self.stats
+    }
+    pub fn cc_name(&self) -> &'static str {
+        self.cc.name()
+    }
+    pub fn cwnd(&self) -> u32 {
+        self.cwnd
+    }
+    pub fn ssthresh(&self) -> u32 {
+        self.ssthresh
+    }
+    pub fn mss(&self) -> u32 {
+        self.send_mss
+    }
+    pub fn srtt(&self) -> Option<Duration> {
+        self.rtt.srtt()
+    }
+    pub fn rto(&self) -> Duration {
+        self.rtt.rto()
+    }
+    pub fn bytes_in_flight(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+    /// Data bytes acknowledged by the peer.
+    pub fn bytes_acked(&self) -> u64 {
+        self.snd_una.min(self.data_end()).saturating_sub(1)
+    }
+    /// In-order data bytes received (available to or read by the application).
+    pub fn bytes_received(&self) -> u64 {
+        self.unread + self.read_total
+    }
+    /// The window we would advertise now, in bytes.
+    pub fn receive_window(&self) -> u64 {
+        self.rcv_adv.saturating_sub(self.rcv_nxt)
+    }
+    /// Whether every byte written (and the FIN, if closing) is acknowledged.
+    pub fn all_acked(&self) -> bool {
+        !self.unlimited && self.snd_una >= self.data_end() + u64::from(self.close_requested)
+    }
+    /// The peer's FIN has arrived and all data before it.
+    pub fn peer_closed(&self) -> bool {
+        self.fin_offset.is_some_and(|f| self.rcv_nxt > f)
+    }
+    pub fn was_reset(&self) -> bool {
+        self.reset
+    }
+
+    /// The earliest time `on_timer` must be called.
+    pub fn poll_at(&self) -> Option<Instant> {
+        [self.rto_deadline, self.persist_deadline, self.delack_deadline, self.time_wait_deadline, self.read_wakeup()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Handles every timer due at `now`.
+    pub fn on_timer(&mut self, now: Instant) {
+        if self.time_wait_deadline.is_some_and(|t| t <= now) {
+            self.time_wait_deadline = None;
+            self.enter_closed();
+            return;
+        }
+        if self.delack_deadline.is_some_and(|t| t <= now) {
+            self.delack_deadline = None;
+            self.ack_now = true;
+        }
+        if self.rto_deadline.is_some_and(|t| t <= now) {
+            self.rto_deadline = None;
+            self.on_retransmission_timeout(now);
+        }
+        if self.persist_deadline.is_some_and(|t| t <= now) {
+            self.persist_deadline = None;
+            self.probe_due = true;
+            self.persist_backoff += 1;
+        }
+        self.maybe_window_update(now);
+    }
+
+    // --- segment arrival (RFC 9293 §3.10.7) ---
+
+    pub fn on_segment(&mut self, now: Instant, seg: &TcpRepr) {
+        self.stats.segments_received += 1;
+        match self.state {
+            State::Closed => {}
+            State::Listen => self.on_segment_listen(seg),
+            State::SynSent => self.on_segment_syn_sent(now, seg),
+            _ => self.on_segment_synchronized(now, seg),
+        }
+    }
+
+    fn on_segment_listen(&mut self, seg: &TcpRepr) {
+        if seg.flags.rst || seg.flags.ack || !seg.flags.syn {
+            return; // an ACK to a listener is answered with RST by the host
+        }
+        self.accept_syn(seg);
+        self.state = State::SynReceived;
+    }
+
+    fn on_segment_syn_sent(&mut self, now: Instant, seg: &TcpRepr) {
+        let ack_ok = seg.flags.ack && seg.ack == self.iss + 1;
+        if seg.flags.ack && !ack_ok {
+            return;
+        }
+        if seg.flags.rst {
+            if ack_ok {
+                self.reset = true;
+                self.enter_closed();
+            }
+            return;
+        }
+        if !seg.flags.syn {
+            return;
+        }
+        self.accept_syn(seg);
+        if ack_ok {
+            self.update_window(seg, 0, 1);
+            self.handshake_acked(now);
+            self.state = State::Established;
+            self.ack_now = true;
+        } else {
+            // Simultaneous open: resend our SYN as a SYN-ACK.
+            self.state = State::SynReceived;
+            self.snd_nxt = 0;
+        }
+    }
+
+    fn on_segment_synchronized(&mut self, now: Instant, seg: &TcpRepr) {
+        let seq = self.rcv_offset(seg.seq);
+        if !self.acceptable(seq, seg.seq_len()) {
+            if !seg.flags.rst {
+                self.ack_now = true;
+            }
+            return;
+        }
+        if seg.flags.rst {
+            self.reset = true;
+            self.enter_closed();
+            return;
+        }
+        if seg.flags.syn {
+            // RFC 5961 §4.2: answer an in-window SYN with a challenge ACK.
+            self.ack_now = true;
+            return;
+        }
+        if !seg.flags.ack {
+            return;
+        }
+        let ack = self.snd_offset(seg.ack);
+        if self.state == State::SynReceived {
+            if ack <= self.snd_una || ack > self.snd_max {
+                return;
+            }
+            self.update_window(seg, seq, ack);
+            self.handshake_acked(now);
+            self.state = State::Established;
+        }
+        if ack > self.snd_max {
+            self.ack_now = true; // RFC 9293: ACK of unsent data
+            return;
+        }
+        self.process_ack(now, seg, seq, ack);
+        self.after_ack_state_change(now);
+        if matches!(self.state, State::Established | State::FinWait1 | State::FinWait2) {
+            self.process_payload(now, seq, seg.payload_len);
+        } else if seg.payload_len > 0 {
+            self.ack_now = true;
+        }
+        if seg.flags.fin {
+            self.note_fin(seq + u64::from(seg.payload_len));
+        }
+        self.deliver_fin(now);
+    }
+
+    /// Records the peer's SYN: its ISN, MSS and window.
+    fn accept_syn(&mut self, seg: &TcpRepr) {
+        self.irs = seg.seq;
+        self.rcv_nxt = 1;
+        self.rcv_adv = 1 + self.free_buffer();
+        self.send_mss = match seg.options.mss {
+            Some(m) if self.cfg.mss_option => self.cfg.mss.min(u32::from(m)),
+            None if self.cfg.mss_option => self.cfg.mss.min(DEFAULT_MSS),
+            _ => self.cfg.mss,
+        };
+        self.cwnd = self.cfg.initial_window * self.send_mss;
+        self.snd_wnd = u64::from(seg.window);
+        self.max_snd_wnd = self.snd_wnd;
+    }
+
+    /// Our SYN was acknowledged: data may flow.
+    fn handshake_acked(&mut self, now: Instant) {
+        self.snd_una = 1;
+        self.snd_nxt = self.snd_nxt.max(1);
+        self.rto_deadline = None;
+        self.rto_count = 0;
+        if let Some(sent) = self.syn_sent_at.take() {
+            self.take_rtt_sample(now - sent);
+        }
+    }
+
+    /// State changes caused by our FIN being acknowledged.
+    fn after_ack_state_change(&mut self, now: Instant) {
+        let fin_acked = self.close_requested && self.snd_una > self.data_end();
+        match self.state {
+            State::FinWait1 if fin_acked => self.state = State::FinWait2,
+            State::Closing if fin_acked => self.enter_time_wait(now),
+            State::LastAck if fin_acked => self.enter_closed(),
+            _ => {}
+        }
+    }
+
+    fn note_fin(&mut self, offset: u64) {
+        if self.fin_offset.is_none() {
+            self.fin_offset = Some(offset);
+        }
+    }
+
+    /// Consumes the peer's FIN once all data before it has arrived.
+    fn deliver_fin(&mut self, now: Instant) {
+        let Some(fin) = self.fin_offset else { return };
+        if self.rcv_nxt != fin {
+            if self.rcv_nxt > fin && self.state == State::TimeWait {
+                // A retransmitted FIN: our ACK was lost (RFC 9293 §3.10.7.4).
+                self.ack_now = true;
+                self.enter_time_wait(now);
+            }
+            return;
+        }
+        self.rcv_nxt += 1;
+        self.ack_now = true;
+        match self.state {
+            State::SynReceived | State::Established => self.state = State::CloseWait,
+            State::FinWait1 => self.state = State::Closing,
+            State::FinWait2 => self.enter_time_wait(now),
+            _ => {}
+        }
+    }
+
+    fn enter_time_wait(&mut self, now: Instant) {
+        self.state = State::TimeWait;
+        self.rto_deadline = None;
+        self.persist_deadline = None;
+        self.time_wait_deadline = Some(now + self.cfg.time_wait);
+    }
+
+    pub(crate) fn enter_closed(&mut self) {
+        self.state = State::Closed;
+        self.rto_deadline = None;
+        self.persist_deadline = None;
+        self.delack_deadline = None;
+        self.time_wait_deadline = None;
+        self.retransmit_at = None;
+        self.probe_due = false;
+    }
+
+    // --- wire conversion ---
+
+    pub(crate) fn snd_offset(&self, s: SeqNum) -> u64 {
+        (self.snd_una as i64 + i64::from(s.diff(self.iss + self.snd_una as u32))).max(0) as u64
+    }
+
+    pub(crate) fn rcv_offset(&self, s: SeqNum) -> u64 {
+        (self.rcv_nxt as i64 + i64::from(s.diff(self.irs + self.rcv_nxt as u32))).max(0) as u64
+    }
+
+    /// A segment template carrying our current ACK and window.
+    pub(crate) fn header(&mut self, now: Instant, offset: u64) -> TcpRepr {
+        let synchronized = !matches!(self.state, State::SynSent | State::Closed | State::Listen);
+        let window = self.advertise(now);
+        self.ack_now = false;
+        self.unacked_bytes = 0;
+        self.delack_deadline = None;
+        TcpRepr {
+            src_port: self.local_port,
+            dst_port: self.remote_port,
+            seq: self.iss + offset as u32,
+            ack: if synchronized { self.irs + self.rcv_nxt as u32 } else { SeqNum(0) },
+            flags: TcpFlags { ack: synchronized, ..TcpFlags::default() },
+            window,
+            options: TcpOptions::default(),
+            payload_len: 0,
+        }
+    }
+
+    /// Builds the next segment to send, if any.
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<TcpRepr> {
+        let seg = match self.state {
+            State::Closed | State::Listen => None,
+            State::SynSent | State::SynReceived if self.snd_nxt == 0 => Some(self.syn_segment(now)),
+            State::SynSent => None,
+            _ => self.data_segment(now).or_else(|| self.probe_segment(now)),
+        };
+        let seg = seg.or_else(|| self.ack_now.then(|| self.header(now, self.snd_nxt)));
+        if let Some(s) = &seg {
+            self.stats.segments_sent += 1;
+            self.stats.bytes_sent += u64::from(s.payload_len);
+        }
+        seg
+    }
+
+    fn syn_segment(&mut self, now: Instant) -> TcpRepr {
+        let mut seg = self.header(now, 0);
+        seg.flags.syn = true;
+        if self.cfg.mss_option {
+            seg.options.mss = Some(self.cfg.mss.min(u32::from(u16::MAX)) as u16);
+        }
+        if self.snd_max > 0 {
+            self.stats.retransmits += 1;
+            self.syn_sent_at = None; // Karn: no sample from a retransmitted SYN
+        } else {
+            self.syn_sent_at = Some(now);
+        }
+        self.snd_nxt = 1;
+        self.snd_max = 1;
+        self.rto_deadline.get_or_insert(now + self.rtt.rto());
+        seg
+    }
+
+    /// A wire-ready RST answering `seg`, sent by a host with no matching
+    /// endpoint (RFC 9293 §3.10.7.1); `None` for a segment that is itself a RST.
+    pub fn reset_for(seg: &TcpRepr) -> Option<TcpRepr> {
+        if seg.flags.rst {
+            return None;
+        }
+        let mut rst = TcpRepr { src_port: seg.dst_port, dst_port: seg.src_port, ..TcpRepr::default() };
+        rst.flags.rst = true;
+        if seg.flags.ack {
+            rst.seq = seg.ack;
+        } else {
+            rst.ack = seg.seq + seg.seq_len();
+            rst.flags.ack = true;
+        }
+        Some(rst)
+    }
+}

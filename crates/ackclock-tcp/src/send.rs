@@ -1,0 +1,299 @@
+//! The sending half: ACK processing, loss recovery, timers and output.
+
+use crate::cc::{AckSample, CaState, CongestionOps, RecoveryStyle, WindowState};
+use crate::endpoint::{Endpoint, Phase, State};
+use ackclock_core::{Duration, Instant};
+use ackclock_wire::TcpRepr;
+
+/// Offsets beyond any real transfer stand for "unlimited data".
+const UNLIMITED_END: u64 = 1 << 62;
+
+impl Endpoint {
+    /// One past the last data byte the application has written.
+    pub(crate) fn data_end(&self) -> u64 {
+        if self.unlimited {
+            UNLIMITED_END
+        } else {
+            1 + self.app_written
+        }
+    }
+
+    fn window_state(&self) -> WindowState {
+        WindowState {
+            cwnd: self.cwnd,
+            ssthresh: self.ssthresh,
+            mss: self.send_mss,
+            bytes_in_flight: (self.snd_max - self.snd_una).min(u64::from(u32::MAX)) as u32,
+        }
+    }
+
+    fn set_phase(&mut self, phase: Phase) {
+        self.phase = phase;
+        self.cc.set_state(match phase {
+            Phase::Open => CaState::Open,
+            Phase::FastRecovery => CaState::Recovery,
+            Phase::Loss => CaState::Loss,
+        });
+    }
+
+    pub(crate) fn take_rtt_sample(&mut self, rtt: Duration) {
+        self.rtt.sample(rtt);
+        self.stats.record_rtt(rtt);
+    }
+
+    /// RFC 9293 §3.10.7.4: take the peer's window from the newest segment.
+    pub(crate) fn update_window(&mut self, seg: &TcpRepr, seq: u64, ack: u64) {
+        if self.snd_wl1 < seq || (self.snd_wl1 == seq && self.snd_wl2 <= ack) {
+            self.snd_wnd = u64::from(seg.window);
+            self.snd_wl1 = seq;
+            self.snd_wl2 = ack;
+            self.max_snd_wnd = self.max_snd_wnd.max(self.snd_wnd);
+        }
+    }
+
+    /// Processes the ACK field of an acceptable segment.
+    pub(crate) fn process_ack(&mut self, now: Instant, seg: &TcpRepr, seq: u64, ack: u64) {
+        let old_wnd = self.snd_wnd;
+        self.update_window(seg, seq, ack);
+        if self.snd_wnd > 0 {
+            self.persist_deadline = None;
+            self.persist_backoff = 0;
+        }
+        if ack > self.snd_una {
+            self.on_new_ack(now, ack);
+        } else if ack == self.snd_una
+            && seg.payload_len == 0
+            && !seg.flags.fin
+            && self.snd_wnd == old_wnd
+            && self.snd_max > self.snd_una
+        {
+            // RFC 5681 §2: a duplicate ACK.
+            self.stats.dupacks_received += 1;
+            self.on_dupack();
+        }
+    }
+
+    fn on_new_ack(&mut self, now: Instant, ack: u64) {
+        let acked = ack - self.snd_una;
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+        self.dupacks = 0;
+        self.rto_count = 0;
+        let rtt = match self.rtt_probe {
+            Some((end, sent)) if ack >= end => {
+                self.rtt_probe = None;
+                Some(now - sent)
+            }
+            _ => None,
+        };
+        if let Some(r) = rtt {
+            self.take_rtt_sample(r);
+        }
+        let acked32 = acked.min(u64::from(u32::MAX)) as u32;
+        self.cc.pkts_acked(&AckSample { now, acked_bytes: acked32, rtt });
+        match self.phase {
+            Phase::FastRecovery if ack < self.recover && self.cc.recovery_style() == RecoveryStyle::NewReno => {
+                // RFC 6582 §3.2 (5): a partial ACK retransmits the next hole,
+                // deflates cwnd by what it acknowledged and adds back one MSS.
+                self.retransmit_at = Some(ack);
+                let back = if acked >= u64::from(self.send_mss) { self.send_mss } else { 0 };
+                self.cwnd = self.cwnd.saturating_sub(acked32).saturating_add(back).max(self.send_mss);
+                self.restart_rto(now);
+                return;
+            }
+            Phase::FastRecovery => {
+                // Full ACK (or any new ACK in Reno): deflate to ssthresh.
+                self.cwnd = self.ssthresh;
+                self.set_phase(Phase::Open);
+            }
+            Phase::Loss if ack >= self.recover => self.set_phase(Phase::Open),
+            _ => {}
+        }
+        if self.phase != Phase::FastRecovery {
+            self.cwnd = self.cc.cong_avoid(&self.window_state(), acked32);
+        }
+        // RFC 6298 (5.2), (5.3)
+        if self.snd_una >= self.snd_max {
+            self.rto_deadline = None;
+        } else {
+            self.restart_rto(now);
+        }
+    }
+
+    fn on_dupack(&mut self) {
+        if self.phase == Phase::FastRecovery {
+            // RFC 5681 §3.2 (4): each further dupack means a segment left.
+            self.cwnd = self.cwnd.saturating_add(self.send_mss);
+            return;
+        }
+        self.dupacks += 1;
+        if self.dupacks != self.cfg.dupack_threshold {
+            return;
+        }
+        let style = self.cc.recovery_style();
+        // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
+        if style != RecoveryStyle::Reno && self.snd_una <= self.recover && self.recover > 0 {
+            return;
+        }
+        self.stats.fast_retransmits += 1;
+        self.ssthresh = self.cc.ssthresh(&self.window_state());
+        self.recover = self.snd_max;
+        self.rtt_probe = None; // Karn: the timed segment may be resent
+        match style {
+            RecoveryStyle::Tahoe => {
+                self.cwnd = self.send_mss;
+                self.snd_nxt = self.snd_una; // go back N from the hole
+                self.set_phase(Phase::Loss);
+            }
+            RecoveryStyle::Reno | RecoveryStyle::NewReno => {
+                self.retransmit_at = Some(self.snd_una);
+                self.cwnd = self.ssthresh + self.cfg.dupack_threshold * self.send_mss;
+                self.set_phase(Phase::FastRecovery);
+            }
+        }
+    }
+
+    pub(crate) fn restart_rto(&mut self, now: Instant) {
+        self.rto_deadline = Some(now + self.rtt.rto());
+    }
+
+    /// RFC 6298 §5 (5.4)-(5.7) with RFC 5681 §3.1's loss window.
+    pub(crate) fn on_retransmission_timeout(&mut self, now: Instant) {
+        if self.snd_una >= self.snd_max {
+            return;
+        }
+        self.rto_count += 1;
+        let limit = if self.snd_una == 0 { self.cfg.syn_retries } else { self.cfg.max_retransmits };
+        if self.rto_count > limit {
+            self.reset = true;
+            self.enter_closed();
+            return;
+        }
+        self.stats.timeouts += 1;
+        self.rtt.back_off();
+        self.rtt_probe = None;
+        self.retransmit_at = None;
+        self.dupacks = 0;
+        if self.snd_una > 0 {
+            self.ssthresh = self.cc.ssthresh(&self.window_state());
+            self.cwnd = self.send_mss;
+            self.recover = self.snd_max;
+            self.set_phase(Phase::Loss);
+        }
+        self.snd_nxt = self.snd_una; // go back N
+        self.restart_rto(now);
+    }
+
+    /// How far past snd_una we may send: min(cwnd, peer window, cap), plus
+    /// RFC 3042's allowance of one segment per early duplicate ACK.
+    fn send_limit(&self) -> u64 {
+        let mut cwnd = u64::from(self.cwnd);
+        if self.cfg.limited_transmit && self.phase == Phase::Open && self.dupacks < self.cfg.dupack_threshold {
+            cwnd += u64::from(self.dupacks * self.send_mss);
+        }
+        let mut wnd = cwnd;
+        if self.cfg.flow_control {
+            wnd = wnd.min(self.snd_wnd);
+        }
+        if let Some(cap) = self.cfg.max_window {
+            wnd = wnd.min(u64::from(cap));
+        }
+        self.snd_una + wnd
+    }
+
+    fn can_send_data(&self) -> bool {
+        matches!(
+            self.state,
+            State::Established | State::CloseWait | State::FinWait1 | State::Closing | State::LastAck
+        )
+    }
+
+    /// The next data or FIN segment the windows allow, if any.
+    pub(crate) fn data_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+        if !self.can_send_data() {
+            return None;
+        }
+        if let Some(at) = self.retransmit_at.take() {
+            let len = (self.data_end().saturating_sub(at)).min(u64::from(self.send_mss));
+            return Some(self.emit(now, at, len));
+        }
+        let end = self.data_end();
+        let nxt = self.snd_nxt;
+        let room = self.send_limit().saturating_sub(nxt);
+        if nxt < end {
+            let len = (end - nxt).min(u64::from(self.send_mss)).min(room);
+            if len == 0 || !self.sws_allows(len, nxt + len == end) {
+                self.arm_persist(now);
+                return None;
+            }
+            return Some(self.emit(now, nxt, len));
+        }
+        let fin_unsent = self.close_requested && nxt == end;
+        fin_unsent.then(|| self.emit(now, nxt, 0))
+    }
+
+    /// RFC 1122 §4.2.3.4 sender SWS avoidance with Nagle's algorithm.
+    fn sws_allows(&self, len: u64, empties_buffer: bool) -> bool {
+        let idle = self.snd_nxt == self.snd_una;
+        len >= u64::from(self.send_mss)
+            || (empties_buffer && (!self.cfg.nagle || idle))
+            || (self.max_snd_wnd > 0 && len >= self.max_snd_wnd / 2)
+    }
+
+    /// Emits `len` data bytes from `offset`, with a FIN if they end the
+    /// stream and the application closed.
+    fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
+        let mut seg = self.header(now, offset);
+        seg.payload_len = len as u32;
+        let end = self.data_end();
+        seg.flags.psh = len > 0 && offset + len == end;
+        seg.flags.fin = self.close_requested && offset + len == end;
+        let seq_end = offset + len + u64::from(seg.flags.fin);
+        if offset < self.snd_max {
+            self.stats.retransmits += 1;
+            self.stats.retransmitted_bytes += len;
+        } else if self.rtt_probe.is_none() {
+            self.rtt_probe = Some((seq_end, now));
+        }
+        if offset == self.snd_nxt {
+            self.snd_nxt = seq_end;
+        }
+        self.snd_max = self.snd_max.max(seq_end);
+        if seg.flags.fin {
+            self.state = match self.state {
+                State::Established => State::FinWait1,
+                State::CloseWait => State::LastAck,
+                s => s,
+            };
+        }
+        // RFC 6298 (5.1)
+        if self.rto_deadline.is_none() {
+            self.restart_rto(now);
+        }
+        seg
+    }
+
+    /// RFC 9293 §3.8.6.1: with data waiting, nothing in flight and no usable
+    /// window, probe the window on a backed-off timer (BSD: RTO x 2^k,
+    /// clamped to [persist_min, persist_max]).
+    fn arm_persist(&mut self, now: Instant) {
+        let window_closed = self.cfg.flow_control && self.snd_una + self.snd_wnd <= self.snd_nxt;
+        if !window_closed || self.snd_una < self.snd_max || self.persist_deadline.is_some() {
+            return;
+        }
+        let base = self.rtt.rto() * (1u64 << self.persist_backoff.min(30));
+        let timeout = base.max(self.cfg.persist_min).min(self.cfg.persist_max);
+        self.persist_deadline = Some(now + timeout);
+    }
+
+    /// A one-byte window probe beyond the window; it does not advance snd_nxt.
+    pub(crate) fn probe_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+        if !std::mem::take(&mut self.probe_due) || self.snd_nxt >= self.data_end() {
+            return None;
+        }
+        let mut seg = self.header(now, self.snd_nxt);
+        seg.payload_len = 1;
+        self.arm_persist(now);
+        Some(seg)
+    }
+}

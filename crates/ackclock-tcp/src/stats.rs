@@ -1,0 +1,34 @@
+//! Counters an endpoint keeps about itself.
+
+use ackclock_core::Duration;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TcpStats {
+    pub segments_sent: u64,
+    /// Payload bytes put on the wire, retransmissions included.
+    pub bytes_sent: u64,
+    /// Segments that resent sequence space already sent once.
+    pub retransmits: u64,
+    pub retransmitted_bytes: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub dupacks_received: u64,
+    pub segments_received: u64,
+    pub rtt_samples: u64,
+    pub rtt_sum: Duration,
+    pub rtt_min: Option<Duration>,
+    pub rtt_max: Option<Duration>,
+}
+
+impl TcpStats {
+    pub fn record_rtt(&mut self, rtt: Duration) {
+        self.rtt_samples += 1;
+        self.rtt_sum += rtt;
+        self.rtt_min = Some(self.rtt_min.map_or(rtt, |m| m.min(rtt)));
+        self.rtt_max = Some(self.rtt_max.map_or(rtt, |m| m.max(rtt)));
+    }
+
+    pub fn rtt_mean(&self) -> Option<Duration> {
+        (self.rtt_samples > 0).then(|| Duration::from_ps(self.rtt_sum.as_ps() / self.rtt_samples))
+    }
+}
