@@ -175,13 +175,25 @@ impl Simulation {
     }
 
     /// Adds a TCP connection from a client on `src` to a server on `dst`.
-    pub fn add_tcp_flow(&mut self, name: &str, src: NodeId, dst: NodeId, config: TcpFlowConfig) -> Result<u32, ConfigError> {
+    pub fn add_tcp_flow(
+        &mut self,
+        name: &str,
+        src: NodeId,
+        dst: NodeId,
+        config: TcpFlowConfig,
+    ) -> Result<u32, ConfigError> {
         let id = self.check_flow_ends(src, dst)?;
         let mut rng = self.streams.stream(&format!("flow/{id}"));
         let iss = (rng.random(), rng.random());
         let ports = (TCP_CLIENT_PORT_BASE.wrapping_add(id as u16), TCP_SERVER_PORT_BASE.wrapping_add(id as u16));
         let tcp = TcpFlow::new(config, ports.0, ports.1, iss, rng);
-        self.flows.push(Flow { name: name.to_string(), src, dst, scheduled: false, transfer: Transfer::Tcp(Box::new(tcp)) });
+        self.flows.push(Flow {
+            name: name.to_string(),
+            src,
+            dst,
+            scheduled: false,
+            transfer: Transfer::Tcp(Box::new(tcp)),
+        });
         Ok(id)
     }
 
@@ -189,7 +201,11 @@ impl Simulation {
         self.check_node("src", src)?;
         self.check_node("dst", dst)?;
         if src == dst {
-            return Err(ConfigError::invalid("dst", self.node_names[dst as usize].clone(), "a flow needs two different nodes"));
+            return Err(ConfigError::invalid(
+                "dst",
+                self.node_names[dst as usize].clone(),
+                "a flow needs two different nodes",
+            ));
         }
         Ok(self.flows.len() as u32)
     }
@@ -272,9 +288,7 @@ impl Simulation {
             }
             let first = match &mut f.transfer {
                 Transfer::Udp(u) => u.source.first_departure().map(|t| (t, Event::Departure(id as u32))),
-                Transfer::Tcp(t) => {
-                    Some((t.config.start.min(t.config.server_start), Event::AppWake(id as u32)))
-                }
+                Transfer::Tcp(t) => Some((t.config.start.min(t.config.server_start), Event::AppWake(id as u32))),
             };
             if let Some((t, event)) = first {
                 self.queue.schedule(t.max(now), event);
@@ -483,7 +497,11 @@ impl Simulation {
     }
 
     pub fn flow_report(&self, flow: u32) -> Result<FlowReport, ConfigError> {
-        let f = self.flows.get(flow as usize).ok_or(ConfigError::UnknownId { field: "flow", what: "flow", id: u64::from(flow) })?;
+        let f = self.flows.get(flow as usize).ok_or(ConfigError::UnknownId {
+            field: "flow",
+            what: "flow",
+            id: u64::from(flow),
+        })?;
         let secs = |ps: u64| ps as f64 / PS_PER_SEC as f64;
         let mut report = FlowReport {
             id: flow,

@@ -130,17 +130,14 @@ impl TcpFlow {
                 TcpApp::Telnet { mean_interval, packet_size } => {
                     self.client.write(u64::from(packet_size));
                     let gap: f64 = Exp::new(1.0).expect("rate 1 is valid").sample(&mut self.rng);
-                    self.next_write = Some(now + Duration::from_ps((gap * mean_interval.as_ps() as f64).round() as u64));
+                    self.next_write =
+                        Some(now + Duration::from_ps((gap * mean_interval.as_ps() as f64).round() as u64));
                 }
                 TcpApp::RequestResponse { request, .. } => self.client.write(request),
                 TcpApp::Bulk { .. } => {}
             }
         }
-        [self.config.server_start, self.config.start]
-            .into_iter()
-            .filter(|&t| t > now)
-            .chain(self.next_write)
-            .min()
+        [self.config.server_start, self.config.start].into_iter().filter(|&t| t > now).chain(self.next_write).min()
     }
 
     /// The applications' reactions after `side` processed input; returns a

@@ -99,6 +99,8 @@ pub struct Endpoint {
     pub(crate) persist_deadline: Option<Instant>,
     pub(crate) persist_backoff: u32,
     pub(crate) probe_due: bool,
+    /// One past the byte the last window probe carried; an ACK may cover it.
+    pub(crate) probe_high: u64,
     pub(crate) syn_sent_at: Option<Instant>,
     // --- receive side: offsets from the peer's ISN ---
     pub(crate) irs: SeqNum,
@@ -158,6 +160,7 @@ impl Endpoint {
             persist_deadline: None,
             persist_backoff: 0,
             probe_due: false,
+            probe_high: 0,
             syn_sent_at: None,
             irs: SeqNum(0),
             rcv_nxt: 0,
@@ -388,7 +391,7 @@ impl Endpoint {
             self.handshake_acked(now);
             self.state = State::Established;
         }
-        if ack > self.snd_max {
+        if ack > self.snd_max.max(self.probe_high) {
             self.ack_now = true; // RFC 9293: ACK of unsent data
             return;
         }

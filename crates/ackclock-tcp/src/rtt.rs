@@ -85,7 +85,12 @@ mod tests {
     use super::*;
 
     fn est() -> RttEstimator {
-        RttEstimator::new(Duration::from_secs(1), Duration::from_millis(200), Duration::from_secs(60), Duration::from_millis(1))
+        RttEstimator::new(
+            Duration::from_secs(1),
+            Duration::from_millis(200),
+            Duration::from_secs(60),
+            Duration::from_millis(1),
+        )
     }
 
     #[test]
@@ -130,7 +135,12 @@ mod tests {
 
     #[test]
     fn samples_are_rounded_down_to_clock_ticks() {
-        let mut e = RttEstimator::new(Duration::from_secs(3), Duration::from_millis(200), Duration::from_secs(60), Duration::from_millis(10));
+        let mut e = RttEstimator::new(
+            Duration::from_secs(3),
+            Duration::from_millis(200),
+            Duration::from_secs(60),
+            Duration::from_millis(10),
+        );
         e.sample(Duration::from_millis(239));
         assert_eq!(e.srtt(), Some(Duration::from_millis(230)));
     }

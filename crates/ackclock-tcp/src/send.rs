@@ -77,6 +77,7 @@ impl Endpoint {
         let acked = ack - self.snd_una;
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
+        self.snd_max = self.snd_max.max(ack); // a window probe's byte was taken
         self.dupacks = 0;
         self.rto_count = 0;
         let rtt = match self.rtt_probe {
@@ -102,15 +103,17 @@ impl Endpoint {
                 return;
             }
             Phase::FastRecovery => {
-                // Full ACK (or any new ACK in Reno): deflate to ssthresh.
+                // Full ACK (or any new ACK in Reno): deflate to ssthresh
+                // (RFC 5681 §3.2 (6)); this ACK does not grow cwnd.
                 self.cwnd = self.ssthresh;
                 self.set_phase(Phase::Open);
             }
-            Phase::Loss if ack >= self.recover => self.set_phase(Phase::Open),
-            _ => {}
-        }
-        if self.phase != Phase::FastRecovery {
-            self.cwnd = self.cc.cong_avoid(&self.window_state(), acked32);
+            Phase::Loss | Phase::Open => {
+                if self.phase == Phase::Loss && ack >= self.recover {
+                    self.set_phase(Phase::Open);
+                }
+                self.cwnd = self.cc.cong_avoid(&self.window_state(), acked32);
+            }
         }
         // RFC 6298 (5.2), (5.3)
         if self.snd_una >= self.snd_max {
@@ -202,10 +205,7 @@ impl Endpoint {
     }
 
     fn can_send_data(&self) -> bool {
-        matches!(
-            self.state,
-            State::Established | State::CloseWait | State::FinWait1 | State::Closing | State::LastAck
-        )
+        matches!(self.state, State::Established | State::CloseWait | State::FinWait1 | State::Closing | State::LastAck)
     }
 
     /// The next data or FIN segment the windows allow, if any.
@@ -293,6 +293,7 @@ impl Endpoint {
         }
         let mut seg = self.header(now, self.snd_nxt);
         seg.payload_len = 1;
+        self.probe_high = self.snd_nxt + 1;
         self.arm_persist(now);
         Some(seg)
     }

@@ -1,0 +1,1 @@
+"""Experiments reproducing studies from the seed documents (`ackclock experiment NAME`)."""
