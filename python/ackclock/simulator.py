@@ -13,6 +13,7 @@ parameter and the value before anything reaches the core.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, cast
 
 from ackclock import _native, checks, specs, units
@@ -42,6 +43,7 @@ class Simulator:
         self._flows: list[Flow] = []
         self._callbacks: dict[int, Callable[[], object]] = {}
         self._stop_requested = False
+        self._wall_s = 0.0
 
     # --- state ------------------------------------------------------------------
 
@@ -58,6 +60,11 @@ class Simulator:
     def events(self) -> int:
         """Events processed so far."""
         return self._native.events
+
+    @property
+    def wall_s(self) -> float:
+        """Wall-clock seconds spent in `run()` so far."""
+        return self._wall_s
 
     @property
     def nodes(self) -> tuple[Node, ...]:
@@ -298,13 +305,17 @@ class Simulator:
         if until_ps is not None and until_ps < self._native.now_ps:
             raise ParameterError("until", f"{until!r} is in the past (the simulation is at {self.now:g}s)")
         self._stop_requested = False
-        while True:
-            outcome, callback_id = self._native.run(until_ps)
-            if outcome != "callback":
-                return cast(RunEnd, outcome)
-            self._callbacks.pop(cast(int, callback_id))()
-            if self._stop_requested:
-                return "stopped"
+        started = time.perf_counter()
+        try:
+            while True:
+                outcome, callback_id = self._native.run(until_ps)
+                if outcome != "callback":
+                    return cast(RunEnd, outcome)
+                self._callbacks.pop(cast(int, callback_id))()
+                if self._stop_requested:
+                    return "stopped"
+        finally:
+            self._wall_s += time.perf_counter() - started
 
     def stop(self) -> None:
         """Ends the current `run()` when the running callback returns."""

@@ -145,17 +145,17 @@ def plot(result: MM1Result) -> Figure:
     distribution.bar([n - 0.2 for n in states], result.occupancy, width=0.4, label="simulation")
     distribution.bar(
         [n + 0.2 for n in states], [theory_occupancy(n) for n in states], width=0.4,
-        label=r"theory $(1-\rho)\rho^n$",
+        label=r"theory $(1-\rho)\,\rho^n$",
     )
     distribution.set(xlabel="jobs in the system n", ylabel="$P_n$", xticks=list(states))
-    distribution.set_title(f"Job distribution, rho = {RHO:.3f}")
+    distribution.set_title(rf"Job distribution, $\rho$ = {RHO:.3f}")
     distribution.legend()
 
     ci = result.response
     means = [r.mean_response_s for r in result.replications]
     response.plot(range(len(means)), means, ".", color="grey", label="replication means")
     response.axhspan(ci.low, ci.high, alpha=0.3, label=f"{ci.level:.0%} CI of the mean")
-    response.axhline(THEORY_RESPONSE_S, color="black", linestyle="--", label="theory 1/(mu - lambda)")
+    response.axhline(THEORY_RESPONSE_S, color="black", linestyle="--", label=r"theory $1/(\mu-\lambda)$")
     response.set(xlabel="replication", ylabel="mean response time (s)")
     response.set_title(f"Mean response time {ci.mean:.3f} s")
     response.legend()
