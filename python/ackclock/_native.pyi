@@ -130,6 +130,57 @@ class ExponentialSizeSpec(TypedDict):
 
 SizeSpec = Union[FixedSizeSpec, ExponentialSizeSpec]
 
+# TCP. Every key is optional: a profile supplies the rest.
+#   profile "rfc" (default): RFC values: MSS 1460, initial window 4, min RTO 1 s,
+#     delayed ACK 200 ms, Nagle, 64 KB receive buffer, NewReno.
+#   profile "linux": initial window 10, min RTO 200 ms, ABC, limited transmit.
+#   profile "ns2": ns-2 Agent/TCP: no options, mss = packetSize_ (default 1000),
+#     initial window 2, 10 ms clock ticks, min RTO 200 ms, initial RTO 3 s, an ACK
+#     per segment, window cap 20 segments, no flow control, Tahoe.
+class TcpSpec(TypedDict, total=False):
+    profile: Literal["rfc", "linux", "ns2"]
+    cc: Literal["tahoe", "reno", "newreno"]
+    mss: int  # payload bytes per segment
+    mss_option: bool
+    initial_window: int  # segments
+    initial_ssthresh: Optional[int]  # bytes; None = unbounded
+    max_window: Optional[int]  # bytes (ns-2's window_)
+    abc: bool  # RFC 3465 appropriate byte counting
+    dupack_threshold: int
+    limited_transmit: bool  # RFC 3042
+    initial_rto_ps: int
+    min_rto_ps: int
+    max_rto_ps: int
+    clock_granularity_ps: int
+    delayed_ack: bool  # False: an ACK per segment
+    delayed_ack_timeout_ps: int
+    receive_buffer: int  # bytes
+    flow_control: bool  # respect the peer's window
+    nagle: bool
+    persist_min_ps: int
+    persist_max_ps: int
+    time_wait_ps: int
+    syn_retries: int
+    max_retransmits: int
+
+class BulkAppSpec(TypedDict, total=False):
+    type: Literal["bulk"]
+    bytes: Optional[int]  # None: unlimited (ns-2's FTP)
+
+class TelnetAppSpec(TypedDict):
+    type: Literal["telnet"]
+    mean_interval_ps: int  # exponential gaps between writes
+    packet_size: int  # bytes per write
+
+class RequestResponseAppSpec(TypedDict, total=False):
+    type: Literal["request_response"]
+    request: int  # bytes
+    response: int  # bytes
+    count: int  # exchanges (default 1)
+    think_ps: int  # client pause between a response and the next request
+
+TcpAppSpec = Union[BulkAppSpec, TelnetAppSpec, RequestResponseAppSpec]
+
 # --- results -------------------------------------------------------------------
 class LinkStats(TypedDict):
     id: int
@@ -147,12 +198,12 @@ class LinkStats(TypedDict):
     mean_queue_packets: float  # time average of packets waiting (not in service)
     mean_queue_bytes: float
 
-class FlowStats(TypedDict):
+class FlowStats(TypedDict, total=False):
     id: int
     name: str
     src: int
     dst: int
-    kind: str  # "cbr" | "poisson" | "on_off"
+    kind: str  # "cbr" | "poisson" | "on_off" | "tcp_bulk" | "tcp_telnet" | "tcp_request_response"
     tx_packets: int
     tx_bytes: int
     rx_packets: int
@@ -162,6 +213,23 @@ class FlowStats(TypedDict):
     delay_p95_s: Optional[float]
     delay_p99_s: Optional[float]
     max_delay_s: Optional[float]
+    # TCP flows only (tx_* count the client's segments and payload bytes,
+    # rx_bytes the bytes delivered in order to the server application).
+    cc: str
+    bytes_sent: int  # payload bytes on the wire, retransmissions included
+    bytes_delivered: int
+    goodput_bps: float  # bytes_delivered over start..completion (or now)
+    retransmits: int
+    fast_retransmits: int
+    timeouts: int
+    rtt_min_s: Optional[float]
+    rtt_mean_s: Optional[float]
+    rtt_max_s: Optional[float]
+    completion_time_s: Optional[float]
+    cwnd_bytes: int
+    ssthresh_bytes: int
+    client_state: str  # RFC 9293 state names, e.g. "Established", "Closed"
+    server_state: str
 
 class Results(TypedDict):
     sim_time_s: float
@@ -215,6 +283,29 @@ class Sim:
         """A UDP source on `src` sending to a counting sink on `dst`; returns the
         flow id (0, 1, ...). Whether dst is reachable is checked by run(), which
         raises ConfigError naming the flow and both nodes."""
+    def add_tcp_flow(
+        self,
+        name: str,
+        src: int,
+        dst: int,
+        tcp: TcpSpec,
+        app: TcpAppSpec,
+        start_ps: int = 0,
+        server_start_ps: int = 0,
+        read_rate_bps: Optional[int] = None,
+        record_series: bool = False,
+        server_tcp: Optional[TcpSpec] = None,
+    ) -> int:
+        """A TCP connection: client on src, server on dst (listening from
+        server_start_ps; before that its port answers with RST). The server
+        application reads at read_rate_bps (None: at once, 0: never) and closes
+        when the client's FIN arrives. server_tcp defaults to tcp."""
+    def set_duplication(self, channel: int, p: float) -> None:
+        """The far end receives each packet twice with probability p."""
+    def tcp_series(self, flow: int) -> dict[str, tuple[list[float], list[float]]]:
+        """{name: (times_s, values)} recorded on change for a flow added with
+        record_series=True: cwnd, ssthresh (bytes), srtt, rto (s),
+        bytes_in_flight, rwnd (bytes), loss_events (count)."""
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...

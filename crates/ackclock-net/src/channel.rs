@@ -15,6 +15,7 @@ use crate::jitter::Jitter;
 use crate::loss::{LossModel, LossPosition};
 use crate::packet::{Ecn, NodeId, Packet};
 use ackclock_core::{Bandwidth, Duration, Instant, RngStreams, SimRng};
+use rand::RngExt;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -159,6 +160,9 @@ pub struct Channel {
     loss_rng: SimRng,
     jitter_rng: SimRng,
     aqm_rng: SimRng,
+    /// Probability that the far end receives a packet twice.
+    duplicate: f64,
+    duplicate_rng: SimRng,
     ledger: VecDeque<Departure>,
     waiting_packets: u32,
     waiting_bytes: u64,
@@ -187,6 +191,8 @@ impl Channel {
             loss_rng: streams.stream(&format!("channel/{id}/loss")),
             jitter_rng: streams.stream(&format!("channel/{id}/jitter")),
             aqm_rng: streams.stream(&format!("channel/{id}/aqm")),
+            duplicate: 0.0,
+            duplicate_rng: streams.stream(&format!("channel/{id}/duplicate")),
             ledger: VecDeque::new(),
             waiting_packets: 0,
             waiting_bytes: 0,
@@ -210,6 +216,12 @@ impl Channel {
 
     pub fn set_loss(&mut self, loss: Option<LossModel>) {
         self.loss = loss;
+    }
+
+    /// Makes the network deliver each packet twice with probability `p`
+    /// (the copy arrives right behind the original and uses no bandwidth).
+    pub fn set_duplication(&mut self, p: f64) {
+        self.duplicate = p;
     }
 
     /// Replaces the jitter model; packets already on the wire keep their
@@ -252,8 +264,11 @@ impl Channel {
             self.stats.loss_drops += 1;
         }
         let at = self.arrival_time(tx_end);
-        self.line.push(InFlight { at, order: self.sent_order, arrival: Arrival { packet, lost } });
-        self.sent_order += 1;
+        let copies = if self.duplicate > 0.0 && self.duplicate_rng.random::<f64>() < self.duplicate { 2 } else { 1 };
+        for _ in 0..copies {
+            self.line.push(InFlight { at, order: self.sent_order, arrival: Arrival { packet, lost } });
+            self.sent_order += 1;
+        }
         let wake = self.armed.is_none_or(|a| at < a).then(|| {
             self.armed = Some(at);
             at

@@ -11,7 +11,8 @@ mod spec;
 
 use ackclock_core::{units, Duration, Instant, UnitError as CoreUnitError};
 use ackclock_net::{ChannelConfig, NodeId};
-use ackclock_sim::{ConfigError as CoreConfigError, RunOutcome, Simulation, UdpSourceConfig};
+use ackclock_sim::{ConfigError as CoreConfigError, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES};
+use ackclock_tcp::Reader;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -170,6 +171,59 @@ impl Sim {
             ecn,
         };
         self.guarded(|s| s.add_udp_flow(name, src, dst, config))
+    }
+
+    #[pyo3(signature = (name, src, dst, tcp, app, start_ps = 0, server_start_ps = 0, read_rate_bps = None, record_series = false, server_tcp = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_tcp_flow(
+        &mut self,
+        name: &str,
+        src: u32,
+        dst: u32,
+        tcp: &Bound<'_, PyDict>,
+        app: &Bound<'_, PyDict>,
+        start_ps: u64,
+        server_start_ps: u64,
+        read_rate_bps: Option<u64>,
+        record_series: bool,
+        server_tcp: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<u32> {
+        let client = spec::tcp_config(tcp, "tcp").map_err(config_err)?;
+        let server = match server_tcp {
+            Some(d) => spec::tcp_config(d, "server_tcp").map_err(config_err)?,
+            None => client.clone(),
+        };
+        let reader = match read_rate_bps {
+            None => Reader::AtOnce,
+            Some(0) => Reader::Paused,
+            Some(bps) => Reader::Rate(ackclock_core::Bandwidth::from_bps(bps).expect("non-zero")),
+        };
+        let config = TcpFlowConfig {
+            client,
+            server,
+            app: spec::tcp_app(app).map_err(config_err)?,
+            start: Instant::from_ps(start_ps),
+            server_start: Instant::from_ps(server_start_ps),
+            reader,
+            record_series,
+        };
+        self.guarded(|s| s.add_tcp_flow(name, src, dst, config))
+    }
+
+    fn set_duplication(&mut self, channel: u32, p: f64) -> PyResult<()> {
+        self.guarded(|s| s.set_duplication(channel, p))
+    }
+
+    /// {variable: (times_s, values)} for a TCP flow recorded with record_series.
+    fn tcp_series<'py>(&mut self, py: Python<'py>, flow: u32) -> PyResult<Bound<'py, PyDict>> {
+        let points = self.guarded(|s| s.tcp_series(flow).map(<[_]>::to_vec))?;
+        let out = PyDict::new(py);
+        for (i, name) in SERIES_NAMES.iter().enumerate() {
+            let (t, v): (Vec<f64>, Vec<f64>) =
+                points.iter().filter(|p| usize::from(p.1) == i).map(|p| (p.0.as_secs_f64(), p.2)).unzip();
+            out.set_item(name, (t, v))?;
+        }
+        Ok(out)
     }
 
     fn schedule_callback(&mut self, at_ps: u64) -> PyResult<u64> {

@@ -39,5 +39,22 @@ pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, Py
     d.set_item("delay_p95_s", r.delay_p95_s)?;
     d.set_item("delay_p99_s", r.delay_p99_s)?;
     d.set_item("max_delay_s", r.max_delay_s)?;
+    if let Some(t) = &r.tcp {
+        d.set_item("cc", t.cc)?;
+        d.set_item("bytes_sent", t.bytes_sent)?;
+        d.set_item("bytes_delivered", t.bytes_delivered)?;
+        d.set_item("goodput_bps", t.goodput_bps)?;
+        d.set_item("retransmits", t.retransmits)?;
+        d.set_item("fast_retransmits", t.fast_retransmits)?;
+        d.set_item("timeouts", t.timeouts)?;
+        d.set_item("rtt_min_s", t.rtt_min_s)?;
+        d.set_item("rtt_mean_s", t.rtt_mean_s)?;
+        d.set_item("rtt_max_s", t.rtt_max_s)?;
+        d.set_item("completion_time_s", t.completion_time_s)?;
+        d.set_item("cwnd_bytes", t.cwnd_bytes)?;
+        d.set_item("ssthresh_bytes", t.ssthresh_bytes)?;
+        d.set_item("client_state", &t.client_state)?;
+        d.set_item("server_state", &t.server_state)?;
+    }
     Ok(d)
 }

@@ -8,7 +8,8 @@ use ackclock_core::{Bandwidth, Duration};
 use ackclock_net::{
     Discipline, DropTail, Jitter, JitterDistribution, LossModel, LossPosition, LossProcess, QueueLimit, Red, RedParams,
 };
-use ackclock_sim::{ConfigError, SizeModel, Traffic};
+use ackclock_sim::{ConfigError, SizeModel, TcpApp, Traffic};
+use ackclock_tcp::{AckPolicy, CcKind, TcpConfig};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -270,5 +271,92 @@ pub fn size(dict: &Bound<'_, PyDict>) -> Result<SizeModel, ConfigError> {
         }
         "exponential" => Ok(SizeModel::Exponential { mean: s.positive_f64("mean_bytes", None)? }),
         other => Err(s.unknown_type(other, "fixed or exponential")),
+    }
+}
+
+/// A TCP configuration: a named profile ("rfc", "linux" or "ns2") with any
+/// parameter overridden; times in picoseconds, sizes in bytes.
+pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<TcpConfig, ConfigError> {
+    const KEYS: &[&str] = &[
+        "profile", "cc", "mss", "mss_option", "initial_window", "initial_ssthresh", "max_window", "abc",
+        "dupack_threshold", "limited_transmit", "initial_rto_ps", "min_rto_ps", "max_rto_ps", "clock_granularity_ps",
+        "delayed_ack", "delayed_ack_timeout_ps", "receive_buffer", "flow_control", "nagle", "persist_min_ps",
+        "persist_max_ps", "time_wait_ps", "syn_retries", "max_retransmits",
+    ];
+    let s = Spec::new(dict, context, KEYS)?;
+    let mss = s.optional::<u32>("mss", "a whole number of bytes")?;
+    if mss == Some(0) {
+        return Err(ConfigError::invalid(s.field("mss"), 0, "must be greater than zero"));
+    }
+    let mut c = match s.optional::<String>("profile", "a string")?.as_deref() {
+        None | Some("rfc") => TcpConfig::default(),
+        Some("linux") => TcpConfig::linux(),
+        Some("ns2") => TcpConfig::ns2(mss.unwrap_or(1000)),
+        Some(other) => {
+            return Err(ConfigError::invalid(s.field("profile"), format!("'{other}'"), "unknown profile (use rfc, linux or ns2)"))
+        }
+    };
+    if let Some(name) = s.optional::<String>("cc", "a string")? {
+        let names: Vec<&str> = CcKind::ALL.iter().map(|k| k.name()).collect();
+        c.cc = CcKind::from_name(&name).ok_or_else(|| {
+            ConfigError::invalid(s.field("cc"), format!("'{name}'"), format!("unknown congestion control (use {})", names.join(", ")))
+        })?;
+    }
+    let ps = |key: &str| -> Result<Option<Duration>, ConfigError> {
+        Ok(s.optional::<u64>(key, "a whole number of picoseconds")?.map(Duration::from_ps))
+    };
+    let count = |key: &str| s.optional::<u32>(key, "a whole number");
+    let flag = |key: &str| s.optional::<bool>(key, "a boolean");
+    c.mss = mss.unwrap_or(c.mss);
+    c.mss_option = flag("mss_option")?.unwrap_or(c.mss_option);
+    c.initial_window = count("initial_window")?.unwrap_or(c.initial_window);
+    c.initial_ssthresh = count("initial_ssthresh")?.or(c.initial_ssthresh);
+    c.max_window = count("max_window")?.or(c.max_window);
+    c.abc = flag("abc")?.unwrap_or(c.abc);
+    c.dupack_threshold = count("dupack_threshold")?.unwrap_or(c.dupack_threshold).max(1);
+    c.limited_transmit = flag("limited_transmit")?.unwrap_or(c.limited_transmit);
+    c.initial_rto = ps("initial_rto_ps")?.unwrap_or(c.initial_rto);
+    c.min_rto = ps("min_rto_ps")?.unwrap_or(c.min_rto);
+    c.max_rto = ps("max_rto_ps")?.unwrap_or(c.max_rto);
+    c.clock_granularity = ps("clock_granularity_ps")?.unwrap_or(c.clock_granularity);
+    let timeout = match c.ack_policy {
+        AckPolicy::Delayed { timeout } => timeout,
+        AckPolicy::EverySegment => Duration::from_millis(200),
+    };
+    let timeout = ps("delayed_ack_timeout_ps")?.unwrap_or(timeout);
+    c.ack_policy = match flag("delayed_ack")?.unwrap_or(matches!(c.ack_policy, AckPolicy::Delayed { .. })) {
+        true => AckPolicy::Delayed { timeout },
+        false => AckPolicy::EverySegment,
+    };
+    c.receive_buffer = count("receive_buffer")?.unwrap_or(c.receive_buffer);
+    c.flow_control = flag("flow_control")?.unwrap_or(c.flow_control);
+    c.nagle = flag("nagle")?.unwrap_or(c.nagle);
+    c.persist_min = ps("persist_min_ps")?.unwrap_or(c.persist_min);
+    c.persist_max = ps("persist_max_ps")?.unwrap_or(c.persist_max);
+    c.time_wait = ps("time_wait_ps")?.unwrap_or(c.time_wait);
+    c.syn_retries = count("syn_retries")?.unwrap_or(c.syn_retries);
+    c.max_retransmits = count("max_retransmits")?.unwrap_or(c.max_retransmits);
+    if c.min_rto > c.max_rto {
+        return Err(ConfigError::invalid(s.field("min_rto_ps"), c.min_rto.as_ps(), "must not exceed max_rto_ps"));
+    }
+    Ok(c)
+}
+
+/// The application on a TCP connection.
+pub fn tcp_app(dict: &Bound<'_, PyDict>) -> Result<TcpApp, ConfigError> {
+    let s = Spec::new(dict, "app", &["bytes", "mean_interval_ps", "packet_size", "request", "response", "count", "think_ps"])?;
+    match s.kind()?.as_str() {
+        "bulk" => Ok(TcpApp::Bulk { bytes: s.optional::<u64>("bytes", "a whole number of bytes")? }),
+        "telnet" => Ok(TcpApp::Telnet {
+            mean_interval: s.duration("mean_interval_ps")?,
+            packet_size: s.required::<u32>("packet_size", "a whole number of bytes")?,
+        }),
+        "request_response" => Ok(TcpApp::RequestResponse {
+            request: s.required::<u64>("request", "a whole number of bytes")?.max(1),
+            response: s.required::<u64>("response", "a whole number of bytes")?.max(1),
+            count: s.optional::<u32>("count", "a whole number")?.unwrap_or(1),
+            think: s.optional::<u64>("think_ps", "a whole number of picoseconds")?.map_or(Duration::ZERO, Duration::from_ps),
+        }),
+        other => Err(s.unknown_type(other, "bulk, telnet or request_response")),
     }
 }

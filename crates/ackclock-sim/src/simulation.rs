@@ -153,6 +153,14 @@ impl Simulation {
         Ok(())
     }
 
+    pub fn set_duplication(&mut self, channel: ChannelId, p: f64) -> Result<(), ConfigError> {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(ConfigError::invalid("duplication", p, "must be between 0 and 1"));
+        }
+        self.channel_mut(channel)?.set_duplication(p);
+        Ok(())
+    }
+
     pub fn set_jitter(&mut self, channel: ChannelId, jitter: Option<Jitter>) -> Result<(), ConfigError> {
         self.channel_mut(channel)?.set_jitter(jitter);
         Ok(())

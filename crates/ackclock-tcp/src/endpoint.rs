@@ -207,13 +207,14 @@ impl Endpoint {
         self.unlimited = true;
     }
 
-    /// The application is done sending: a FIN follows the data.
+    /// The application is done sending: a FIN follows the data. Before the
+    /// connection is established the close is queued, as RFC 9293 §3.10.4
+    /// does in SYN-RECEIVED, so "connect, write, close" sends everything.
     pub fn close(&mut self) {
         if !self.close_requested && !self.unlimited {
             self.close_requested = true;
-            match self.state {
-                State::Listen | State::SynSent => self.state = State::Closed,
-                _ => {}
+            if self.state == State::Listen {
+                self.state = State::Closed;
             }
         }
     }
