@@ -1,0 +1,72 @@
+//! Seed 003 §16.3's two-sender dumbbell: 80 Mbit/s access links with 10 ms
+//! delay, an 8 Mbit/s bottleneck with 100 ms delay and a 20-packet
+//! DropTail queue, two Reno bulk flows of 960-byte segments, 3000 simulated
+//! seconds. Throughput is delivered data packets per wall second.
+
+use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_net::{ChannelConfig, Discipline, DropTail, QueueLimit};
+use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
+use ackclock_tcp::{CcKind, Reader, TcpConfig};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const SIM_SECONDS: u64 = 3000;
+
+fn dumbbell() -> Simulation {
+    let mut sim = Simulation::new(1, 0);
+    let n: Vec<u32> = ["A", "B", "R", "D"].iter().map(|name| sim.add_node(name)).collect();
+    let mut duplex = |a: u32, b: u32, bps: u64, ms: u64, limit: u32| {
+        for (from, to) in [(a, b), (b, a)] {
+            let config = ChannelConfig {
+                from,
+                to,
+                bandwidth: Bandwidth::from_bps(bps).unwrap(),
+                delay: Duration::from_millis(ms),
+                discipline: Discipline::DropTail(DropTail { limit: QueueLimit::Packets(limit), ns2_limit: true }),
+                loss: None,
+                jitter: None,
+            };
+            sim.add_channel(config).unwrap();
+        }
+    };
+    duplex(n[0], n[2], 80_000_000, 10, 100);
+    duplex(n[1], n[2], 80_000_000, 10, 100);
+    duplex(n[2], n[3], 8_000_000, 100, 20);
+    let tcp = TcpConfig { cc: CcKind::Reno, max_window: Some(65_000 * 960), ..TcpConfig::ns2(960) };
+    for (i, &src) in [n[0], n[1]].iter().enumerate() {
+        let flow = TcpFlowConfig {
+            client: tcp.clone(),
+            server: tcp.clone(),
+            app: TcpApp::Bulk { bytes: None },
+            start: Instant::ZERO,
+            server_start: Instant::ZERO,
+            reader: Reader::AtOnce,
+            record_series: false,
+        };
+        sim.add_tcp_flow(&format!("reno{i}"), src, n[3], flow).unwrap();
+    }
+    sim
+}
+
+fn delivered_segments(sim: &Simulation) -> u64 {
+    (0..sim.flow_count() as u32).map(|f| sim.flow_report(f).unwrap().tcp.unwrap().bytes_delivered / 960).sum()
+}
+
+fn bench(c: &mut Criterion) {
+    let until = Some(Instant::from_ps(SIM_SECONDS * 1_000_000_000_000));
+    let mut probe = dumbbell();
+    probe.run(until).unwrap();
+    let mut group = c.benchmark_group("tcp_dumbbell_3000s");
+    group.throughput(Throughput::Elements(delivered_segments(&probe)));
+    group.sample_size(10);
+    group.bench_function("delivered_segments", |b| {
+        b.iter(|| {
+            let mut sim = dumbbell();
+            sim.run(until).unwrap();
+            sim
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
