@@ -153,9 +153,15 @@ impl Bandwidth {
     /// Time to serialize `bytes` onto the wire, rounded to the nearest
     /// picosecond (exact whenever the rate divides 8e12 * bytes).
     pub fn tx_time(self, bytes: u32) -> Duration {
-        let num = bytes as u128 * 8 * PS_PER_SEC as u128;
-        let bps = self.0 as u128;
-        Duration(((num + bps / 2) / bps) as u64)
+        // 64-bit division is several times cheaper than 128-bit, and the
+        // numerator fits in 64 bits for any packet under about 2 MB.
+        match (u64::from(bytes) * 8).checked_mul(PS_PER_SEC).and_then(|n| n.checked_add(self.0 / 2)) {
+            Some(num) => Duration(num / self.0),
+            None => {
+                let num = u128::from(bytes) * 8 * u128::from(PS_PER_SEC) + u128::from(self.0 / 2);
+                Duration((num / u128::from(self.0)) as u64)
+            }
+        }
     }
 }
 

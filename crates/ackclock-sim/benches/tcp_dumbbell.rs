@@ -55,6 +55,7 @@ fn bench(c: &mut Criterion) {
     let until = Some(Instant::from_ps(SIM_SECONDS * 1_000_000_000_000));
     let mut probe = dumbbell();
     probe.run(until).unwrap();
+    eprintln!("one run: {} events, {} segments delivered", probe.events(), delivered_segments(&probe));
     let mut group = c.benchmark_group("tcp_dumbbell_3000s");
     group.throughput(Throughput::Elements(delivered_segments(&probe)));
     group.sample_size(10);
