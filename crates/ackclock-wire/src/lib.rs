@@ -5,6 +5,7 @@
 //! emulation) belongs here too and never leaks into the TCP state machine.
 #![forbid(unsafe_code)]
 
+pub mod checksum;
 pub mod seq;
 pub mod tcp;
 
