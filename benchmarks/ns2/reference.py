@@ -5,7 +5,7 @@ Called by run_reference.sh (which installs ns-2 first). Runs every experiment of
 docs/ns2-reference.md in a scratch directory, prints a short summary per experiment and
 writes the machine-readable numbers as JSON (reference.json).
 
-    python3 reference.py --workdir DIR --json OUT.json [--skip-long-basic2]
+    python3 reference.py --workdir DIR [--json OUT.json] [--skip-long-basic2]
 
 Needs only the Python standard library, `ns` (Debian ns2 2.35) and /usr/bin/time.
 """
@@ -474,7 +474,7 @@ def probe_semantics(workdir, results):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--workdir", required=True)
-    ap.add_argument("--json", required=True)
+    ap.add_argument("--json", help="write the results here as JSON")
     ap.add_argument("--skip-long-basic2", action="store_true",
                     help="skip the 3000 s basic2 run (about 40 s of ns-2, 1.8 GB trace)")
     a = ap.parse_args()
@@ -495,10 +495,11 @@ def main():
     basic2_runs(a.workdir, results, a.skip_long_basic2)
     probe_defaults(a.workdir, results)
     probe_semantics(a.workdir, results)
-    with open(a.json, "w") as f:
-        json.dump(results, f, indent=1, sort_keys=True)
-        f.write("\n")
-    log("== wrote %s" % a.json)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+            f.write("\n")
+        log("== wrote %s" % a.json)
 
 
 if __name__ == "__main__":

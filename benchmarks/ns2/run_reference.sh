@@ -6,9 +6,9 @@
 # Installs ns-2 (Debian package ns2, 2.35) and GNU time if missing, runs the chapter's
 # scripts (basic1.tcl, basic1-long.tcl, basic2.tcl) and analysis scripts (dup_counter.py,
 # queuesize.py, countpeaks.py) in a scratch directory, prints the results and writes
-# them as JSON (default: a file in the scratch directory; pass --json
-# benchmarks/ns2/reference.json to refresh the committed copy). Needs about 2 GB of free
-# space in $TMPDIR for the 3000 s basic2 trace and takes about 2-3 minutes.
+# them as JSON if --json is given (--json benchmarks/ns2/reference.json refreshes the
+# committed copy). Needs about 2 GB of free space in $TMPDIR for the 3000 s basic2 trace
+# and takes about 2-3 minutes (about 1 minute with --skip-long-basic2).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -43,7 +43,9 @@ if [ "$keep" -eq 0 ]; then
 else
     echo "scratch directory kept: $work" >&2
 fi
-[ -n "$json" ] || json="$work/reference.json"
-case "$json" in /*) ;; *) json="$PWD/$json" ;; esac
+if [ -n "$json" ]; then
+    case "$json" in /*) ;; *) json="$PWD/$json" ;; esac
+    extra+=(--json "$json")
+fi
 
-python3 "$here/reference.py" --workdir "$work" --json "$json" ${extra[@]+"${extra[@]}"}
+python3 "$here/reference.py" --workdir "$work" ${extra[@]+"${extra[@]}"}
