@@ -15,6 +15,7 @@ mod endpoint;
 pub mod reassembly;
 mod recv;
 pub mod rtt;
+pub mod scoreboard;
 mod send;
 pub mod stats;
 
