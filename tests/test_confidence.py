@@ -3,7 +3,6 @@
 import math
 
 import pytest
-
 from ackclock.confidence import mean_confidence_interval, student_t_quantile
 
 

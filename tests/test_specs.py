@@ -2,9 +2,8 @@
 
 import dataclasses
 
-import pytest
-
 import ackclock as ac
+import pytest
 from ackclock.scenario import schema
 
 
@@ -83,7 +82,10 @@ def test_delays_and_sizes_convert_units():
         (lambda: ac.DropList([0]), "drops: 0 is not a packet number"),
         (lambda: ac.DropList("12"), "drops: '12' is not a list of packet numbers"),
         (lambda: ac.ExponentialDelay("-2ms"), "mean: '-2ms' is not a duration"),
-        (lambda: ac.UniformDelay("2ms", "1ms"), "high: '1ms' is not a duration: it must be at least low"),
+        (
+            lambda: ac.UniformDelay("2ms", "1ms"),
+            "high: '1ms' is not a duration: it must be at least low",
+        ),
         (lambda: ac.ExponentialSize(0), "mean: 0 is not a mean size"),
         (lambda: ac.LinkParams(bandwidth="fast"), "bandwidth: 'fast' is not a bandwidth"),
     ],

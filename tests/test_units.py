@@ -2,9 +2,8 @@
 
 import math
 
-import pytest
-
 import ackclock as ac
+import pytest
 
 
 @pytest.mark.parametrize(
@@ -43,7 +42,8 @@ def test_bandwidths_parse_decimal_prefixes_and_bit_per_second(value, bps):
 
 
 @pytest.mark.parametrize(
-    ("value", "size"), [("1500", 1500), ("1500B", 1500), ("100MB", 10**8), ("8MiB", 8 << 20), (40, 40)]
+    ("value", "size"),
+    [("1500", 1500), ("1500B", 1500), ("100MB", 10**8), ("8MiB", 8 << 20), (40, 40)],
 )
 def test_sizes_parse_decimal_and_binary_units(value, size):
     assert ac.size_bytes(value) == size

@@ -1,12 +1,12 @@
 """ackclock: a fast, deterministic packet-level network simulator.
 
-    import ackclock as ac
-    sim = ac.Simulator(seed=1)
-    a, b = sim.node("A"), sim.node("B")
-    sim.duplex_link(a, b, bandwidth="10Mb", delay="10ms")
-    flow = sim.cbr(a, b, rate="1Mb", packet_size=1000, stop="10s")
-    sim.run()
-    print(flow.stats())
+import ackclock as ac
+sim = ac.Simulator(seed=1)
+a, b = sim.node("A"), sim.node("B")
+sim.duplex_link(a, b, bandwidth="10Mb", delay="10ms")
+flow = sim.cbr(a, b, rate="1Mb", packet_size=1000, stop="10s")
+sim.run()
+print(flow.stats())
 """
 
 from importlib.metadata import version
@@ -29,7 +29,7 @@ from ackclock.specs import (
     UniformDelay,
     UniformLoss,
 )
-from ackclock.units import duration_ps, bandwidth_bps, size_bytes
+from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 
 __version__ = version("ackclock")
 

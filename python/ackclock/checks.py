@@ -49,7 +49,8 @@ def real(
         low = "[" if minimum_allowed else "("
         high = "]" if math.isfinite(maximum) else ")"
         raise ParameterError(
-            parameter, f"{value!r} is not a {what}: it must be in {low}{minimum:g}, {maximum:g}{high}"
+            parameter,
+            f"{value!r} is not a {what}: it must be in {low}{minimum:g}, {maximum:g}{high}",
         )
     return float(value)
 
@@ -74,7 +75,8 @@ def name(value: Any, parameter: str) -> str:
     """A non-empty name without surrounding whitespace."""
     if not isinstance(value, str) or not value.strip() or value != value.strip():
         raise ParameterError(
-            parameter, f"{value!r} is not a name: it must be a non-empty string without "
-            "leading or trailing spaces"
+            parameter,
+            f"{value!r} is not a name: it must be a non-empty string without "
+            "leading or trailing spaces",
         )
     return value

@@ -11,10 +11,9 @@ core prints its message and exits with status 1. Never a traceback.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import click
 
@@ -33,7 +32,7 @@ class _DurationType(click.ParamType):
 
     name = "duration"
 
-    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:
             units.duration_ps(value, "value")
         except ParameterError as error:
@@ -61,7 +60,11 @@ def cli(ctx: click.Context) -> None:
 
 @cli.command("run")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--until", type=_DurationType(), help="Simulated time to stop at, e.g. 20s (overrides the file).")
+@click.option(
+    "--until",
+    type=_DurationType(),
+    help="Simulated time to stop at, e.g. 20s (overrides the file).",
+)
 @click.option("--seed", type=click.IntRange(min=0), help="Random seed (overrides the file).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @click.option(
@@ -69,13 +72,19 @@ def cli(ctx: click.Context) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write results.json into this directory.",
 )
-def run_command(file: Path, until: Optional[str], seed: Optional[int], as_json: bool, out: Optional[Path]) -> None:
+def run_command(
+    file: Path, until: str | None, seed: int | None, as_json: bool, out: Path | None
+) -> None:
     """Run the scenario FILE (TOML) and print its link and flow statistics."""
     sim = load_scenario(file).run(seed=seed, until=until)
     results = sim.results()
     # wall_s is kept out of Simulator.results() so that those stay deterministic.
-    document = {"sim_time_s": results["sim_time_s"], "events": results["events"], "wall_s": sim.wall_s}
-    document.update(results)
+    document = {
+        "sim_time_s": results["sim_time_s"],
+        "events": results["events"],
+        "wall_s": sim.wall_s,
+        **results,
+    }
     text = json.dumps(document, indent=2, allow_nan=False) + "\n"
     if out is not None:
         write_atomically(out / "results.json", text.encode())
@@ -96,10 +105,19 @@ def experiment(ctx: click.Context) -> None:
 
 @experiment.command("mm1")
 @click.option("--replications", type=click.IntRange(min=2), default=50, show_default=True)
-@click.option("--jobs", type=click.IntRange(min=1), default=10_000, show_default=True, help="Jobs per replication.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Jobs per replication.",
+)
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), default=Path("out/mm1"), show_default=True
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out/mm1"),
+    show_default=True,
 )
 def mm1_command(replications: int, jobs: int, seed: int, out: Path) -> None:
     """M/M/1 queue (seed 000, section 2.2): mean response time and job distribution vs theory."""
@@ -116,10 +134,14 @@ def _error(message: str) -> None:
     click.echo(f"ackclock: error: {one_line}", err=True)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     try:
-        status = cli.main(args=list(argv) if argv is not None else None, prog_name="ackclock", standalone_mode=False)
+        status = cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="ackclock",
+            standalone_mode=False,
+        )
     except click.ClickException as error:
         _error(error.format_message())
         return USAGE_ERROR
@@ -130,13 +152,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _error(f"{error.filename}: {error.strerror}" if error.filename else str(error))
         return USAGE_ERROR
     except SimulationError as error:
-        click.echo(f"ackclock: internal error in the simulator core (please report it): {error}", err=True)
+        click.echo(
+            f"ackclock: internal error in the simulator core (please report it): {error}", err=True
+        )
         return CORE_ERROR
     except click.exceptions.Abort:
         click.echo("ackclock: interrupted", err=True)
         return 130
     return status if isinstance(status, int) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

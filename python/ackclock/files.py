@@ -12,7 +12,9 @@ def write_atomically(path: Path, data: bytes) -> None:
     """Writes `data` to `path` via a temporary file in the same directory,
     renamed over `path` once complete; creates missing directories."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    descriptor, temporary = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+    )
     try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)

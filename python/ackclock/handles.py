@@ -3,7 +3,7 @@ simulation and an id, returned by `Simulator` and passed back to it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ackclock import specs, units
 from ackclock.results import FlowResult, LinkResult, flow_result, link_result
@@ -40,11 +40,11 @@ class Link:
         self.bandwidth_bps = bandwidth_bps
         self.delay_ps = delay_ps
 
-    def set_loss(self, loss: Optional[specs.LossModel]) -> None:
+    def set_loss(self, loss: specs.LossModel | None) -> None:
         """Attaches an error model to this direction (None removes it)."""
         self._native.set_loss(self.id, specs.loss_spec(loss, "loss"))
 
-    def set_jitter(self, jitter: Optional[specs.Jitter]) -> None:
+    def set_jitter(self, jitter: specs.Jitter | None) -> None:
         """Adds random delay to this direction (None removes it)."""
         self._native.set_jitter(self.id, specs.jitter_spec(jitter, "jitter"))
 
@@ -66,7 +66,9 @@ class Link:
 class Flow:
     """A traffic source on `src` sending UDP packets to a sink on `dst`."""
 
-    def __init__(self, native: Sim, flow_id: int, name: str, kind: str, src: Node, dst: Node) -> None:
+    def __init__(
+        self, native: Sim, flow_id: int, name: str, kind: str, src: Node, dst: Node
+    ) -> None:
         self._native = native
         self.id = flow_id
         self.name = name

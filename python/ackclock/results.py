@@ -4,7 +4,7 @@ name instead of id, a flow identified by its name."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Optional, TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 if TYPE_CHECKING:
     from ackclock._native import FlowStats, LinkStats, Results
@@ -39,11 +39,11 @@ class FlowResult(TypedDict):
     tx_bytes: int
     rx_packets: int
     rx_bytes: int
-    mean_delay_s: Optional[float]
-    delay_p50_s: Optional[float]
-    delay_p95_s: Optional[float]
-    delay_p99_s: Optional[float]
-    max_delay_s: Optional[float]
+    mean_delay_s: float | None
+    delay_p50_s: float | None
+    delay_p95_s: float | None
+    delay_p99_s: float | None
+    max_delay_s: float | None
 
 
 class RunResult(TypedDict):
@@ -76,6 +76,10 @@ def run_result(results: Results, node_names: Sequence[str]) -> RunResult:
         "events": results["events"],
         "seed": results["seed"],
         "replication": results["replication"],
-        "links": [link_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["links"]],
-        "flows": [flow_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["flows"]],
+        "links": [
+            link_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["links"]
+        ],
+        "flows": [
+            flow_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["flows"]
+        ],
     }

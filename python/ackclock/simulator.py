@@ -14,7 +14,7 @@ parameter and the value before anything reaches the core.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, cast
+from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
 from ackclock import _native, checks, specs, units
 from ackclock.errors import ConfigError, ParameterError
@@ -81,7 +81,7 @@ class Simulator:
 
     # --- topology ---------------------------------------------------------------
 
-    def node(self, name: Optional[str] = None) -> Node:
+    def node(self, name: str | None = None) -> Node:
         """A new node; unnamed nodes are called n0, n1, ... by creation order."""
         name = f"n{len(self._nodes)}" if name is None else checks.name(name, "name")
         if any(node.name == name for node in self._nodes):
@@ -109,7 +109,7 @@ class Simulator:
         bandwidth: units.Bandwidth,
         delay: units.Duration,
         queue: specs.Queue = DEFAULT_QUEUE,
-        reverse: Optional[specs.LinkParams] = None,
+        reverse: specs.LinkParams | None = None,
     ) -> Link:
         """Two links a->b and b->a with the same parameters, except those that
         `reverse` overrides for b->a. Each direction has its own queue.
@@ -188,15 +188,17 @@ class Simulator:
         rate: units.Bandwidth,
         packet_size: specs.PacketSize = DEFAULT_PACKET_SIZE,
         start: units.Duration = 0,
-        stop: Optional[units.Duration] = None,
-        max_packets: Optional[int] = None,
-        name: Optional[str] = None,
+        stop: units.Duration | None = None,
+        max_packets: int | None = None,
+        name: str | None = None,
         ecn: bool = False,
     ) -> Flow:
         """Constant bit rate: one packet every packet_size * 8 / rate seconds
         (with random sizes, their mean)."""
         traffic: TrafficSpec = {"type": "cbr", "rate_bps": units.bandwidth_bps(rate, "rate")}
-        return self._add_flow("cbr", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn)
+        return self._add_flow(
+            "cbr", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn
+        )
 
     def poisson(
         self,
@@ -205,19 +207,22 @@ class Simulator:
         mean_interval: units.Duration,
         packet_size: specs.PacketSize = DEFAULT_PACKET_SIZE,
         start: units.Duration = 0,
-        stop: Optional[units.Duration] = None,
-        max_packets: Optional[int] = None,
-        name: Optional[str] = None,
+        stop: units.Duration | None = None,
+        max_packets: int | None = None,
+        name: str | None = None,
         ecn: bool = False,
     ) -> Flow:
         """Poisson arrivals: exponential gaps of mean `mean_interval`."""
         interval_ps = units.duration_ps(mean_interval, "mean_interval")
         if interval_ps == 0:
             raise ParameterError(
-                "mean_interval", f"{mean_interval!r} is not an interval: it must be greater than zero"
+                "mean_interval",
+                f"{mean_interval!r} is not an interval: it must be greater than zero",
             )
         traffic: TrafficSpec = {"type": "poisson", "mean_interval_ps": interval_ps}
-        return self._add_flow("poisson", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn)
+        return self._add_flow(
+            "poisson", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn
+        )
 
     def on_off(
         self,
@@ -228,9 +233,9 @@ class Simulator:
         off_mean: units.Duration,
         packet_size: specs.PacketSize = DEFAULT_PACKET_SIZE,
         start: units.Duration = 0,
-        stop: Optional[units.Duration] = None,
-        max_packets: Optional[int] = None,
-        name: Optional[str] = None,
+        stop: units.Duration | None = None,
+        max_packets: int | None = None,
+        name: str | None = None,
         ecn: bool = False,
     ) -> Flow:
         """Exponential on/off source: sends at `rate` during on periods; on and
@@ -241,7 +246,9 @@ class Simulator:
             "on_mean_ps": units.duration_ps(on_mean, "on_mean"),
             "off_mean_ps": units.duration_ps(off_mean, "off_mean"),
         }
-        return self._add_flow("on_off", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn)
+        return self._add_flow(
+            "on_off", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn
+        )
 
     def _add_flow(
         self,
@@ -264,14 +271,26 @@ class Simulator:
         size: SizeSpec = specs.packet_size_spec(packet_size, "packet_size")
         start_ps = units.duration_ps(start, "start")
         if start_ps < self._native.now_ps:
-            raise ParameterError("start", f"{start!r} is in the past (the simulation is at {self.now:g}s)")
+            raise ParameterError(
+                "start", f"{start!r} is in the past (the simulation is at {self.now:g}s)"
+            )
         stop_ps = None if stop is None else units.duration_ps(stop, "stop")
         if stop_ps is not None and stop_ps <= start_ps:
-            raise ParameterError("stop", f"{stop!r} is not a stop time: it must be after start ({start!r})")
+            raise ParameterError(
+                "stop", f"{stop!r} is not a stop time: it must be after start ({start!r})"
+            )
         if max_packets is not None:
             max_packets = checks.integer(max_packets, "max_packets", "packet count", minimum=1)
         flow_id = self._native.add_udp_flow(
-            name, src.id, dst.id, traffic, size, start_ps, stop_ps, max_packets, checks.flag(ecn, "ecn")
+            name,
+            src.id,
+            dst.id,
+            traffic,
+            size,
+            start_ps,
+            stop_ps,
+            max_packets,
+            checks.flag(ecn, "ecn"),
         )
         flow = Flow(self._native, flow_id, name, kind, src, dst)
         self._flows.append(flow)
@@ -291,19 +310,23 @@ class Simulator:
         like ns-2's `$ns at`). Callbacks may schedule more callbacks or stop."""
         at_ps = units.duration_ps(time, "time")
         if at_ps < self._native.now_ps:
-            raise ParameterError("time", f"{time!r} is in the past (the simulation is at {self.now:g}s)")
+            raise ParameterError(
+                "time", f"{time!r} is in the past (the simulation is at {self.now:g}s)"
+            )
         if not callable(callback):
             raise ParameterError("callback", f"{callback!r} is not callable")
         self._callbacks[self._native.schedule_callback(at_ps)] = callback
 
-    def run(self, until: Optional[units.Duration] = None) -> RunEnd:
+    def run(self, until: units.Duration | None = None) -> RunEnd:
         """Processes events up to and including time `until` (absolute), or
         until none remain when None. Returns why it ended: "until", "idle" or
         "stopped" (by `stop()`). An exception in a callback propagates; the
         simulation can then be run further."""
         until_ps = None if until is None else units.duration_ps(until, "until")
         if until_ps is not None and until_ps < self._native.now_ps:
-            raise ParameterError("until", f"{until!r} is in the past (the simulation is at {self.now:g}s)")
+            raise ParameterError(
+                "until", f"{until!r} is in the past (the simulation is at {self.now:g}s)"
+            )
         self._stop_requested = False
         started = time.perf_counter()
         try:

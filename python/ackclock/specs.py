@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
 from ackclock import checks, units
 from ackclock.errors import ParameterError
@@ -49,7 +49,7 @@ class _Spec:
         raise NotImplementedError
 
 
-def _queue_limits(limit: Any, unit: Any, ns2_limit: Any) -> tuple[Optional[int], QueueUnit, bool]:
+def _queue_limits(limit: Any, unit: Any, ns2_limit: Any) -> tuple[int | None, QueueUnit, bool]:
     checked_limit = None if limit is None else checks.integer(limit, "limit", "queue limit")
     checked_unit = cast(QueueUnit, checks.choice(unit, "unit", ("packets", "bytes")))
     return checked_limit, checked_unit, checks.flag(ns2_limit, "ns2_limit")
@@ -63,7 +63,7 @@ class DropTail(_Spec):
     counts the packet in transmission, as in ns-2: limit N holds N-1 waiting.
     """
 
-    limit: Optional[int] = 50
+    limit: int | None = 50
     unit: QueueUnit = "packets"
     ns2_limit: bool = False
 
@@ -81,7 +81,7 @@ class RED(_Spec):
     while the queue is idle.
     """
 
-    limit: Optional[int] = 50
+    limit: int | None = 50
     unit: QueueUnit = "packets"
     ns2_limit: bool = False
     min_th: float = 5.0
@@ -98,12 +98,14 @@ class RED(_Spec):
         max_th = checks.real(self.max_th, "max_th", "threshold")
         if max_th <= min_th:
             raise ParameterError(
-                "max_th", f"{self.max_th!r} is not a threshold: it must exceed min_th ({self.min_th!r})"
+                "max_th",
+                f"{self.max_th!r} is not a threshold: it must exceed min_th ({self.min_th!r})",
             )
         mean_packet_size = units.size_bytes(self.mean_packet_size, "mean_packet_size")
         if mean_packet_size == 0:
             raise ParameterError(
-                "mean_packet_size", f"{self.mean_packet_size!r} is not a size: it must be greater than zero"
+                "mean_packet_size",
+                f"{self.mean_packet_size!r} is not a size: it must be greater than zero",
             )
         return {
             "type": "red",
@@ -136,7 +138,11 @@ class UniformLoss(_Spec):
     position: LossPosition = "wire"
 
     def to_native(self) -> UniformLossSpec:
-        return {"type": "uniform", "p": checks.probability(self.p, "p"), "position": _position(self.position)}
+        return {
+            "type": "uniform",
+            "p": checks.probability(self.p, "p"),
+            "position": _position(self.position),
+        }
 
 
 @dataclass(frozen=True)
@@ -148,7 +154,11 @@ class BitErrors(_Spec):
     position: LossPosition = "wire"
 
     def to_native(self) -> BitErrorSpec:
-        return {"type": "ber", "ber": checks.probability(self.ber, "ber"), "position": _position(self.position)}
+        return {
+            "type": "ber",
+            "ber": checks.probability(self.ber, "ber"),
+            "position": _position(self.position),
+        }
 
 
 @dataclass(frozen=True)
@@ -223,7 +233,9 @@ class UniformDelay(_Spec):
         low_ps = units.duration_ps(self.low, "low")
         high_ps = units.duration_ps(self.high, "high")
         if high_ps < low_ps:
-            raise ParameterError("high", f"{self.high!r} is not a duration: it must be at least low ({self.low!r})")
+            raise ParameterError(
+                "high", f"{self.high!r} is not a duration: it must be at least low ({self.low!r})"
+            )
         return {
             "type": "uniform",
             "low_ps": low_ps,
@@ -255,9 +267,9 @@ class LinkParams:
     """Overrides for the reverse direction of a duplex link; None keeps the
     forward direction's value."""
 
-    bandwidth: Optional[units.Bandwidth] = None
-    delay: Optional[units.Duration] = None
-    queue: Optional[Queue] = None
+    bandwidth: units.Bandwidth | None = None
+    delay: units.Duration | None = None
+    queue: Queue | None = None
 
     def __post_init__(self) -> None:
         if self.bandwidth is not None:
@@ -278,22 +290,26 @@ def queue_spec(queue: Any, parameter: str) -> QueueSpec:
     return queue.to_native()
 
 
-def loss_spec(loss: Any, parameter: str) -> Optional[LossSpec]:
+def loss_spec(loss: Any, parameter: str) -> LossSpec | None:
     if loss is None:
         return None
     if not isinstance(loss, (UniformLoss, BitErrors, GilbertElliott, DropList)):
         raise _not_a(
-            loss, parameter, "a loss model",
+            loss,
+            parameter,
+            "a loss model",
             "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList or None",
         )
     return loss.to_native()
 
 
-def jitter_spec(jitter: Any, parameter: str) -> Optional[JitterSpec]:
+def jitter_spec(jitter: Any, parameter: str) -> JitterSpec | None:
     if jitter is None:
         return None
     if not isinstance(jitter, (ExponentialDelay, UniformDelay)):
-        raise _not_a(jitter, parameter, "a jitter model", "ackclock.ExponentialDelay, UniformDelay or None")
+        raise _not_a(
+            jitter, parameter, "a jitter model", "ackclock.ExponentialDelay, UniformDelay or None"
+        )
     return jitter.to_native()
 
 

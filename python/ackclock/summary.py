@@ -3,14 +3,12 @@ directions and one of flows."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ackclock.results import RunResult
 from ackclock.tables import format_table
 from ackclock.units import PS_PER_S, format_bandwidth, format_duration
 
 
-def _ms(seconds: Optional[float]) -> str:
+def _ms(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds * 1e3:.3f}"
 
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Optional
 
 
 def format_table(
-    headers: Sequence[str], rows: Sequence[Sequence[str]], align: Optional[str] = None
+    headers: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None
 ) -> str:
     """Columns padded to their widest cell. `align` has one letter per column,
     "l" or "r"; by default the first column is left-aligned, the rest right."""

@@ -65,7 +65,9 @@ def bandwidth_bps(value: Bandwidth, parameter: str = "value") -> int:
         return _parsed(value, _native.parse_bandwidth, parameter)
     bps = round(_plain_number(value, parameter, "bandwidth", "10Mb"))
     if bps == 0:
-        raise ParameterError(parameter, f"{value!r} is not a bandwidth: it must be greater than zero")
+        raise ParameterError(
+            parameter, f"{value!r} is not a bandwidth: it must be greater than zero"
+        )
     return _within_u64(bps, value, parameter, "bandwidth")
 
 
@@ -75,7 +77,9 @@ def size_bytes(value: Size, parameter: str = "value") -> int:
         return _parsed(value, _native.parse_size, parameter)
     size = _plain_number(value, parameter, "size", "1500B")
     if isinstance(size, float) and not size.is_integer():
-        raise ParameterError(parameter, f"{value!r} is not a size: it must be a whole number of bytes")
+        raise ParameterError(
+            parameter, f"{value!r} is not a size: it must be a whole number of bytes"
+        )
     return _within_u64(int(size), value, parameter, "size")
 
 
@@ -84,7 +88,9 @@ def mean_size_bytes(value: Size, parameter: str = "value") -> float:
     size = size_bytes(value, parameter) if isinstance(value, str) else value
     mean = _plain_number(size, parameter, "mean size", "2000B")
     if mean == 0:
-        raise ParameterError(parameter, f"{value!r} is not a mean size: it must be greater than zero")
+        raise ParameterError(
+            parameter, f"{value!r} is not a mean size: it must be greater than zero"
+        )
     return float(mean)
 
 

@@ -96,7 +96,12 @@ def format_report(result: MM1Result) -> str:
     ci = result.response
     verdict = "inside" if THEORY_RESPONSE_S in ci else "OUTSIDE"
     rows = [
-        [str(n), f"{measured:.4f}", f"{theory_occupancy(n):.4f}", f"{measured - theory_occupancy(n):+.4f}"]
+        [
+            str(n),
+            f"{measured:.4f}",
+            f"{theory_occupancy(n):.4f}",
+            f"{measured - theory_occupancy(n):+.4f}",
+        ]
         for n, measured in enumerate(result.occupancy)
     ]
     table = format_table(["n", "measured P_n", "(1-rho) rho^n", "difference"], rows)
@@ -144,7 +149,9 @@ def plot(result: MM1Result) -> Figure:
     states = range(STATES)
     distribution.bar([n - 0.2 for n in states], result.occupancy, width=0.4, label="simulation")
     distribution.bar(
-        [n + 0.2 for n in states], [theory_occupancy(n) for n in states], width=0.4,
+        [n + 0.2 for n in states],
+        [theory_occupancy(n) for n in states],
+        width=0.4,
         label=r"theory $(1-\rho)\,\rho^n$",
     )
     distribution.set(xlabel="jobs in the system n", ylabel="$P_n$", xticks=list(states))
@@ -155,7 +162,9 @@ def plot(result: MM1Result) -> Figure:
     means = [r.mean_response_s for r in result.replications]
     response.plot(range(len(means)), means, ".", color="grey", label="replication means")
     response.axhspan(ci.low, ci.high, alpha=0.3, label=f"{ci.level:.0%} CI of the mean")
-    response.axhline(THEORY_RESPONSE_S, color="black", linestyle="--", label=r"theory $1/(\mu-\lambda)$")
+    response.axhline(
+        THEORY_RESPONSE_S, color="black", linestyle="--", label=r"theory $1/(\mu-\lambda)$"
+    )
     response.set(xlabel="replication", ylabel="mean response time (s)")
     response.set_title(f"Mean response time {ci.mean:.3f} s")
     response.legend()

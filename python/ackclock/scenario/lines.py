@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Union
 
 PathPart = Union[str, int]
 
@@ -17,7 +17,7 @@ _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
 @dataclass
 class _Table:
     path: tuple[PathPart, ...]
-    header_line: Optional[int]  # 1-based; None for the root table
+    header_line: int | None  # 1-based; None for the root table
     body: range  # 0-based indices of the lines that belong to the table
 
 
@@ -34,7 +34,7 @@ def _tables(lines: Sequence[str]) -> list[_Table]:
                 path += (array_lengths[path] - 1,)
         return path
 
-    starts: list[tuple[tuple[PathPart, ...], Optional[int], int]] = [((), None, 0)]
+    starts: list[tuple[tuple[PathPart, ...], int | None, int]] = [((), None, 0)]
     for index, line in enumerate(lines):
         match = _HEADER.match(line)
         if not match:
@@ -48,10 +48,12 @@ def _tables(lines: Sequence[str]) -> list[_Table]:
             path = concrete(keys)
         starts.append((path, index + 1, index + 1))
     ends = [start for _, _, start in starts[1:]] + [len(lines)]
-    return [_Table(path, header, range(start, end)) for (path, header, start), end in zip(starts, ends)]
+    return [
+        _Table(path, header, range(start, end)) for (path, header, start), end in zip(starts, ends)
+    ]
 
 
-def line_of(text: str, path: Sequence[PathPart]) -> Optional[int]:
+def line_of(text: str, path: Sequence[PathPart]) -> int | None:
     """The 1-based line where `path` is set (or its table begins), or None."""
     lines = text.splitlines()
     owners = [table for table in _tables(lines) if tuple(path[: len(table.path)]) == table.path]

@@ -12,14 +12,20 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 from pydantic import ValidationError
 
 from ackclock.errors import ConfigError, ParameterError, ScenarioError
-from ackclock.handles import Node
+from ackclock.handles import Link, Node
 from ackclock.scenario.lines import PathPart, line_of
-from ackclock.scenario.schema import LinkTable, ScenarioFile, SpecTable
+from ackclock.scenario.schema import (
+    AppTable,
+    LinkTable,
+    ReverseTable,
+    ScenarioFile,
+    SpecTable,
+)
 from ackclock.simulator import Simulator
 from ackclock.specs import LinkParams
 from ackclock.units import Duration
@@ -89,7 +95,9 @@ def _validation_problem(error: ValidationError, data: Any) -> _FieldProblem:
     if kind == "invalid_value":
         return _FieldProblem(tuple(path), detail["msg"])
     if kind in ("model_type", "model_attributes_type", "dict_type"):
-        return _FieldProblem(tuple(path), f"{_short_repr(detail['input'])} is not valid: expected a table")
+        return _FieldProblem(
+            tuple(path), f"{_short_repr(detail['input'])} is not valid: expected a table"
+        )
     message = detail["msg"][:1].lower() + detail["msg"][1:]
     return _FieldProblem(tuple(path), f"{_short_repr(detail['input'])} is not valid: {message}")
 
@@ -109,18 +117,18 @@ class Scenario:
         self.spec = spec
 
     @property
-    def until(self) -> Optional[Duration]:
+    def until(self) -> Duration | None:
         """The file's `simulation.until` (None: until no events remain)."""
         return self.spec.simulation.until
 
-    def build(self, seed: Optional[int] = None) -> Simulator:
+    def build(self, seed: int | None = None) -> Simulator:
         """The simulation the file describes; `seed` overrides the file's seed."""
         try:
             return self._build(seed)
         except _FieldProblem as problem:
             raise _scenario_error(self.path, self.text, problem) from None
 
-    def run(self, seed: Optional[int] = None, until: Optional[Duration] = None) -> Simulator:
+    def run(self, seed: int | None = None, until: Duration | None = None) -> Simulator:
         """Builds and runs the simulation to `until` (default: the file's)."""
         sim = self.build(seed)
         try:
@@ -129,7 +137,7 @@ class Scenario:
             raise ScenarioError(f"{self.path}: {error}") from None
         return sim
 
-    def _build(self, seed: Optional[int]) -> Simulator:
+    def _build(self, seed: int | None) -> Simulator:
         settings = self.spec.simulation.given("until")
         if seed is not None:
             settings["seed"] = seed
@@ -140,46 +148,55 @@ class Scenario:
             with _at("nodes", index):
                 nodes[node.name] = sim.node(node.name)
         for index, link in enumerate(self.spec.links):
-            self._build_link(sim, nodes, index, link)
+            _build_link(sim, nodes, index, link)
         for index, app in enumerate(self.spec.apps):
-            where = ("apps", index)
-            options = app.given("type", "from_", "to")
-            if isinstance(app.packet_size, SpecTable):
-                options["packet_size"] = _spec(app.packet_size, *where, "packet_size")
-            endpoints = _node(nodes, app.from_, *where, "from"), _node(nodes, app.to, *where, "to")
-            with _at(*where):
-                getattr(sim, app.type)(*endpoints, **options)
+            _build_app(sim, nodes, index, app)
         return sim
 
-    def _build_link(self, sim: Simulator, nodes: dict[str, Node], index: int, link: LinkTable) -> None:
-        where = ("links", index)
-        src, dst = _node(nodes, link.from_, *where, "from"), _node(nodes, link.to, *where, "to")
-        options = link.given("from_", "to", "duplex", "loss", "jitter", "reverse")
-        if link.queue is not None:
-            options["queue"] = _spec(link.queue, *where, "queue")
-        reverse = link.reverse
-        if reverse is not None and not link.duplex:
-            raise _FieldProblem((*where, "reverse"), "only a duplex link has a reverse direction")
-        if link.duplex:
-            overrides = reverse.given("loss", "jitter") if reverse is not None else {}
-            if reverse is not None and reverse.queue is not None:
-                overrides["queue"] = _spec(reverse.queue, *where, "reverse", "queue")
-            with _at(*where, "reverse"):
-                options["reverse"] = LinkParams(**overrides)
-            with _at(*where):
-                sim.duplex_link(src, dst, **options)
-        else:
-            with _at(*where):
-                sim.simplex_link(src, dst, **options)
-        # Error models and jitter belong to one direction, as in ns-2's lossmodel.
-        directions = [(sim.link(src, dst), link, where)]
-        if reverse is not None:
-            directions.append((sim.link(dst, src), reverse, (*where, "reverse")))
-        for direction, table, at in directions:
-            if table.loss is not None:
-                direction.set_loss(_spec(table.loss, *at, "loss"))
-            if table.jitter is not None:
-                direction.set_jitter(_spec(table.jitter, *at, "jitter"))
+
+def _build_link(sim: Simulator, nodes: dict[str, Node], index: int, link: LinkTable) -> None:
+    where = ("links", index)
+    src, dst = _node(nodes, link.from_, *where, "from"), _node(nodes, link.to, *where, "to")
+    options = link.given("from_", "to", "duplex", "loss", "jitter", "reverse")
+    if link.queue is not None:
+        options["queue"] = _spec(link.queue, *where, "queue")
+    reverse = link.reverse
+    if reverse is not None and not link.duplex:
+        raise _FieldProblem((*where, "reverse"), "only a duplex link has a reverse direction")
+    if link.duplex:
+        overrides = reverse.given("loss", "jitter") if reverse is not None else {}
+        if reverse is not None and reverse.queue is not None:
+            overrides["queue"] = _spec(reverse.queue, *where, "reverse", "queue")
+        with _at(*where, "reverse"):
+            options["reverse"] = LinkParams(**overrides)
+        with _at(*where):
+            sim.duplex_link(src, dst, **options)
+    else:
+        with _at(*where):
+            sim.simplex_link(src, dst, **options)
+    # Error models and jitter belong to one direction, as in ns-2's lossmodel.
+    _set_loss_and_jitter(sim.link(src, dst), link, where)
+    if reverse is not None:
+        _set_loss_and_jitter(sim.link(dst, src), reverse, (*where, "reverse"))
+
+
+def _build_app(sim: Simulator, nodes: dict[str, Node], index: int, app: AppTable) -> None:
+    where = ("apps", index)
+    options = app.given("type", "from_", "to")
+    if isinstance(app.packet_size, SpecTable):
+        options["packet_size"] = _spec(app.packet_size, *where, "packet_size")
+    src, dst = _node(nodes, app.from_, *where, "from"), _node(nodes, app.to, *where, "to")
+    with _at(*where):
+        getattr(sim, app.type)(src, dst, **options)  # sim.cbr, sim.poisson or sim.on_off
+
+
+def _set_loss_and_jitter(
+    link: Link, table: LinkTable | ReverseTable, path: tuple[PathPart, ...]
+) -> None:
+    if table.loss is not None:
+        link.set_loss(_spec(table.loss, *path, "loss"))
+    if table.jitter is not None:
+        link.set_jitter(_spec(table.jitter, *path, "jitter"))
 
 
 def _spec(table: SpecTable, *path: PathPart) -> Any:
@@ -194,7 +211,7 @@ def _node(nodes: dict[str, Node], name: str, *path: PathPart) -> Node:
     return nodes[name]
 
 
-def load_scenario(path: Union[str, os.PathLike[str]]) -> Scenario:
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Reads and validates a scenario file; raises `ScenarioError` (one line)."""
     path = Path(path)
     try:

@@ -62,7 +62,9 @@ def _checked_by(convert: Callable[[Any, str], object]) -> PlainValidator:
         try:
             convert(value, "value")
         except ParameterError as error:
-            raise PydanticCustomError("invalid_value", "{problem}", {"problem": error.problem}) from None
+            raise PydanticCustomError(
+                "invalid_value", "{problem}", {"problem": error.problem}
+            ) from None
         return value
 
     return PlainValidator(validate)
@@ -80,7 +82,9 @@ def _queue_limit(value: Any) -> Optional[int]:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise PydanticCustomError(
-        "invalid_value", "{value} is not a queue limit: give a number or \"unlimited\"", {"value": repr(value)}
+        "invalid_value",
+        '{value} is not a queue limit: give a number or "unlimited"',
+        {"value": repr(value)},
     )
 
 
@@ -229,7 +233,10 @@ def _size_kind(value: Any) -> str:
 
 # A fixed size (1000, "1500B") or a table such as { type = "exponential", mean = 2000 }.
 PacketSizeValue = Annotated[
-    Union[Annotated[SizeValue, UnionTag("fixed")], Annotated[ExponentialSizeTable, UnionTag("exponential")]],
+    Union[
+        Annotated[SizeValue, UnionTag("fixed")],
+        Annotated[ExponentialSizeTable, UnionTag("exponential")],
+    ],
     Discriminator(_size_kind),
     _type_among("packet size", ExponentialSizeTable),
 ]
