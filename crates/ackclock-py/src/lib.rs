@@ -11,7 +11,9 @@ mod spec;
 
 use ackclock_core::{units, Duration, Instant, UnitError as CoreUnitError};
 use ackclock_net::{ChannelConfig, NodeId};
-use ackclock_sim::{ConfigError as CoreConfigError, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES};
+use ackclock_sim::{
+    ConfigError as CoreConfigError, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES,
+};
 use ackclock_tcp::Reader;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};

@@ -278,10 +278,30 @@ pub fn size(dict: &Bound<'_, PyDict>) -> Result<SizeModel, ConfigError> {
 /// parameter overridden; times in picoseconds, sizes in bytes.
 pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<TcpConfig, ConfigError> {
     const KEYS: &[&str] = &[
-        "profile", "cc", "mss", "mss_option", "initial_window", "initial_ssthresh", "max_window", "abc",
-        "dupack_threshold", "limited_transmit", "initial_rto_ps", "min_rto_ps", "max_rto_ps", "clock_granularity_ps",
-        "delayed_ack", "delayed_ack_timeout_ps", "receive_buffer", "flow_control", "nagle", "persist_min_ps",
-        "persist_max_ps", "time_wait_ps", "syn_retries", "max_retransmits",
+        "profile",
+        "cc",
+        "mss",
+        "mss_option",
+        "initial_window",
+        "initial_ssthresh",
+        "max_window",
+        "abc",
+        "dupack_threshold",
+        "limited_transmit",
+        "initial_rto_ps",
+        "min_rto_ps",
+        "max_rto_ps",
+        "clock_granularity_ps",
+        "delayed_ack",
+        "delayed_ack_timeout_ps",
+        "receive_buffer",
+        "flow_control",
+        "nagle",
+        "persist_min_ps",
+        "persist_max_ps",
+        "time_wait_ps",
+        "syn_retries",
+        "max_retransmits",
     ];
     let s = Spec::new(dict, context, KEYS)?;
     let mss = s.optional::<u32>("mss", "a whole number of bytes")?;
@@ -293,13 +313,21 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         Some("linux") => TcpConfig::linux(),
         Some("ns2") => TcpConfig::ns2(mss.unwrap_or(1000)),
         Some(other) => {
-            return Err(ConfigError::invalid(s.field("profile"), format!("'{other}'"), "unknown profile (use rfc, linux or ns2)"))
+            return Err(ConfigError::invalid(
+                s.field("profile"),
+                format!("'{other}'"),
+                "unknown profile (use rfc, linux or ns2)",
+            ))
         }
     };
     if let Some(name) = s.optional::<String>("cc", "a string")? {
         let names: Vec<&str> = CcKind::ALL.iter().map(|k| k.name()).collect();
         c.cc = CcKind::from_name(&name).ok_or_else(|| {
-            ConfigError::invalid(s.field("cc"), format!("'{name}'"), format!("unknown congestion control (use {})", names.join(", ")))
+            ConfigError::invalid(
+                s.field("cc"),
+                format!("'{name}'"),
+                format!("unknown congestion control (use {})", names.join(", ")),
+            )
         })?;
     }
     let ps = |key: &str| -> Result<Option<Duration>, ConfigError> {
@@ -344,7 +372,11 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
 
 /// The application on a TCP connection.
 pub fn tcp_app(dict: &Bound<'_, PyDict>) -> Result<TcpApp, ConfigError> {
-    let s = Spec::new(dict, "app", &["bytes", "mean_interval_ps", "packet_size", "request", "response", "count", "think_ps"])?;
+    let s = Spec::new(
+        dict,
+        "app",
+        &["bytes", "mean_interval_ps", "packet_size", "request", "response", "count", "think_ps"],
+    )?;
     match s.kind()?.as_str() {
         "bulk" => Ok(TcpApp::Bulk { bytes: s.optional::<u64>("bytes", "a whole number of bytes")? }),
         "telnet" => Ok(TcpApp::Telnet {
@@ -355,7 +387,9 @@ pub fn tcp_app(dict: &Bound<'_, PyDict>) -> Result<TcpApp, ConfigError> {
             request: s.required::<u64>("request", "a whole number of bytes")?.max(1),
             response: s.required::<u64>("response", "a whole number of bytes")?.max(1),
             count: s.optional::<u32>("count", "a whole number")?.unwrap_or(1),
-            think: s.optional::<u64>("think_ps", "a whole number of picoseconds")?.map_or(Duration::ZERO, Duration::from_ps),
+            think: s
+                .optional::<u64>("think_ps", "a whole number of picoseconds")?
+                .map_or(Duration::ZERO, Duration::from_ps),
         }),
         other => Err(s.unknown_type(other, "bulk, telnet or request_response")),
     }

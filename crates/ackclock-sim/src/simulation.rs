@@ -178,7 +178,13 @@ impl Simulation {
         let rng = self.streams.stream(&format!("flow/{id}"));
         let port = UDP_PORT_BASE.wrapping_add(id as u16);
         let udp = UdpFlow { port, source: UdpSource::new(config, rng), stats: UdpStats::default() };
-        self.flows.push(Flow { name: name.to_string(), src, dst, scheduled: false, transfer: Transfer::Udp(Box::new(udp)) });
+        self.flows.push(Flow {
+            name: name.to_string(),
+            src,
+            dst,
+            scheduled: false,
+            transfer: Transfer::Udp(Box::new(udp)),
+        });
         Ok(id)
     }
 

@@ -16,7 +16,12 @@ struct Network {
     reorder: bool,
 }
 
-fn transfer(seed: u64, cc: CcKind, bytes: u64, net: &Network) -> (Simulation, u32) {
+/// Which options each end offers: (sack, timestamps, window scale).
+type Offers = [(bool, bool, bool); 2];
+
+const ALL_ON: Offers = [(true, true, true); 2];
+
+fn transfer(seed: u64, cc: CcKind, bytes: u64, net: &Network, offers: Offers) -> (Simulation, u32) {
     let mut sim = Simulation::new(seed, 0);
     let (a, b) = (sim.add_node("a"), sim.add_node("b"));
     for (from, to) in [(a, b), (b, a)] {
@@ -35,10 +40,18 @@ fn transfer(seed: u64, cc: CcKind, bytes: u64, net: &Network) -> (Simulation, u3
         let ch = sim.add_channel(config).unwrap();
         sim.set_duplication(ch, net.duplicate).unwrap();
     }
-    let tcp = TcpConfig { cc, time_wait: Duration::from_secs(2), ..TcpConfig::default() };
+    let tcp = |(sack, timestamps, window_scale): (bool, bool, bool)| TcpConfig {
+        cc,
+        sack,
+        timestamps,
+        window_scale,
+        receive_buffer: 256 * 1024,
+        time_wait: Duration::from_secs(2),
+        ..TcpConfig::default()
+    };
     let flow = TcpFlowConfig {
-        client: tcp.clone(),
-        server: tcp,
+        client: tcp(offers[0]),
+        server: tcp(offers[1]),
         app: TcpApp::Bulk { bytes: Some(bytes) },
         start: Instant::ZERO,
         server_start: Instant::ZERO,
@@ -59,8 +72,9 @@ proptest! {
         loss in 0.0f64..0.2,
         duplicate in 0.0f64..0.1,
         reorder in any::<bool>(),
+        offers in any::<Offers>(),
     ) {
-        let (mut sim, f) = transfer(seed, cc, bytes, &Network { loss, duplicate, reorder });
+        let (mut sim, f) = transfer(seed, cc, bytes, &Network { loss, duplicate, reorder }, offers);
         prop_assert_eq!(sim.run(Some(Instant::from_ps(100_000 * 1_000_000_000_000))).unwrap(), RunOutcome::Until);
         let report = sim.flow_report(f).unwrap();
         let tcp = report.tcp.unwrap();
@@ -73,11 +87,11 @@ proptest! {
 #[test]
 fn a_lossless_transfer_completes_in_the_expected_time() {
     // 100 kB over 10 Mbit/s with 40 ms RTT: slow start needs a handful of RTTs.
-    let (mut sim, f) = transfer(1, CcKind::NewReno, 100_000, &Network { loss: 0.0, duplicate: 0.0, reorder: false });
+    let net = Network { loss: 0.0, duplicate: 0.0, reorder: false };
+    let (mut sim, f) = transfer(1, CcKind::NewReno, 100_000, &net, ALL_ON);
     sim.run(None).unwrap();
     let tcp = sim.flow_report(f).unwrap().tcp.unwrap();
     assert_eq!(tcp.retransmits, 0);
     let done = tcp.completion_time_s.unwrap();
     assert!(done > 0.2 && done < 0.6, "completion {done}");
 }
-

@@ -34,6 +34,16 @@ pub struct TcpConfig {
     /// RFC 3042 limited transmit: one new segment on each of the first two
     /// duplicate ACKs.
     pub limited_transmit: bool,
+    /// Offer SACK (RFC 2018) and recover with RFC 6675 when both ends agree.
+    pub sack: bool,
+    /// Report duplicate segments with D-SACK (RFC 2883).
+    pub dsack: bool,
+    /// Offer RFC 7323 timestamps (RTT measurement and PAWS).
+    pub timestamps: bool,
+    /// Timestamp clock tick.
+    pub timestamp_granularity: Duration,
+    /// Offer RFC 7323 window scaling (the shift fits the receive buffer).
+    pub window_scale: bool,
     /// RFC 6298 parameters.
     pub initial_rto: Duration,
     pub min_rto: Duration,
@@ -62,7 +72,8 @@ pub struct TcpConfig {
 }
 
 impl Default for TcpConfig {
-    /// RFC defaults: 1 s minimum RTO (RFC 6298 2.4), delayed ACKs, Nagle.
+    /// RFC defaults: 1 s minimum RTO (RFC 6298 2.4), delayed ACKs, Nagle,
+    /// SACK, timestamps and window scaling offered.
     fn default() -> Self {
         TcpConfig {
             mss: 1460,
@@ -74,6 +85,11 @@ impl Default for TcpConfig {
             abc: false,
             dupack_threshold: 3,
             limited_transmit: false,
+            sack: true,
+            dsack: true,
+            timestamps: true,
+            timestamp_granularity: Duration::from_millis(1),
+            window_scale: true,
             initial_rto: Duration::from_secs(1),
             min_rto: Duration::from_secs(1),
             max_rto: Duration::from_secs(60),
@@ -115,6 +131,10 @@ impl TcpConfig {
             max_window: Some(20 * payload),
             cc: CcKind::Tahoe,
             limited_transmit: true,
+            sack: false,
+            dsack: false,
+            timestamps: false,
+            window_scale: false,
             initial_rto: Duration::from_secs(3),
             min_rto: Duration::from_millis(200),
             max_rto: Duration::from_secs(60),

@@ -13,6 +13,7 @@ use crate::cc::{Cc, CongestionOps};
 use crate::config::TcpConfig;
 use crate::reassembly::Ranges;
 use crate::rtt::RttEstimator;
+use crate::scoreboard::Scoreboard;
 use crate::stats::TcpStats;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
@@ -119,6 +120,22 @@ pub struct Endpoint {
     pub(crate) unacked_bytes: u64,
     pub(crate) delack_deadline: Option<Instant>,
     pub(crate) time_wait_deadline: Option<Instant>,
+    // --- options agreed in the handshake ---
+    pub(crate) sack_ok: bool,
+    pub(crate) ts_ok: bool,
+    pub(crate) ws_ok: bool,
+    /// Shift applied to windows the peer sends us, and to those we send.
+    pub(crate) snd_wscale: u8,
+    pub(crate) rcv_wscale: u8,
+    /// RFC 7323 TS.Recent and the ACK offset we last sent (Last.ACK.sent).
+    pub(crate) ts_recent: Option<u32>,
+    pub(crate) last_ack_sent: u64,
+    /// Sender: what the peer has SACKed.
+    pub(crate) scoreboard: Scoreboard,
+    /// Receiver: offsets inside recently received out-of-order blocks,
+    /// most recent first, and a pending D-SACK block.
+    pub(crate) sack_recent: Vec<u64>,
+    pub(crate) dsack_pending: Option<(u64, u64)>,
 }
 
 impl Endpoint {
@@ -175,6 +192,16 @@ impl Endpoint {
             unacked_bytes: 0,
             delack_deadline: None,
             time_wait_deadline: None,
+            sack_ok: false,
+            ts_ok: false,
+            ws_ok: false,
+            snd_wscale: 0,
+            rcv_wscale: 0,
+            ts_recent: None,
+            last_ack_sent: 0,
+            scoreboard: Scoreboard::default(),
+            sack_recent: Vec::new(),
+            dsack_pending: None,
             cfg,
         }
     }
@@ -364,12 +391,13 @@ impl Endpoint {
 
     fn on_segment_synchronized(&mut self, now: Instant, seg: &TcpRepr) {
         let seq = self.rcv_offset(seg.seq);
-        if !self.acceptable(seq, seg.seq_len()) {
+        if !self.acceptable(seq, seg.seq_len()) || self.paws_rejects(seg) {
             if !seg.flags.rst {
                 self.ack_now = true;
             }
             return;
         }
+        self.note_timestamp(seg, seq);
         if seg.flags.rst {
             self.reset = true;
             self.enter_closed();
@@ -411,6 +439,7 @@ impl Endpoint {
 
     /// Records the peer's SYN: its ISN, MSS and window.
     fn accept_syn(&mut self, seg: &TcpRepr) {
+        self.negotiate(seg);
         self.irs = seg.seq;
         self.rcv_nxt = 1;
         self.rcv_adv = 1 + self.free_buffer();
@@ -504,9 +533,11 @@ impl Endpoint {
     pub(crate) fn header(&mut self, now: Instant, offset: u64) -> TcpRepr {
         let synchronized = !matches!(self.state, State::SynSent | State::Closed | State::Listen);
         let window = self.advertise(now);
+        let options = if synchronized { self.segment_options(now) } else { TcpOptions::default() };
         self.ack_now = false;
         self.unacked_bytes = 0;
         self.delack_deadline = None;
+        self.last_ack_sent = self.rcv_nxt;
         TcpRepr {
             src_port: self.local_port,
             dst_port: self.remote_port,
@@ -514,7 +545,7 @@ impl Endpoint {
             ack: if synchronized { self.irs + self.rcv_nxt as u32 } else { SeqNum(0) },
             flags: TcpFlags { ack: synchronized, ..TcpFlags::default() },
             window,
-            options: TcpOptions::default(),
+            options,
             payload_len: 0,
         }
     }
@@ -538,9 +569,9 @@ impl Endpoint {
     fn syn_segment(&mut self, now: Instant) -> TcpRepr {
         let mut seg = self.header(now, 0);
         seg.flags.syn = true;
-        if self.cfg.mss_option {
-            seg.options.mss = Some(self.cfg.mss.min(u32::from(u16::MAX)) as u16);
-        }
+        seg.options = self.syn_options(now);
+        // RFC 7323 §2.2: the window in a SYN is never scaled.
+        seg.window = self.cfg.receive_buffer.min(u32::from(u16::MAX)) as u16;
         if self.snd_max > 0 {
             self.stats.retransmits += 1;
             self.syn_sent_at = None; // Karn: no sample from a retransmitted SYN

@@ -12,6 +12,7 @@
 pub mod cc;
 pub mod config;
 mod endpoint;
+mod options;
 pub mod reassembly;
 mod recv;
 pub mod rtt;

@@ -35,13 +35,20 @@ impl Endpoint {
         let start = seq.max(self.rcv_nxt);
         let end = (seq + u64::from(len)).min(self.rcv_adv.max(self.rcv_nxt));
         if end <= start {
-            self.ack_now = true; // a duplicate: tell the sender where we are
+            // A duplicate: tell the sender where we are (and what it resent).
+            self.note_duplicate(seq, seq + u64::from(len));
+            self.ack_now = true;
             return;
         }
         self.drain(now);
         if start > self.rcv_nxt {
             // RFC 5681 §4.2: out-of-order data is acknowledged at once.
+            let before = self.ooo.bytes();
             self.ooo.insert(start, end);
+            if self.ooo.bytes() == before {
+                self.note_duplicate(start, end);
+            }
+            self.note_out_of_order(start);
             self.ack_now = true;
             return;
         }
@@ -97,13 +104,16 @@ impl Endpoint {
     }
 
     /// The window field to send, moving the right edge when worthwhile.
+    /// With window scaling the edge moves in whole units of the scale.
     pub(crate) fn advertise(&mut self, now: Instant) -> u16 {
         self.drain(now);
-        let right = self.rcv_nxt + self.free_buffer();
+        let shift = self.rcv_wscale;
+        let free = (self.free_buffer() >> shift).min(u64::from(u16::MAX)) << shift;
+        let right = self.rcv_nxt + free;
         if right >= self.rcv_adv + self.sws_threshold() {
             self.rcv_adv = right;
         }
-        self.rcv_adv.saturating_sub(self.rcv_nxt).min(u64::from(u16::MAX)) as u16
+        (self.rcv_adv.saturating_sub(self.rcv_nxt) >> shift).min(u64::from(u16::MAX)) as u16
     }
 
     /// Whether the sender may be stalled by our small advertised window.

@@ -19,10 +19,12 @@ pub struct Scoreboard {
 /// What NextSeg says to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NextSeg {
-    /// Retransmit from this offset (rules 1, 3 and 4).
+    /// Retransmit from this offset (rules 1 and 3).
     Retransmit(u64),
     /// Send new data (rule 2).
     NewData,
+    /// The rescue retransmission from this offset (rule 4).
+    Rescue(u64),
 }
 
 impl Scoreboard {
@@ -133,7 +135,7 @@ impl Scoreboard {
         // (4) one rescue retransmission per recovery, of the last segment.
         if self.rescue_rxt.is_none() && una < high_data {
             let last = high_data.saturating_sub(u64::from(mss)).max(una);
-            return Some(NextSeg::Retransmit(self.next_unsacked(last).min(high_data - 1)));
+            return Some(NextSeg::Rescue(self.next_unsacked(last).min(high_data - 1)));
         }
         None
     }
@@ -186,7 +188,7 @@ mod tests {
     fn rescue_retransmission_is_sent_once() {
         let mut b = board(&[]);
         b.high_rxt = 1001;
-        assert_eq!(b.next_seg(1, 1001, false, 3, MSS), Some(NextSeg::Retransmit(901)));
+        assert_eq!(b.next_seg(1, 1001, false, 3, MSS), Some(NextSeg::Rescue(901)));
         b.rescue_rxt = Some(1001);
         assert_eq!(b.next_seg(1, 1001, false, 3, MSS), None);
     }

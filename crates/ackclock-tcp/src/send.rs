@@ -2,6 +2,7 @@
 
 use crate::cc::{AckSample, CaState, CongestionOps, RecoveryStyle, WindowState};
 use crate::endpoint::{Endpoint, Phase, State};
+use crate::scoreboard::NextSeg;
 use ackclock_core::{Duration, Instant};
 use ackclock_wire::TcpRepr;
 
@@ -44,7 +45,9 @@ impl Endpoint {
     /// RFC 9293 §3.10.7.4: take the peer's window from the newest segment.
     pub(crate) fn update_window(&mut self, seg: &TcpRepr, seq: u64, ack: u64) {
         if self.snd_wl1 < seq || (self.snd_wl1 == seq && self.snd_wl2 <= ack) {
-            self.snd_wnd = u64::from(seg.window);
+            // RFC 7323 §2.2: windows in SYN segments are not scaled.
+            let shift = if seg.flags.syn { 0 } else { self.snd_wscale };
+            self.snd_wnd = u64::from(seg.window) << shift;
             self.snd_wl1 = seq;
             self.snd_wl2 = ack;
             self.max_snd_wnd = self.max_snd_wnd.max(self.snd_wnd);
@@ -59,8 +62,11 @@ impl Endpoint {
             self.persist_deadline = None;
             self.persist_backoff = 0;
         }
+        if self.sack_ok {
+            self.process_sack_blocks(seg, ack);
+        }
         if ack > self.snd_una {
-            self.on_new_ack(now, ack);
+            self.on_new_ack(now, seg, ack);
         } else if ack == self.snd_una
             && seg.payload_len == 0
             && !seg.flags.fin
@@ -73,7 +79,25 @@ impl Endpoint {
         }
     }
 
-    fn on_new_ack(&mut self, now: Instant, ack: u64) {
+    /// Feeds SACK blocks to the scoreboard; a first block below the ACK or
+    /// inside the second is a D-SACK (RFC 2883 §4).
+    fn process_sack_blocks(&mut self, seg: &TcpRepr, ack: u64) {
+        let blocks: Vec<(u64, u64)> =
+            seg.options.sack.as_slice().iter().map(|&(l, r)| (self.snd_offset(l), self.snd_offset(r))).collect();
+        if let Some(&(start, end)) = blocks.first() {
+            let inside_second = blocks.get(1).is_some_and(|&(s, e)| s <= start && end <= e);
+            if end <= ack || inside_second {
+                self.stats.dsacks += 1;
+                if start < self.scoreboard.high_rxt {
+                    self.stats.spurious_retransmits += 1;
+                }
+            }
+        }
+        let una = ack.max(self.snd_una);
+        self.scoreboard.update(una, self.snd_max, blocks);
+    }
+
+    fn on_new_ack(&mut self, now: Instant, seg: &TcpRepr, ack: u64) {
         let acked = ack - self.snd_una;
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
@@ -81,6 +105,7 @@ impl Endpoint {
         self.dupacks = 0;
         self.rto_count = 0;
         let rtt = match self.rtt_probe {
+            _ if self.ts_ok => self.timestamp_rtt(now, seg),
             Some((end, sent)) if ack >= end => {
                 self.rtt_probe = None;
                 Some(now - sent)
@@ -93,6 +118,11 @@ impl Endpoint {
         let acked32 = acked.min(u64::from(u32::MAX)) as u32;
         self.cc.pkts_acked(&AckSample { now, acked_bytes: acked32, rtt });
         match self.phase {
+            Phase::FastRecovery if ack < self.recover && self.sack_ok => {
+                // RFC 6675: stay in recovery; the scoreboard paces sending.
+                self.restart_rto(now);
+                return;
+            }
             Phase::FastRecovery if ack < self.recover && self.cc.recovery_style() == RecoveryStyle::NewReno => {
                 // RFC 6582 §3.2 (5): a partial ACK retransmits the next hole,
                 // deflates cwnd by what it acknowledged and adds back one MSS.
@@ -125,15 +155,21 @@ impl Endpoint {
 
     fn on_dupack(&mut self) {
         if self.phase == Phase::FastRecovery {
-            // RFC 5681 §3.2 (4): each further dupack means a segment left.
-            self.cwnd = self.cwnd.saturating_add(self.send_mss);
+            if !self.sack_ok {
+                // RFC 5681 §3.2 (4): each further dupack means a segment left.
+                self.cwnd = self.cwnd.saturating_add(self.send_mss);
+            }
             return;
         }
         self.dupacks += 1;
-        if self.dupacks != self.cfg.dupack_threshold {
+        let style = self.cc.recovery_style();
+        let sack_recovery = self.sack_ok && style != RecoveryStyle::Tahoe;
+        // RFC 6675 §5: enter recovery on DupThresh dupacks, or as soon as
+        // the scoreboard deems the first unacknowledged segment lost.
+        let lost = sack_recovery && self.scoreboard.is_lost(self.snd_una, self.cfg.dupack_threshold, self.send_mss);
+        if self.dupacks != self.cfg.dupack_threshold && !lost {
             return;
         }
-        let style = self.cc.recovery_style();
         // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
         if style != RecoveryStyle::Reno && self.snd_una <= self.recover && self.recover > 0 {
             return;
@@ -147,6 +183,16 @@ impl Endpoint {
                 self.cwnd = self.send_mss;
                 self.snd_nxt = self.snd_una; // go back N from the hole
                 self.set_phase(Phase::Loss);
+            }
+            _ if sack_recovery => {
+                // RFC 6675 §5 (4.2), (4.3): cwnd = ssthresh and resend the
+                // first hole; the pipe then paces everything else.
+                self.stats.sack_recoveries += 1;
+                self.cwnd = self.ssthresh;
+                self.scoreboard.high_rxt = self.snd_una;
+                self.scoreboard.rescue_rxt = None;
+                self.retransmit_at = Some(self.snd_una);
+                self.set_phase(Phase::FastRecovery);
             }
             RecoveryStyle::Reno | RecoveryStyle::NewReno => {
                 self.retransmit_at = Some(self.snd_una);
@@ -184,6 +230,9 @@ impl Endpoint {
             self.set_phase(Phase::Loss);
         }
         self.snd_nxt = self.snd_una; // go back N
+                                     // RFC 6675 §5.1: keep the scoreboard, restart retransmission marks.
+        self.scoreboard.high_rxt = self.snd_una;
+        self.scoreboard.rescue_rxt = None;
         self.restart_rto(now);
     }
 
@@ -214,8 +263,15 @@ impl Endpoint {
             return None;
         }
         if let Some(at) = self.retransmit_at.take() {
-            let len = (self.data_end().saturating_sub(at)).min(u64::from(self.send_mss));
+            let len = self.segment_len_at(at);
             return Some(self.emit(now, at, len));
+        }
+        if self.phase == Phase::FastRecovery && self.sack_ok {
+            return self.sack_recovery_segment(now);
+        }
+        if self.sack_ok && self.snd_nxt < self.snd_max {
+            // Going back after a timeout: skip what the peer already holds.
+            self.snd_nxt = self.scoreboard.next_unsacked(self.snd_nxt).min(self.snd_max);
         }
         let end = self.data_end();
         let nxt = self.snd_nxt;
@@ -230,6 +286,43 @@ impl Endpoint {
         }
         let fin_unsent = self.close_requested && nxt == end;
         fin_unsent.then(|| self.emit(now, nxt, 0))
+    }
+
+    /// Length of a retransmission at `at`: up to one MSS, stopping at the
+    /// end of the data and at the next SACKed block.
+    fn segment_len_at(&self, at: u64) -> u64 {
+        let end = self.data_end().min(at + u64::from(self.send_mss));
+        if self.sack_ok {
+            self.scoreboard.hole_end(at, end) - at
+        } else {
+            end.saturating_sub(at)
+        }
+    }
+
+    /// RFC 6675 §5 (C): while cwnd - pipe >= 1 MSS, send what NextSeg says.
+    fn sack_recovery_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+        let (mss, dupthresh) = (self.send_mss, self.cfg.dupack_threshold);
+        let pipe = self.scoreboard.pipe(self.snd_una, self.snd_max, dupthresh, mss);
+        if u64::from(self.cwnd) < pipe + u64::from(mss) {
+            return None;
+        }
+        let rwnd_room = !self.cfg.flow_control || self.snd_nxt < self.snd_una + self.snd_wnd;
+        let new_data = self.snd_nxt < self.data_end() && rwnd_room;
+        let next = self.scoreboard.next_seg(self.snd_una, self.snd_max, new_data, dupthresh, mss)?;
+        let at = match next {
+            NextSeg::NewData => {
+                let len = (self.data_end() - self.snd_nxt).min(u64::from(mss));
+                return Some(self.emit(now, self.snd_nxt, len));
+            }
+            NextSeg::Retransmit(at) => at,
+            NextSeg::Rescue(at) => {
+                self.scoreboard.rescue_rxt = Some(self.recover);
+                at
+            }
+        };
+        // At the end of the data this resends just the FIN.
+        let len = self.segment_len_at(at);
+        (len > 0 || at == self.data_end()).then(|| self.emit(now, at, len))
     }
 
     /// RFC 1122 §4.2.3.4 sender SWS avoidance with Nagle's algorithm.
@@ -252,6 +345,7 @@ impl Endpoint {
         if offset < self.snd_max {
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
+            self.scoreboard.high_rxt = self.scoreboard.high_rxt.max(offset + len);
         } else if self.rtt_probe.is_none() {
             self.rtt_probe = Some((seq_end, now));
         }

@@ -11,6 +11,12 @@ pub struct TcpStats {
     pub retransmits: u64,
     pub retransmitted_bytes: u64,
     pub fast_retransmits: u64,
+    /// Loss recoveries driven by the SACK scoreboard (RFC 6675).
+    pub sack_recoveries: u64,
+    /// D-SACK blocks received (RFC 2883).
+    pub dsacks: u64,
+    /// Retransmissions a D-SACK showed to have been unnecessary.
+    pub spurious_retransmits: u64,
     pub timeouts: u64,
     pub dupacks_received: u64,
     pub segments_received: u64,
