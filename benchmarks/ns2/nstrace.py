@@ -44,7 +44,7 @@ def nsopen(filename):
     global _file
     if _file is not None:
         _file.close()
-    _file = open(filename, "r")
+    _file = open(filename)
     _advance()
 
 

@@ -6,7 +6,7 @@ configuration dict is checked by Rust; a bad key or value raises ConfigError
 whose message names the key and the value.
 """
 
-from typing import Literal, Optional, TypedDict, Union
+from typing import Literal, TypedDict, Union
 
 class UnitError(ValueError):
     """A unit string could not be parsed; the message quotes it."""
@@ -33,7 +33,7 @@ def parse_size(text: str) -> int:
 # limit counts waiting packets only (dropped when waiting >= limit).
 class DropTailSpec(TypedDict, total=False):
     type: Literal["droptail"]
-    limit: Optional[int]
+    limit: int | None
     unit: Literal["packets", "bytes"]
     ns2_limit: bool
 
@@ -43,7 +43,7 @@ class DropTailSpec(TypedDict, total=False):
 # mean_packet_size 500 (bytes; for the idle-time decay of the average).
 class RedSpec(TypedDict, total=False):
     type: Literal["red"]
-    limit: Optional[int]
+    limit: int | None
     unit: Literal["packets", "bytes"]
     ns2_limit: bool
     min_th: float
@@ -143,8 +143,8 @@ class TcpSpec(TypedDict, total=False):
     mss: int  # payload bytes per segment
     mss_option: bool
     initial_window: int  # segments
-    initial_ssthresh: Optional[int]  # bytes; None = unbounded
-    max_window: Optional[int]  # bytes (ns-2's window_)
+    initial_ssthresh: int | None  # bytes; None = unbounded
+    max_window: int | None  # bytes (ns-2's window_)
     abc: bool  # RFC 3465 appropriate byte counting
     dupack_threshold: int
     limited_transmit: bool  # RFC 3042
@@ -165,7 +165,7 @@ class TcpSpec(TypedDict, total=False):
 
 class BulkAppSpec(TypedDict, total=False):
     type: Literal["bulk"]
-    bytes: Optional[int]  # None: unlimited (ns-2's FTP)
+    bytes: int | None  # None: unlimited (ns-2's FTP)
 
 class TelnetAppSpec(TypedDict):
     type: Literal["telnet"]
@@ -208,11 +208,11 @@ class FlowStats(TypedDict, total=False):
     tx_bytes: int
     rx_packets: int
     rx_bytes: int
-    mean_delay_s: Optional[float]  # None before the first packet arrives
-    delay_p50_s: Optional[float]  # percentiles within 1% relative error
-    delay_p95_s: Optional[float]
-    delay_p99_s: Optional[float]
-    max_delay_s: Optional[float]
+    mean_delay_s: float | None  # None before the first packet arrives
+    delay_p50_s: float | None  # percentiles within 1% relative error
+    delay_p95_s: float | None
+    delay_p99_s: float | None
+    max_delay_s: float | None
     # TCP flows only (tx_* count the client's segments and payload bytes,
     # rx_bytes the bytes delivered in order to the server application).
     cc: str
@@ -222,10 +222,10 @@ class FlowStats(TypedDict, total=False):
     retransmits: int
     fast_retransmits: int
     timeouts: int
-    rtt_min_s: Optional[float]
-    rtt_mean_s: Optional[float]
-    rtt_max_s: Optional[float]
-    completion_time_s: Optional[float]
+    rtt_min_s: float | None
+    rtt_mean_s: float | None
+    rtt_max_s: float | None
+    completion_time_s: float | None
     cwnd_bytes: int
     ssthresh_bytes: int
     client_state: str  # RFC 9293 state names, e.g. "Established", "Closed"
@@ -260,14 +260,14 @@ class Sim:
         bandwidth_bps: int,
         delay_ps: int,
         queue: QueueSpec,
-        loss: Optional[LossSpec] = None,
-        jitter: Optional[JitterSpec] = None,
+        loss: LossSpec | None = None,
+        jitter: JitterSpec | None = None,
     ) -> int:
         """A simplex link src->dst; returns the channel id (0, 1, ...).
         A duplex link is two channels. Raises ConfigError for an unknown node,
         src == dst, a second channel for the same (src, dst), or a bad spec."""
-    def set_loss(self, channel: int, loss: Optional[LossSpec]) -> None: ...
-    def set_jitter(self, channel: int, jitter: Optional[JitterSpec]) -> None: ...
+    def set_loss(self, channel: int, loss: LossSpec | None) -> None: ...
+    def set_jitter(self, channel: int, jitter: JitterSpec | None) -> None: ...
     def add_udp_flow(
         self,
         name: str,
@@ -276,8 +276,8 @@ class Sim:
         traffic: TrafficSpec,
         size: SizeSpec,
         start_ps: int = 0,
-        stop_ps: Optional[int] = None,
-        max_packets: Optional[int] = None,
+        stop_ps: int | None = None,
+        max_packets: int | None = None,
         ecn: bool = False,
     ) -> int:
         """A UDP source on `src` sending to a counting sink on `dst`; returns the
@@ -292,9 +292,9 @@ class Sim:
         app: TcpAppSpec,
         start_ps: int = 0,
         server_start_ps: int = 0,
-        read_rate_bps: Optional[int] = None,
+        read_rate_bps: int | None = None,
         record_series: bool = False,
-        server_tcp: Optional[TcpSpec] = None,
+        server_tcp: TcpSpec | None = None,
     ) -> int:
         """A TCP connection: client on src, server on dst (listening from
         server_start_ps; before that its port answers with RST). The server
@@ -309,7 +309,7 @@ class Sim:
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...
-    def run(self, until_ps: Optional[int] = None) -> tuple[RunOutcome, Optional[int]]:
+    def run(self, until_ps: int | None = None) -> tuple[RunOutcome, int | None]:
         """Processes events up to and including `until_ps` (or until none remain).
         Returns ("callback", id) when a scheduled callback is due (call it, then
         call run() again with the same limit), ("stopped", None) after stop(),
@@ -321,5 +321,5 @@ class Sim:
     def flow_stats(self, flow: int) -> FlowStats: ...
     def occupancy_distribution(self, channel: int) -> list[float]:
         """Fraction of elapsed time with n packets in the system (waiting plus
-        in service) on this channel, for n = 0, 1, 2, ..."""
+        in service) on this channel, for n = 0, 1, 2, ...; empty at time zero."""
     def results(self) -> Results: ...

@@ -21,9 +21,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-create_exception!(_native, UnitError, PyValueError, "A unit string could not be parsed.");
-create_exception!(_native, ConfigError, PyValueError, "A builder argument is invalid.");
-create_exception!(_native, SimulationError, PyRuntimeError, "An internal failure inside the core.");
+create_exception!(ackclock._native, UnitError, PyValueError, "A unit string could not be parsed.");
+create_exception!(ackclock._native, ConfigError, PyValueError, "A builder argument is invalid.");
+create_exception!(ackclock._native, SimulationError, PyRuntimeError, "An internal failure inside the core.");
 
 fn config_err(e: CoreConfigError) -> PyErr {
     ConfigError::new_err(e.to_string())

@@ -506,8 +506,11 @@ impl Simulation {
         let now = self.now();
         let c = self.channel_mut(channel)?;
         c.advance(now);
+        if now == Instant::ZERO {
+            return Ok(Vec::new()); // no time has elapsed: no distribution yet
+        }
         let total = now.as_ps() as f64;
-        Ok(c.stats().occupancy.iter().map(|&t| if total > 0.0 { t as f64 / total } else { 0.0 }).collect())
+        Ok(c.stats().occupancy.iter().map(|&t| t as f64 / total).collect())
     }
 
     pub fn flow_report(&self, flow: u32) -> Result<FlowReport, ConfigError> {
