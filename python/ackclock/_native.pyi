@@ -132,13 +132,19 @@ SizeSpec = Union[FixedSizeSpec, ExponentialSizeSpec]
 
 # TCP. Every key is optional: a profile supplies the rest.
 #   profile "rfc" (default): RFC values: MSS 1460, initial window 4, min RTO 1 s,
-#     delayed ACK 200 ms, Nagle, 64 KB receive buffer, NewReno.
+#     delayed ACK 200 ms, Nagle, 64 KB receive buffer, NewReno, SACK, timestamps
+#     and window scaling offered (each is used only if the peer offers it too).
 #   profile "linux": initial window 10, min RTO 200 ms, ABC, limited transmit.
 #   profile "ns2": ns-2 Agent/TCP: no options, mss = packetSize_ (default 1000),
 #     initial window 2, 10 ms clock ticks, min RTO 200 ms, initial RTO 3 s, an ACK
-#     per segment, window cap 20 segments, no flow control, Tahoe.
+#     per segment, window cap 20 segments, no flow control, Tahoe, no options.
 class TcpSpec(TypedDict, total=False):
     profile: Literal["rfc", "linux", "ns2"]
+    sack: bool  # offer SACK (RFC 2018), recover with RFC 6675 (rfc/linux: True)
+    dsack: bool  # report duplicates with D-SACK (RFC 2883)
+    timestamps: bool  # offer RFC 7323 timestamps (RTTM, PAWS)
+    timestamp_granularity_ps: int  # timestamp clock tick (default 1 ms)
+    window_scale: bool  # offer RFC 7323 window scaling
     cc: Literal["tahoe", "reno", "newreno"]
     mss: int  # payload bytes per segment
     mss_option: bool
@@ -222,6 +228,9 @@ class FlowStats(TypedDict, total=False):
     retransmits: int
     fast_retransmits: int
     timeouts: int
+    sack_recoveries: int  # loss recoveries paced by the SACK scoreboard (RFC 6675)
+    dsacks: int  # D-SACK blocks received (RFC 2883)
+    spurious_retransmits: int  # retransmissions a D-SACK showed unnecessary
     rtt_min_s: float | None
     rtt_mean_s: float | None
     rtt_max_s: float | None

@@ -364,6 +364,12 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.time_wait = ps("time_wait_ps")?.unwrap_or(c.time_wait);
     c.syn_retries = count("syn_retries")?.unwrap_or(c.syn_retries);
     c.max_retransmits = count("max_retransmits")?.unwrap_or(c.max_retransmits);
+    c.sack = flag("sack")?.unwrap_or(c.sack);
+    c.dsack = flag("dsack")?.unwrap_or(c.dsack);
+    c.timestamps = flag("timestamps")?.unwrap_or(c.timestamps);
+    c.timestamp_granularity =
+        ps("timestamp_granularity_ps")?.unwrap_or(c.timestamp_granularity).max(Duration::from_ps(1));
+    c.window_scale = flag("window_scale")?.unwrap_or(c.window_scale);
     if c.min_rto > c.max_rto {
         return Err(ConfigError::invalid(s.field("min_rto_ps"), c.min_rto.as_ps(), "must not exceed max_rto_ps"));
     }

@@ -99,3 +99,31 @@ fn basic1_long_delay_utilization_follows_the_seed_table() {
         assert!((util - published).abs() <= 0.02, "queue {limit}: utilization {util}, published {published}");
     }
 }
+
+/// One Linux-like flow over 1 Gbit/s with a 60 ms RTT and an 8 MB receive
+/// buffer, for 10 s: (bottleneck utilization, goodput in bit/s).
+fn long_fat_pipe(window_scale: bool) -> (f64, f64) {
+    let mut sim = Simulation::new(1, 0);
+    let (a, b) = (sim.add_node("A"), sim.add_node("B"));
+    let (forward, _) = duplex(&mut sim, a, b, 1_000_000_000, Duration::from_millis(30), 10_000);
+    let tcp = TcpConfig { receive_buffer: 8 << 20, window_scale, ..TcpConfig::linux() };
+    let flow = TcpFlowConfig { record_series: false, ..bulk(tcp) };
+    let f = sim.add_tcp_flow("f", a, b, flow).unwrap();
+    sim.run(Some(Instant::from_ps(10 * 1_000_000_000_000))).unwrap();
+    let util = sim.link_report(forward).unwrap().utilization;
+    (util, sim.flow_report(f).unwrap().tcp.unwrap().goodput_bps)
+}
+
+#[test]
+fn window_scaling_fills_a_long_fat_pipe() {
+    let (util, _) = long_fat_pipe(true);
+    assert!(util > 0.9, "utilization {util}");
+}
+
+#[test]
+fn without_window_scaling_throughput_is_capped_at_64k_per_rtt() {
+    // Seed 000 §5.1.3: 65535 bytes per 60 ms round trip = 8.7 Mbit/s.
+    let (_, goodput) = long_fat_pipe(false);
+    let cap = 65_535.0 * 8.0 / 0.060;
+    assert!(goodput < cap && goodput > 0.9 * cap, "goodput {goodput}, cap {cap}");
+}
