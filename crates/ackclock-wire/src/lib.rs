@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod checksum;
+pub mod ip;
 pub mod seq;
 pub mod tcp;
 
