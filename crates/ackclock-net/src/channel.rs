@@ -42,9 +42,10 @@ pub enum DropReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SendOutcome {
     Dropped(DropReason),
-    /// Accepted. `wake` is set when the engine must schedule an arrival
-    /// event for this channel at that time.
+    /// Accepted; transmission starts at `departs`. `wake` is set when the
+    /// engine must schedule an arrival event for this channel at that time.
     Accepted {
+        departs: Instant,
         wake: Option<Instant>,
     },
 }
@@ -258,7 +259,7 @@ impl Channel {
             }
             Admission::Accept => {}
         }
-        let tx_end = self.commit_departure(now, packet.size);
+        let (departs, tx_end) = self.commit_departure(now, packet.size);
         let lost = self.loses(packet.size, LossPosition::OnWire);
         if lost {
             self.stats.loss_drops += 1;
@@ -273,7 +274,7 @@ impl Channel {
             self.armed = Some(at);
             at
         });
-        SendOutcome::Accepted { wake }
+        SendOutcome::Accepted { departs, wake }
     }
 
     /// Takes the next packet due at the far end by `now`, if any.
@@ -342,8 +343,8 @@ impl Channel {
     }
 
     /// Books the transmitter for a packet arriving at `now`; returns when
-    /// its last bit leaves.
-    fn commit_departure(&mut self, now: Instant, size: u32) -> Instant {
+    /// its first and last bits leave.
+    fn commit_departure(&mut self, now: Instant, size: u32) -> (Instant, Instant) {
         let tx_start = now.max(self.busy_until);
         let tx_end = tx_start + self.bandwidth.tx_time(size);
         self.busy_until = tx_end;
@@ -359,7 +360,7 @@ impl Channel {
         if self.stats.occupancy.len() <= in_system {
             self.stats.occupancy.resize(in_system + 1, 0);
         }
-        tx_end
+        (tx_start, tx_end)
     }
 
     fn start_transmission(&mut self, size: u32, was_waiting: bool) {
@@ -445,8 +446,9 @@ mod tests {
         let first = c.send(Instant::ZERO, packet(0, 1040));
         let second = c.send(Instant::ZERO, packet(1, 1040));
         // 1040 B at 10 Mbit/s = 832 us; the second waits for the first.
-        assert_eq!(first, SendOutcome::Accepted { wake: Some(Instant::from_ps(832_000_000 + 10 * MS)) });
-        assert_eq!(second, SendOutcome::Accepted { wake: None }, "one live event per channel");
+        let t1 = Instant::from_ps(832_000_000);
+        assert_eq!(first, SendOutcome::Accepted { departs: Instant::ZERO, wake: Some(t1 + Duration::from_millis(10)) });
+        assert_eq!(second, SendOutcome::Accepted { departs: t1, wake: None }, "one live event per channel");
         let seq_due = |c: &mut Channel, ps: u64| c.pop_due(Instant::from_ps(ps)).map(|a| a.packet.seq);
         let (t1, t2) = (832_000_000 + 10 * MS, 2 * 832_000_000 + 10 * MS);
         assert_eq!(seq_due(&mut c, t1 - 1), None);

@@ -13,7 +13,7 @@ pub mod loss;
 pub mod packet;
 pub mod routing;
 
-pub use channel::{Arrival, Channel, ChannelConfig, ChannelStats, SendOutcome};
+pub use channel::{Arrival, Channel, ChannelConfig, ChannelStats, DropReason, SendOutcome};
 pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{LossModel, LossPosition, LossProcess};

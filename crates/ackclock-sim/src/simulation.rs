@@ -6,11 +6,13 @@ use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig};
 use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
+use ackclock_net::DropReason;
 use ackclock_net::{
     Channel, ChannelConfig, ChannelId, Ecn, Ipv4Header, Jitter, LossModel, NodeId, Packet, RoutingTable, SendOutcome,
     Transport, UdpHeader,
 };
 use ackclock_tcp::{Endpoint, State};
+use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord};
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
 use std::collections::HashMap;
@@ -79,6 +81,8 @@ pub struct Simulation {
     stop_requested: bool,
     /// Reused buffer for the segments an endpoint emits at once.
     outbox: Vec<TcpRepr>,
+    /// Present only while something is traced.
+    tracer: Option<Box<Tracer>>,
 }
 
 impl Simulation {
@@ -96,6 +100,7 @@ impl Simulation {
             next_uid: 0,
             stop_requested: false,
             outbox: Vec::new(),
+            tracer: None,
         }
     }
 
@@ -276,6 +281,9 @@ impl Simulation {
                     return Ok(RunOutcome::Callback(id));
                 }
             }
+            if let Some(tracer) = &mut self.tracer {
+                tracer.flush_until(now);
+            }
         }
     }
 
@@ -295,6 +303,7 @@ impl Simulation {
                 });
             }
         }
+        self.register_flow_views();
         let now = self.now();
         for (id, f) in self.flows.iter_mut().enumerate() {
             if std::mem::replace(&mut f.scheduled, true) {
@@ -314,6 +323,8 @@ impl Simulation {
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
         let node = self.channels[ch as usize].to;
         while let Some(arrival) = self.channels[ch as usize].pop_due(now) {
+            let event = if arrival.lost { PacketEvent::Drop } else { PacketEvent::Receive };
+            self.trace_packet(now, event, ch, arrival.packet);
             if !arrival.lost {
                 self.forward(now, node, arrival.packet);
             }
@@ -423,6 +434,7 @@ impl Simulation {
         }
         let wake = ep.poll_at();
         flow.sample_series(now);
+        let client_side = side == Side::Client;
         let slot = &mut flow.armed[side as usize];
         if let Some(t) = wake.filter(|&t| slot.is_none_or(|a| t < a)) {
             *slot = Some(t);
@@ -430,6 +442,9 @@ impl Simulation {
         }
         let f = &self.flows[id as usize];
         let node = if side == Side::Client { f.src } else { f.dst };
+        if client_side {
+            self.trace_tcp_vars(now, id);
+        }
         for seg in outbox.drain(..) {
             self.send_segment(now, id, node, seg);
         }
@@ -467,8 +482,88 @@ impl Simulation {
         if node != packet.ip.src {
             packet.ip.ttl = packet.ip.ttl.saturating_sub(1);
         }
-        if let SendOutcome::Accepted { wake: Some(t) } = self.channels[ch as usize].send(now, packet) {
+        let outcome = self.channels[ch as usize].send(now, packet);
+        if self.tracer.is_some() {
+            self.trace_send(now, ch, packet, outcome);
+        }
+        if let SendOutcome::Accepted { wake: Some(t), .. } = outcome {
             self.queue.schedule(t, Event::Arrival(ch));
+        }
+    }
+
+    // --- tracing ---
+
+    /// The tracer, installed on first use; add sinks to it before running.
+    pub fn tracer(&mut self) -> &mut Tracer {
+        self.tracer.get_or_insert_with(Default::default)
+    }
+
+    /// Writes out every pending record and flushes the trace files; reports
+    /// the first write error, if any.
+    pub fn finish_traces(&mut self) -> std::io::Result<()> {
+        let now = self.now();
+        match &mut self.tracer {
+            Some(t) => t.finish(now),
+            None => Ok(()),
+        }
+    }
+
+    fn register_flow_views(&mut self) {
+        let Some(tracer) = &mut self.tracer else { return };
+        for (id, f) in self.flows.iter().enumerate() {
+            let view = match &f.transfer {
+                Transfer::Udp(u) => {
+                    FlowView::Udp { type_name: if u.kind() == "cbr" { "cbr" } else { "udp" }, fid: id as u32 }
+                }
+                Transfer::Tcp(t) => FlowView::Tcp {
+                    client: f.src,
+                    client_iss: t.client.iss(),
+                    server_iss: t.server.iss(),
+                    mss: t.client.mss(),
+                    fid: id as u32,
+                },
+            };
+            tracer.set_flow_view(id as u32, view);
+        }
+    }
+
+    fn trace_packet(&mut self, time: Instant, event: PacketEvent, channel: ChannelId, packet: Packet) {
+        if let Some(tracer) = &mut self.tracer {
+            let (from, to) = self.channel_ends[channel as usize];
+            tracer.record(TraceRecord::Packet(PacketRecord { time, event, channel, from, to, packet }));
+        }
+    }
+
+    /// ns-2's records for a packet offered to a link: `+` and `-` when it
+    /// is accepted, `+` and `d` when the queue refuses it, only `d` when the
+    /// error model at the link head loses it.
+    fn trace_send(&mut self, now: Instant, ch: ChannelId, packet: Packet, outcome: SendOutcome) {
+        match outcome {
+            SendOutcome::Accepted { departs, .. } => {
+                self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
+                self.trace_packet(departs, PacketEvent::Dequeue, ch, packet);
+            }
+            SendOutcome::Dropped(DropReason::Queue) => {
+                self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
+                self.trace_packet(now, PacketEvent::Drop, ch, packet);
+            }
+            SendOutcome::Dropped(DropReason::Loss) => self.trace_packet(now, PacketEvent::Drop, ch, packet),
+        }
+    }
+
+    /// Variable-trace records for the client's variables that changed.
+    fn trace_tcp_vars(&mut self, now: Instant, id: u32) {
+        if !self.tracer.as_ref().is_some_and(|t| t.wants_vars()) {
+            return;
+        }
+        let (src, dst) = (self.flows[id as usize].src, self.flows[id as usize].dst);
+        let flow = self.tcp(id);
+        let agent = (src, flow.client.local_port());
+        let peer = (dst, flow.server.local_port());
+        let changed = flow.changed_ns2_vars();
+        let tracer = self.tracer.as_mut().expect("checked above");
+        for (name, value) in changed {
+            tracer.record(TraceRecord::Var(VarRecord { time: now, flow: id, agent, peer, name, value }));
         }
     }
 

@@ -6,6 +6,7 @@
 
 use ackclock_core::{Duration, Instant, SimRng};
 use ackclock_tcp::{Endpoint, Reader, State, TcpConfig};
+use ackclock_trace::VarValue;
 use rand_distr::{Distribution, Exp};
 
 /// What the application on top of the connection does.
@@ -67,7 +68,14 @@ pub struct TcpFlow {
     pub completed_at: Option<Instant>,
     pub series: Vec<SeriesPoint>,
     last_values: [f64; SERIES_NAMES.len()],
+    /// Last values written to an ns-2 variable trace.
+    last_ns2_vars: [Option<VarValue>; NS2_VARS.len()],
 }
+
+/// The sender variables ns-2 scripts trace, in ns-2's units: cwnd_ in
+/// packets, ssthresh_, ack_ and maxseq_ in packets, rtt_ in clock ticks and
+/// srtt_ in eighths of a tick.
+pub const NS2_VARS: [&str; 6] = ["cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_"];
 
 impl TcpFlow {
     pub fn new(config: TcpFlowConfig, client_port: u16, server_port: u16, iss: (u32, u32), rng: SimRng) -> Self {
@@ -85,6 +93,7 @@ impl TcpFlow {
             completed_at: None,
             series: Vec::new(),
             last_values: [f64::NAN; SERIES_NAMES.len()],
+            last_ns2_vars: [None; NS2_VARS.len()],
         }
     }
 
@@ -175,6 +184,30 @@ impl TcpFlow {
             self.server.close();
         }
         wake
+    }
+
+    /// The client's ns-2 variables whose values changed since last asked.
+    pub fn changed_ns2_vars(&mut self) -> Vec<(&'static str, VarValue)> {
+        let c = &self.client;
+        let mss = i64::from(c.mss().max(1));
+        let tick = c.config().clock_granularity.as_ps().max(1) as f64;
+        let packets = |offset: u64| (offset as i64 - 1).div_euclid(mss);
+        let values = [
+            VarValue::Real(f64::from(c.cwnd()) / mss as f64),
+            VarValue::Int(i64::from(c.ssthresh()) / mss),
+            VarValue::Int(if c.snd_una() == 0 { -1 } else { packets(c.snd_una()) }),
+            VarValue::Int(if c.snd_max() == 0 { -1 } else { packets(c.snd_max() - 1) + 1 }),
+            VarValue::Int(c.stats().last_rtt.map_or(0, |r| (r.as_ps() as f64 / tick) as i64)),
+            VarValue::Int(c.srtt().map_or(0, |s| (s.as_ps() as f64 / tick * 8.0).round() as i64)),
+        ];
+        let mut changed = Vec::new();
+        for (i, v) in values.into_iter().enumerate() {
+            if self.last_ns2_vars[i] != Some(v) {
+                self.last_ns2_vars[i] = Some(v);
+                changed.push((NS2_VARS[i], v));
+            }
+        }
+        changed
     }
 
     /// Records the client's window variables that changed.

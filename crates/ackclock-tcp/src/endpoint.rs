@@ -283,6 +283,21 @@ impl Endpoint {
     pub fn rto(&self) -> Duration {
         self.rtt.rto()
     }
+    pub fn local_port(&self) -> u16 {
+        self.local_port
+    }
+    /// Our initial sequence number.
+    pub fn iss(&self) -> u32 {
+        self.iss.0
+    }
+    /// Send-side offsets (the SYN is 0): first unacknowledged, and one past
+    /// the highest sent.
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+    pub fn snd_max(&self) -> u64 {
+        self.snd_max
+    }
     pub fn bytes_in_flight(&self) -> u64 {
         self.snd_max - self.snd_una
     }

@@ -24,6 +24,7 @@ pub struct TcpStats {
     pub rtt_sum: Duration,
     pub rtt_min: Option<Duration>,
     pub rtt_max: Option<Duration>,
+    pub last_rtt: Option<Duration>,
 }
 
 impl TcpStats {
@@ -32,6 +33,7 @@ impl TcpStats {
         self.rtt_sum += rtt;
         self.rtt_min = Some(self.rtt_min.map_or(rtt, |m| m.min(rtt)));
         self.rtt_max = Some(self.rtt_max.map_or(rtt, |m| m.max(rtt)));
+        self.last_rtt = Some(rtt);
     }
 
     pub fn rtt_mean(&self) -> Option<Duration> {

@@ -110,7 +110,8 @@ mod tests {
 
     #[test]
     fn tcp_checksum_verifies_over_the_pseudo_header() {
-        let mut seg = TcpRepr { src_port: 1025, dst_port: 80, seq: SeqNum(1), ack: SeqNum(2), window: 100, ..TcpRepr::default() };
+        let mut seg =
+            TcpRepr { src_port: 1025, dst_port: 80, seq: SeqNum(1), ack: SeqNum(2), window: 100, ..TcpRepr::default() };
         seg.flags = TcpFlags { ack: true, psh: true, ..TcpFlags::default() };
         seg.options.timestamps = Some((3, 4));
         seg.payload_len = 5;

@@ -1,0 +1,139 @@
+//! Trace output: ns-2 text (golden file), tcpdump text and pcap bytes.
+
+use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_net::{ChannelConfig, Discipline, DropTail, NodeId, QueueLimit};
+use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
+use ackclock_tcp::{AckPolicy, CcKind, Reader, TcpConfig};
+use ackclock_trace::tracer::{Capture, Sink};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+/// A `Write` whose bytes the test can read back.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+fn duplex(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, ms: u64, limit: u32) {
+    for (from, to) in [(a, b), (b, a)] {
+        let config = ChannelConfig {
+            from,
+            to,
+            bandwidth: Bandwidth::from_bps(bps).unwrap(),
+            delay: Duration::from_millis(ms),
+            discipline: Discipline::DropTail(DropTail { limit: QueueLimit::Packets(limit), ns2_limit: true }),
+            loss: None,
+            jitter: None,
+        };
+        sim.add_channel(config).unwrap();
+    }
+}
+
+/// Seed 003's basic1 with ns-2-like Reno for `secs` seconds.
+fn basic1(secs: u64, sink: Sink) -> Simulation {
+    let mut sim = Simulation::new(1, 0);
+    let (a, r, b) = (sim.add_node("A"), sim.add_node("R"), sim.add_node("B"));
+    duplex(&mut sim, a, r, 10_000_000, 10, 100);
+    duplex(&mut sim, r, b, 800_000, 50, 7);
+    let tcp = TcpConfig {
+        cc: CcKind::Reno,
+        max_window: None,
+        ack_policy: AckPolicy::EverySegment,
+        iss: Some(0),
+        ..TcpConfig::ns2(960)
+    };
+    let flow = TcpFlowConfig {
+        client: tcp.clone(),
+        server: tcp,
+        app: TcpApp::Bulk { bytes: None },
+        start: Instant::ZERO,
+        server_start: Instant::ZERO,
+        reader: Reader::AtOnce,
+        record_series: false,
+    };
+    sim.add_tcp_flow("reno", a, b, flow).unwrap();
+    sim.tracer().add_sink(sink);
+    sim.run(Some(Instant::from_ps(secs * 1_000_000_000_000))).unwrap();
+    sim.finish_traces().unwrap();
+    sim
+}
+
+/// A regression guard on every byte of the trace. After an intended change,
+/// regenerate with `UPDATE_GOLDEN=1 cargo test -p ackclock-sim --test traces`
+/// and review the diff.
+#[test]
+fn ns2_trace_of_basic1_matches_the_golden_file() {
+    let out = Shared::default();
+    basic1(1, Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: true });
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/basic1_1s.tr");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, out.text()).unwrap();
+    }
+    let golden = std::fs::read_to_string(path).unwrap();
+    assert!(out.text() == golden, "trace differs from {path}");
+}
+
+#[test]
+fn ns2_trace_first_drop_matches_ns2() {
+    // ns-2: "d 0.58616 1 2 tcp 1000 ------- 0 0.0 2.0 28 43".
+    let out = Shared::default();
+    basic1(2, Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: false });
+    let text = out.text();
+    let first_drop = text.lines().find(|l| l.starts_with('d')).unwrap();
+    let fields: Vec<&str> = first_drop.split(' ').collect();
+    assert_eq!(fields[4], "tcp");
+    assert_eq!(fields[10], "28", "{first_drop}");
+    let t: f64 = fields[1].parse().unwrap();
+    assert!((t - 0.58616).abs() < 0.001, "{first_drop}");
+}
+
+#[test]
+fn ns2_trace_records_are_in_time_order() {
+    let out = Shared::default();
+    basic1(2, Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: false });
+    let times: Vec<f64> = out.text().lines().map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]));
+    assert!(times.len() > 1000);
+}
+
+#[test]
+fn tcpdump_text_shows_the_handshake() {
+    let out = Shared::default();
+    basic1(1, Sink::Tcpdump { out: Box::new(out.clone()), capture: Capture::Node(0) });
+    let text = out.text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("10.0.0.1.20000 > 10.0.0.3.40000: S 0:0(0) win 65535"), "{}", lines[0]);
+    assert!(lines[1].contains("10.0.0.3.40000 > 10.0.0.1.20000: S 0:0(0) ack 1 win 65535"), "{}", lines[1]);
+    assert!(
+        lines[2].contains(": P 1:961(960) ack 1 win 65535") || lines[2].contains(": . 1:961(960) ack 1"),
+        "{}",
+        lines[2]
+    );
+}
+
+#[test]
+fn pcap_starts_with_a_nanosecond_header_and_raw_ip_records() {
+    let out = Shared::default();
+    let writer = ackclock_trace::pcap::PcapWriter::new(Box::new(out.clone()) as Box<dyn Write + Send + Sync>, 65535).unwrap();
+    basic1(1, Sink::Pcap { out: writer, capture: Capture::Channels(vec![0]) });
+    let bytes = out.0.lock().unwrap().clone();
+    assert_eq!(&bytes[..4], &0xa1b2_3c4du32.to_le_bytes());
+    assert_eq!(u32::from_le_bytes(bytes[20..24].try_into().unwrap()), 101, "LINKTYPE_RAW");
+    let caplen = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
+    assert_eq!(caplen, 40, "the SYN: 20 bytes of IPv4 and 20 of TCP");
+    assert_eq!(bytes[40], 0x45);
+}

@@ -1,0 +1,18 @@
+//! Tracing: components hand typed records to a [`Tracer`], which keeps
+//! them in time order and passes them to the sinks that asked for them:
+//! ns-2's trace format, tcpdump-style text and pcap files.
+//!
+//! When no tracer is installed the simulation never builds a record, so
+//! tracing costs nothing when off.
+#![forbid(unsafe_code)]
+
+pub mod address;
+pub mod ns2;
+pub mod ordering;
+pub mod pcap;
+pub mod record;
+pub mod tcpdump;
+pub mod tracer;
+
+pub use record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
+pub use tracer::{Sink, Tracer};

@@ -1,0 +1,170 @@
+//! ns-2's trace formats (seed 003 §16.2.2; docs/ns2-reference.md):
+//!
+//! `+ 0.58616 1 2 tcp 1000 ------- 0 0.0 2.0 28 43`: event, time, from and
+//! to node, type, size, flags, flow id, source and destination as
+//! node.port, sequence number (packets, not bytes, for TCP) and packet id.
+//!
+//! `0.58616  0  0  2  0  cwnd_ 20.935`: a traced variable's new value.
+
+use crate::record::{FlowView, PacketRecord, VarRecord, VarValue};
+use ackclock_core::Instant;
+use ackclock_net::Transport;
+use std::io::{self, Write};
+
+/// Seconds rounded to the microsecond, without trailing zeros, as ns-2's
+/// `%.15g` of a microsecond-rounded time prints them.
+pub fn time(t: Instant) -> String {
+    let us = (t.as_ps() + 500_000) / 1_000_000;
+    let (secs, frac) = (us / 1_000_000, us % 1_000_000);
+    if frac == 0 {
+        return secs.to_string();
+    }
+    let digits = format!("{frac:06}");
+    format!("{secs}.{}", digits.trim_end_matches('0'))
+}
+
+/// (type name, sequence number) as ns-2 prints them.
+fn type_and_seq(r: &PacketRecord, view: Option<&FlowView>) -> (&'static str, i64) {
+    match (r.packet.transport, view) {
+        (Transport::Tcp(seg), Some(&FlowView::Tcp { client, client_iss, server_iss, mss, .. })) => {
+            let from_client = r.packet.ip.src == client;
+            let (own_iss, peer_iss) = if from_client { (client_iss, server_iss) } else { (server_iss, client_iss) };
+            let mss = i64::from(mss.max(1));
+            let carries_data = seg.payload_len > 0 || seg.flags.syn && !seg.flags.ack;
+            if carries_data {
+                // The SYN is packet 0; data packet k covers bytes from 1 + (k-1) mss.
+                let offset = i64::from(seg.seq.0.wrapping_sub(own_iss));
+                ("tcp", if seg.flags.syn { 0 } else { (offset - 1).div_euclid(mss) + 1 })
+            } else {
+                let acked = i64::from(seg.ack.0.wrapping_sub(peer_iss));
+                ("ack", (acked - 1).div_euclid(mss))
+            }
+        }
+        (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),
+        (Transport::Udp(_), Some(&FlowView::Udp { type_name, .. })) => (type_name, r.packet.seq as i64),
+        (Transport::Udp(_), _) => ("udp", r.packet.seq as i64),
+    }
+}
+
+fn ports(r: &PacketRecord) -> (u16, u16) {
+    match r.packet.transport {
+        Transport::Tcp(seg) => (seg.src_port, seg.dst_port),
+        Transport::Udp(h) => (h.src_port, h.dst_port),
+    }
+}
+
+pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowView>) -> io::Result<()> {
+    let (kind, seq) = type_and_seq(r, view);
+    let fid = match view {
+        Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
+        None => r.packet.flow,
+    };
+    let (sport, dport) = ports(r);
+    let p = &r.packet;
+    writeln!(
+        out,
+        "{} {} {} {} {} {} ------- {} {}.{} {}.{} {} {}",
+        r.event.symbol(),
+        time(r.time),
+        r.from,
+        r.to,
+        kind,
+        p.size,
+        fid,
+        p.ip.src,
+        sport,
+        p.ip.dst,
+        dport,
+        seq,
+        p.uid
+    )
+}
+
+pub fn write_var(out: &mut dyn Write, v: &VarRecord) -> io::Result<()> {
+    let secs = v.time.as_secs_f64();
+    let head = format!("{secs:<8.5} {:<2} {:<2} {:<2} {:<2} {}", v.agent.0, v.agent.1, v.peer.0, v.peer.1, v.name);
+    match v.value {
+        VarValue::Real(x) => writeln!(out, "{head} {x:<6.3}"),
+        VarValue::Int(n) => writeln!(out, "{head} {n}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::PacketEvent;
+    use ackclock_net::{Ecn, Ipv4Header, Packet, UdpHeader};
+    use ackclock_wire::{SeqNum, TcpFlags, TcpRepr};
+
+    #[test]
+    fn times_are_rounded_to_microseconds_without_trailing_zeros() {
+        assert_eq!(time(Instant::from_ps(586_160_000_000)), "0.58616");
+        assert_eq!(time(Instant::from_ps(3_000_000_000_000)), "3");
+        assert_eq!(time(Instant::from_ps(999_995_727_800_000)), "999.995728");
+    }
+
+    fn tcp_record(event: PacketEvent, seg: TcpRepr, size: u32) -> PacketRecord {
+        let packet = Packet {
+            uid: 43,
+            ip: Ipv4Header { src: 0, dst: 2, ttl: 64, ecn: Ecn::NotEct },
+            transport: Transport::Tcp(seg),
+            size,
+            flow: 0,
+            seq: 0,
+            created: Instant::ZERO,
+        };
+        PacketRecord { time: Instant::from_ps(586_160_000_000), event, channel: 1, from: 1, to: 2, packet }
+    }
+
+    fn line(r: &PacketRecord, view: &FlowView) -> String {
+        let mut out = Vec::new();
+        write_packet(&mut out, r, Some(view)).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn tcp_data_prints_packet_numbers_like_ns2() {
+        let view = FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 0, mss: 960, fid: 0 };
+        // Packet 28 covers bytes from 1 + 27 * 960.
+        let seg = TcpRepr { seq: SeqNum(1000 + 1 + 27 * 960), payload_len: 960, ..TcpRepr::default() };
+        let r = tcp_record(PacketEvent::Drop, seg, 1000);
+        assert_eq!(line(&r, &view), "d 0.58616 1 2 tcp 1000 ------- 0 0.0 2.0 28 43\n");
+    }
+
+    #[test]
+    fn acks_print_the_last_packet_acknowledged() {
+        let view = FlowView::Tcp { client: 2, client_iss: 1000, server_iss: 0, mss: 960, fid: 1 };
+        let mut seg = TcpRepr { ack: SeqNum(1000 + 1 + 5 * 960), ..TcpRepr::default() };
+        seg.flags = TcpFlags { ack: true, ..TcpFlags::default() };
+        let r = tcp_record(PacketEvent::Receive, seg, 40);
+        assert_eq!(line(&r, &view), "r 0.58616 1 2 ack 40 ------- 1 0.0 2.0 5 43\n");
+    }
+
+    #[test]
+    fn udp_prints_its_type_and_sequence() {
+        let mut r = tcp_record(PacketEvent::Enqueue, TcpRepr::default(), 210);
+        r.packet.transport = Transport::Udp(UdpHeader { src_port: 0, dst_port: 1 });
+        r.packet.seq = 225;
+        let view = FlowView::Udp { type_name: "cbr", fid: 0 };
+        assert_eq!(line(&r, &view), "+ 0.58616 1 2 cbr 210 ------- 0 0.0 2.1 225 43\n");
+    }
+
+    #[test]
+    fn variables_use_ns2_column_widths() {
+        let v = VarRecord {
+            time: Instant::from_ps(586_160_000_000),
+            flow: 0,
+            agent: (0, 0),
+            peer: (2, 0),
+            name: "cwnd_",
+            value: VarValue::Real(1.0),
+        };
+        let mut out = Vec::new();
+        write_var(&mut out, &v).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "0.58616  0  0  2  0  cwnd_ 1.000 \n");
+        let v = VarRecord { name: "ack_", value: VarValue::Int(808), ..v };
+        let mut out = Vec::new();
+        write_var(&mut out, &v).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "0.58616  0  0  2  0  ack_ 808\n");
+    }
+}

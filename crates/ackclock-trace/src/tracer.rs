@@ -1,0 +1,145 @@
+//! The trace bus: records in, time-ordered lines and packets out.
+
+use crate::ns2;
+use crate::ordering::TimeOrdered;
+use crate::pcap::PcapWriter;
+use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord};
+use crate::tcpdump;
+use ackclock_core::Instant;
+use ackclock_net::{ChannelId, NodeId};
+use std::io::{self, Write};
+
+pub type Output = Box<dyn Write + Send + Sync>;
+
+/// Which packets a tcpdump or pcap sink sees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Capture {
+    /// Packets starting transmission on these link directions.
+    Channels(Vec<ChannelId>),
+    /// Packets a node sends (as they start transmission) and receives, as
+    /// a capture on all its interfaces would see them.
+    Node(NodeId),
+}
+
+impl Capture {
+    fn sees(&self, r: &PacketRecord) -> bool {
+        match self {
+            Capture::Channels(c) => r.event == PacketEvent::Dequeue && c.contains(&r.channel),
+            Capture::Node(n) => {
+                (r.event == PacketEvent::Dequeue && r.from == *n) || (r.event == PacketEvent::Receive && r.to == *n)
+            }
+        }
+    }
+}
+
+pub enum Sink {
+    /// ns-2 trace lines for the listed channels (all when `None`), plus
+    /// variable records when `vars`.
+    Ns2 {
+        out: Output,
+        channels: Option<Vec<ChannelId>>,
+        vars: bool,
+    },
+    Tcpdump {
+        out: Output,
+        capture: Capture,
+    },
+    Pcap {
+        out: PcapWriter<Output>,
+        capture: Capture,
+    },
+}
+
+impl Sink {
+    fn write(&mut self, rec: &TraceRecord, flows: &[Option<FlowView>]) -> io::Result<()> {
+        let view = |flow: u32| flows.get(flow as usize).copied().flatten();
+        match (self, rec) {
+            (Sink::Ns2 { out, channels, .. }, TraceRecord::Packet(p))
+                if channels.as_ref().is_none_or(|c| c.contains(&p.channel)) =>
+            {
+                ns2::write_packet(out, p, view(p.packet.flow).as_ref())
+            }
+            (Sink::Ns2 { out, vars: true, .. }, TraceRecord::Var(v)) => ns2::write_var(out, v),
+            (Sink::Tcpdump { out, capture }, TraceRecord::Packet(p)) if capture.sees(p) => {
+                tcpdump::write_packet(out, p, view(p.packet.flow).as_ref())
+            }
+            (Sink::Pcap { out, capture }, TraceRecord::Packet(p)) if capture.sees(p) => {
+                out.write_packet(p.time, &p.packet)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Ns2 { out, .. } | Sink::Tcpdump { out, .. } => out.flush(),
+            Sink::Pcap { out, .. } => out.flush(),
+        }
+    }
+
+    fn wants_vars(&self) -> bool {
+        matches!(self, Sink::Ns2 { vars: true, .. })
+    }
+}
+
+#[derive(Default)]
+pub struct Tracer {
+    pending: TimeOrdered<TraceRecord>,
+    sinks: Vec<Sink>,
+    flows: Vec<Option<FlowView>>,
+    /// The first write error; later records are dropped and `finish`
+    /// reports it.
+    error: Option<io::Error>,
+}
+
+impl Tracer {
+    pub fn add_sink(&mut self, sink: Sink) {
+        self.sinks.push(sink);
+    }
+
+    pub fn set_flow_view(&mut self, flow: u32, view: FlowView) {
+        let i = flow as usize;
+        if self.flows.len() <= i {
+            self.flows.resize(i + 1, None);
+        }
+        self.flows[i] = Some(view);
+    }
+
+    pub fn wants_vars(&self) -> bool {
+        self.sinks.iter().any(Sink::wants_vars)
+    }
+
+    pub fn record(&mut self, rec: TraceRecord) {
+        self.pending.push(rec.time(), rec);
+    }
+
+    /// Writes every record due by `now`.
+    pub fn flush_until(&mut self, now: Instant) {
+        while let Some(rec) = self.pending.pop_due(now) {
+            if self.error.is_some() {
+                continue;
+            }
+            for sink in &mut self.sinks {
+                if let Err(e) = sink.write(&rec, &self.flows) {
+                    self.error = Some(e);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Writes what is still pending (records up to `now`; later ones, such
+    /// as transmissions that have not started, are discarded) and flushes
+    /// every sink.
+    pub fn finish(&mut self, now: Instant) -> io::Result<()> {
+        self.flush_until(now);
+        self.pending = TimeOrdered::default();
+        for sink in &mut self.sinks {
+            sink.flush()?;
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
