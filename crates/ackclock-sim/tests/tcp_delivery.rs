@@ -63,7 +63,11 @@ fn transfer(seed: u64, cc: CcKind, bytes: u64, net: &Network, offers: Offers) ->
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20_261_122),
+        ..ProptestConfig::default()
+    })]
     #[test]
     fn every_byte_arrives_once_in_order_and_the_connection_closes(
         seed in 0u64..1_000_000,

@@ -345,7 +345,7 @@ impl Endpoint {
         if offset < self.snd_max {
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
-            self.scoreboard.high_rxt = self.scoreboard.high_rxt.max(offset + len);
+            self.scoreboard.high_rxt = self.scoreboard.high_rxt.max(seq_end);
         } else if self.rtt_probe.is_none() {
             self.rtt_probe = Some((seq_end, now));
         }
