@@ -324,6 +324,23 @@ class Sim:
         call run() again with the same limit), ("stopped", None) after stop(),
         ("until", None) when the limit was reached (the clock is then exactly
         until_ps), ("idle", None) when no events remain."""
+    def trace_ns2(self, path: str, channels: list[int] | None = None, variables: bool = True) -> None:
+        """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
+        ones, and (with variables) ns-2 variable records of every TCP sender:
+        cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8).
+        The file is created now (ConfigError if it cannot be); records are
+        written in time order as the run proceeds and flushed when run() returns."""
+    def trace_tcpdump(self, path: str, channels: list[int] | None = None, node: int | None = None) -> None:
+        """tcpdump-style text of packets starting transmission on `channels`, or
+        sent and received at `node` (give exactly one). Node n is 10.0.0.(n+1)."""
+    def trace_pcap(
+        self, path: str, channels: list[int] | None = None, node: int | None = None, snaplen: int = 65535
+    ) -> None:
+        """A pcap file (nanosecond timestamps, raw IPv4) with exact header bytes and
+        valid checksums; payload bytes are zeros, cut at snaplen."""
+    def close_traces(self) -> None:
+        """Writes what is due, flushes and closes every trace file. Records of
+        transmissions scheduled after now are dropped."""
     def stop(self) -> None:
         """Ends the current run() at the next event boundary."""
     def link_stats(self, channel: int) -> LinkStats: ...

@@ -15,6 +15,8 @@ use ackclock_sim::{
     ConfigError as CoreConfigError, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES,
 };
 use ackclock_tcp::Reader;
+use ackclock_trace::pcap::PcapWriter;
+use ackclock_trace::tracer::{Capture, Output, Sink};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -241,12 +243,52 @@ impl Sim {
         let until = until_ps.map(Instant::from_ps);
         // No Python object is touched while events run, so other threads may.
         let outcome = py.detach(|| self.guarded(|s| s.run(until)))?;
+        let flushed = self.guarded(|s| Ok(s.flush_traces()))?;
+        flushed.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))?;
         Ok(match outcome {
             RunOutcome::Until => ("until", None),
             RunOutcome::Idle => ("idle", None),
             RunOutcome::Stopped => ("stopped", None),
             RunOutcome::Callback(id) => ("callback", Some(id)),
         })
+    }
+
+    /// ns-2 trace text (`trace-all`, or `trace-queue` for chosen channels).
+    #[pyo3(signature = (path, channels = None, variables = true))]
+    fn trace_ns2(&mut self, path: &str, channels: Option<Vec<u32>>, variables: bool) -> PyResult<()> {
+        let out = trace_file(path)?;
+        self.guarded(|s| {
+            s.tracer().add_sink(Sink::Ns2 { out, channels, vars: variables });
+            Ok(())
+        })
+    }
+
+    /// tcpdump-style text for packets leaving on `channels` or seen at `node`.
+    #[pyo3(signature = (path, channels = None, node = None))]
+    fn trace_tcpdump(&mut self, path: &str, channels: Option<Vec<u32>>, node: Option<u32>) -> PyResult<()> {
+        let capture = capture(channels, node)?;
+        let out = trace_file(path)?;
+        self.guarded(|s| {
+            s.tracer().add_sink(Sink::Tcpdump { out, capture });
+            Ok(())
+        })
+    }
+
+    /// A pcap file of packets leaving on `channels` or seen at `node`.
+    #[pyo3(signature = (path, channels = None, node = None, snaplen = 65535))]
+    fn trace_pcap(&mut self, path: &str, channels: Option<Vec<u32>>, node: Option<u32>, snaplen: u32) -> PyResult<()> {
+        let capture = capture(channels, node)?;
+        let writer = PcapWriter::new(trace_file(path)?, snaplen.max(1)).map_err(|e| io_err(path, e))?;
+        self.guarded(|s| {
+            s.tracer().add_sink(Sink::Pcap { out: writer, capture });
+            Ok(())
+        })
+    }
+
+    /// Writes what is due and closes every trace file.
+    fn close_traces(&mut self) -> PyResult<()> {
+        let result = self.guarded(|s| Ok(s.finish_traces()))?;
+        result.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))
     }
 
     fn stop(&mut self) {
@@ -281,6 +323,25 @@ impl Sim {
         out.set_item("links", links.iter().map(|l| results::link_dict(py, l)).collect::<PyResult<Vec<_>>>()?)?;
         out.set_item("flows", flows.iter().map(|f| results::flow_dict(py, f)).collect::<PyResult<Vec<_>>>()?)?;
         Ok(out)
+    }
+}
+
+fn io_err(path: &str, e: std::io::Error) -> PyErr {
+    ConfigError::new_err(format!("trace file '{path}': {e}"))
+}
+
+/// A buffered trace file, created (or truncated) now so that a bad path is
+/// reported before the run.
+fn trace_file(path: &str) -> PyResult<Output> {
+    let file = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
+    Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, file)))
+}
+
+fn capture(channels: Option<Vec<u32>>, node: Option<u32>) -> PyResult<Capture> {
+    match (channels, node) {
+        (Some(c), None) => Ok(Capture::Channels(c)),
+        (None, Some(n)) => Ok(Capture::Node(n)),
+        _ => Err(ConfigError::new_err("capture: give either channels or node, not both or neither")),
     }
 }
 

@@ -498,14 +498,20 @@ impl Simulation {
         self.tracer.get_or_insert_with(Default::default)
     }
 
-    /// Writes out every pending record and flushes the trace files; reports
-    /// the first write error, if any.
+    /// Writes the records due so far and flushes the trace files, keeping
+    /// later records (transmissions already scheduled) for a continued run.
+    pub fn flush_traces(&mut self) -> std::io::Result<()> {
+        let now = self.now();
+        self.tracer.as_mut().map_or(Ok(()), |t| t.flush_files(now))
+    }
+
+    /// Ends tracing: writes what is due, flushes and closes every sink and
+    /// reports the first write error, if any.
     pub fn finish_traces(&mut self) -> std::io::Result<()> {
         let now = self.now();
-        match &mut self.tracer {
-            Some(t) => t.finish(now),
-            None => Ok(()),
-        }
+        let result = self.tracer.as_mut().map_or(Ok(()), |t| t.finish(now));
+        self.tracer = None;
+        result
     }
 
     fn register_flow_views(&mut self) {

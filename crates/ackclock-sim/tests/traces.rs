@@ -128,7 +128,8 @@ fn tcpdump_text_shows_the_handshake() {
 #[test]
 fn pcap_starts_with_a_nanosecond_header_and_raw_ip_records() {
     let out = Shared::default();
-    let writer = ackclock_trace::pcap::PcapWriter::new(Box::new(out.clone()) as Box<dyn Write + Send + Sync>, 65535).unwrap();
+    let writer =
+        ackclock_trace::pcap::PcapWriter::new(Box::new(out.clone()) as Box<dyn Write + Send + Sync>, 65535).unwrap();
     basic1(1, Sink::Pcap { out: writer, capture: Capture::Channels(vec![0]) });
     let bytes = out.0.lock().unwrap().clone();
     assert_eq!(&bytes[..4], &0xa1b2_3c4du32.to_le_bytes());

@@ -128,12 +128,10 @@ impl Tracer {
         }
     }
 
-    /// Writes what is still pending (records up to `now`; later ones, such
-    /// as transmissions that have not started, are discarded) and flushes
-    /// every sink.
-    pub fn finish(&mut self, now: Instant) -> io::Result<()> {
+    /// Writes the records due by `now` and pushes buffered bytes to the
+    /// files, keeping later records for a run that continues.
+    pub fn flush_files(&mut self, now: Instant) -> io::Result<()> {
         self.flush_until(now);
-        self.pending = TimeOrdered::default();
         for sink in &mut self.sinks {
             sink.flush()?;
         }
@@ -141,5 +139,15 @@ impl Tracer {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// Writes what is still pending (records up to `now`; later ones, such
+    /// as transmissions that have not started, are discarded) and flushes
+    /// every sink.
+    pub fn finish(&mut self, now: Instant) -> io::Result<()> {
+        let result = self.flush_files(now);
+        self.pending = TimeOrdered::default();
+        self.sinks.clear();
+        result
     }
 }
