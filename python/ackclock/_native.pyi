@@ -309,6 +309,11 @@ class Sim:
         server_start_ps; before that its port answers with RST). The server
         application reads at read_rate_bps (None: at once, 0: never) and closes
         when the client's FIN arrives. server_tcp defaults to tcp."""
+    def record_queue(self, channel: int) -> None:
+        """Starts recording the channel's waiting queue at every change."""
+    def queue_series(self, channel: int) -> tuple[list[float], list[int], list[int]]:
+        """(times_s, waiting packets, waiting bytes) at every change since
+        record_queue(), up to now; empty if never asked."""
     def set_duplication(self, channel: int, p: float) -> None:
         """The far end receives each packet twice with probability p."""
     def tcp_series(self, flow: int) -> dict[str, tuple[list[float], list[float]]]:

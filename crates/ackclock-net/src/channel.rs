@@ -175,6 +175,8 @@ pub struct Channel {
     /// Time of this channel's live arrival event in the engine, if any.
     armed: Option<Instant>,
     stats: ChannelStats,
+    /// (time, waiting packets, waiting bytes) at every change, when asked.
+    queue_series: Option<Vec<(Instant, u32, u64)>>,
 }
 
 impl Channel {
@@ -204,6 +206,7 @@ impl Channel {
             last_arrival: Instant::ZERO,
             armed: None,
             stats: ChannelStats { occupancy: vec![0], ..ChannelStats::default() },
+            queue_series: None,
         }
     }
 
@@ -217,6 +220,23 @@ impl Channel {
 
     pub fn set_loss(&mut self, loss: Option<LossModel>) {
         self.loss = loss;
+    }
+
+    /// Starts recording the queue length at every change (from now on).
+    pub fn record_queue(&mut self, now: Instant) {
+        self.advance(now);
+        self.queue_series.get_or_insert_with(Vec::new).push((now, self.waiting_packets, self.waiting_bytes));
+    }
+
+    /// The recorded queue lengths, up to the last `advance`.
+    pub fn queue_series(&self) -> &[(Instant, u32, u64)] {
+        self.queue_series.as_deref().unwrap_or(&[])
+    }
+
+    fn note_queue_change(&mut self, at: Instant) {
+        if let Some(series) = &mut self.queue_series {
+            series.push((at, self.waiting_packets, self.waiting_bytes));
+        }
     }
 
     /// Makes the network deliver each packet twice with probability `p`
@@ -309,6 +329,7 @@ impl Channel {
             } else {
                 self.start_transmission(front.size, true);
                 self.ledger[0].started = true;
+                self.note_queue_change(change);
             }
         }
         self.integrate_to(now);
@@ -354,6 +375,7 @@ impl Channel {
         } else {
             self.waiting_packets += 1;
             self.waiting_bytes += u64::from(size);
+            self.note_queue_change(now);
         }
         self.ledger.push_back(Departure { tx_start, tx_end, size, started });
         let in_system = self.ledger.len();
@@ -541,6 +563,18 @@ mod tests {
         c.advance(mid);
         assert_eq!(c.busy_time(mid), Duration::from_ps(MS + MS / 2));
         assert_eq!(c.stats().tx_packets, 2, "the second started at 1 ms");
+    }
+
+    #[test]
+    fn queue_series_records_every_change() {
+        let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
+        c.record_queue(Instant::ZERO);
+        for i in 0..3 {
+            c.send(Instant::ZERO, packet(i, 1000));
+        }
+        c.advance(Instant::from_ps(5 * MS));
+        let series: Vec<(u64, u32)> = c.queue_series().iter().map(|&(t, n, _)| (t.as_ps() / MS, n)).collect();
+        assert_eq!(series, vec![(0, 0), (0, 1), (0, 2), (1, 1), (2, 0)]);
     }
 
     fn jittered(reorder: bool) -> Vec<u64> {

@@ -214,6 +214,22 @@ impl Sim {
         self.guarded(|s| s.add_tcp_flow(name, src, dst, config))
     }
 
+    fn record_queue(&mut self, channel: u32) -> PyResult<()> {
+        self.guarded(|s| s.record_queue(channel))
+    }
+
+    /// (times_s, waiting packets, waiting bytes) at every queue change.
+    fn queue_series(&mut self, channel: u32) -> PyResult<(Vec<f64>, Vec<u32>, Vec<u64>)> {
+        let points = self.guarded(|s| s.queue_series(channel).map(<[_]>::to_vec))?;
+        let mut out = (Vec::new(), Vec::new(), Vec::new());
+        for (t, n, b) in points {
+            out.0.push(t.as_secs_f64());
+            out.1.push(n);
+            out.2.push(b);
+        }
+        Ok(out)
+    }
+
     fn set_duplication(&mut self, channel: u32, p: f64) -> PyResult<()> {
         self.guarded(|s| s.set_duplication(channel, p))
     }

@@ -158,6 +158,22 @@ impl Simulation {
         Ok(())
     }
 
+    /// Starts recording the channel's queue length at every change.
+    pub fn record_queue(&mut self, channel: ChannelId) -> Result<(), ConfigError> {
+        let now = self.now();
+        self.channel_mut(channel)?.record_queue(now);
+        Ok(())
+    }
+
+    /// (time, waiting packets, waiting bytes) at every change since
+    /// `record_queue`, up to now.
+    pub fn queue_series(&mut self, channel: ChannelId) -> Result<&[(Instant, u32, u64)], ConfigError> {
+        let now = self.now();
+        let c = self.channel_mut(channel)?;
+        c.advance(now);
+        Ok(c.queue_series())
+    }
+
     pub fn set_duplication(&mut self, channel: ChannelId, p: f64) -> Result<(), ConfigError> {
         if !(0.0..=1.0).contains(&p) {
             return Err(ConfigError::invalid("duplication", p, "must be between 0 and 1"));
