@@ -6,7 +6,7 @@ use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig};
 use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
-use ackclock_net::DropReason;
+use ackclock_net::{Arrival, DropReason};
 use ackclock_net::{
     Channel, ChannelConfig, ChannelId, Ecn, Ipv4Header, Jitter, LossModel, NodeId, Packet, RoutingTable, SendOutcome,
     Transport, UdpHeader,
@@ -297,8 +297,8 @@ impl Simulation {
                     return Ok(RunOutcome::Callback(id));
                 }
             }
-            if let Some(tracer) = &mut self.tracer {
-                tracer.flush_until(now);
+            if self.tracer.is_some() {
+                self.flush_trace_records(now);
             }
         }
     }
@@ -339,8 +339,9 @@ impl Simulation {
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
         let node = self.channels[ch as usize].to;
         while let Some(arrival) = self.channels[ch as usize].pop_due(now) {
-            let event = if arrival.lost { PacketEvent::Drop } else { PacketEvent::Receive };
-            self.trace_packet(now, event, ch, arrival.packet);
+            if self.tracer.is_some() {
+                self.trace_arrival(now, ch, &arrival);
+            }
             if !arrival.lost {
                 self.forward(now, node, arrival.packet);
             }
@@ -458,7 +459,7 @@ impl Simulation {
         }
         let f = &self.flows[id as usize];
         let node = if side == Side::Client { f.src } else { f.dst };
-        if client_side {
+        if client_side && self.tracer.is_some() {
             self.trace_tcp_vars(now, id);
         }
         for seg in outbox.drain(..) {
@@ -549,6 +550,18 @@ impl Simulation {
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn flush_trace_records(&mut self, now: Instant) {
+        if let Some(tracer) = &mut self.tracer {
+            tracer.flush_until(now);
+        }
+    }
+
+    // The tracing helpers are cold and never inlined so that the event loop
+    // stays as compact as without tracing.
+    #[cold]
+    #[inline(never)]
     fn trace_packet(&mut self, time: Instant, event: PacketEvent, channel: ChannelId, packet: Packet) {
         if let Some(tracer) = &mut self.tracer {
             let (from, to) = self.channel_ends[channel as usize];
@@ -556,9 +569,18 @@ impl Simulation {
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn trace_arrival(&mut self, now: Instant, ch: ChannelId, arrival: &Arrival) {
+        let event = if arrival.lost { PacketEvent::Drop } else { PacketEvent::Receive };
+        self.trace_packet(now, event, ch, arrival.packet);
+    }
+
     /// ns-2's records for a packet offered to a link: `+` and `-` when it
     /// is accepted, `+` and `d` when the queue refuses it, only `d` when the
     /// error model at the link head loses it.
+    #[cold]
+    #[inline(never)]
     fn trace_send(&mut self, now: Instant, ch: ChannelId, packet: Packet, outcome: SendOutcome) {
         match outcome {
             SendOutcome::Accepted { departs, .. } => {
@@ -574,6 +596,8 @@ impl Simulation {
     }
 
     /// Variable-trace records for the client's variables that changed.
+    #[cold]
+    #[inline(never)]
     fn trace_tcp_vars(&mut self, now: Instant, id: u32) {
         if !self.tracer.as_ref().is_some_and(|t| t.wants_vars()) {
             return;
