@@ -149,8 +149,8 @@ class TcpSpec(TypedDict, total=False):
     mss: int  # payload bytes per segment
     mss_option: bool
     initial_window: int  # segments
-    initial_ssthresh: int | None  # bytes; None = unbounded
-    max_window: int | None  # bytes (ns-2's window_)
+    initial_ssthresh: int | None  # bytes; None = unbounded (absent: the profile's)
+    max_window: int | None  # bytes (ns-2's window_); None = no cap (absent: the profile's)
     abc: bool  # RFC 3465 appropriate byte counting
     dupack_threshold: int
     limited_transmit: bool  # RFC 3042
@@ -220,10 +220,11 @@ class FlowStats(TypedDict, total=False):
     delay_p99_s: float | None
     max_delay_s: float | None
     # TCP flows only (tx_* count the client's segments and payload bytes,
-    # rx_bytes the bytes delivered in order to the server application).
+    # rx_bytes the bytes received in order by the server, readable by its
+    # application; with a slow reader the application may not have read them).
     cc: str
     bytes_sent: int  # payload bytes on the wire, retransmissions included
-    bytes_delivered: int
+    bytes_delivered: int  # received in order by the server (see rx_bytes)
     goodput_bps: float  # bytes_delivered over start..completion (or now)
     retransmits: int
     fast_retransmits: int
@@ -235,6 +236,7 @@ class FlowStats(TypedDict, total=False):
     rtt_mean_s: float | None
     rtt_max_s: float | None
     completion_time_s: float | None
+    mss: int  # the client's send MSS after negotiation
     cwnd_bytes: int
     ssthresh_bytes: int
     client_state: str  # RFC 9293 state names, e.g. "Established", "Closed"

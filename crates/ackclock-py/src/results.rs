@@ -54,6 +54,7 @@ pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, Py
         d.set_item("rtt_mean_s", t.rtt_mean_s)?;
         d.set_item("rtt_max_s", t.rtt_max_s)?;
         d.set_item("completion_time_s", t.completion_time_s)?;
+        d.set_item("mss", t.mss)?;
         d.set_item("cwnd_bytes", t.cwnd_bytes)?;
         d.set_item("ssthresh_bytes", t.ssthresh_bytes)?;
         d.set_item("client_state", &t.client_state)?;

@@ -44,6 +44,12 @@ impl<'a, 'py> Spec<'a, 'py> {
         format!("{}.{}", self.context, key)
     }
 
+    /// Whether `key` is present: `Some(true)` with a value, `Some(false)`
+    /// when it is None, `None` when absent.
+    pub fn given(&self, key: &str) -> Option<bool> {
+        self.dict.get_item(key).ok().flatten().map(|v| !v.is_none())
+    }
+
     fn raw(&self, key: &str) -> Option<Bound<'py, PyAny>> {
         self.dict.get_item(key).ok().flatten().filter(|v| !v.is_none())
     }
@@ -280,6 +286,11 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     const KEYS: &[&str] = &[
         "profile",
         "cc",
+        "sack",
+        "dsack",
+        "timestamps",
+        "timestamp_granularity_ps",
+        "window_scale",
         "mss",
         "mss_option",
         "initial_window",
@@ -338,8 +349,16 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.mss = mss.unwrap_or(c.mss);
     c.mss_option = flag("mss_option")?.unwrap_or(c.mss_option);
     c.initial_window = count("initial_window")?.unwrap_or(c.initial_window);
-    c.initial_ssthresh = count("initial_ssthresh")?.or(c.initial_ssthresh);
-    c.max_window = count("max_window")?.or(c.max_window);
+    // For these two an explicit None lifts the profile's value.
+    let bound = |key: &str, default: Option<u32>| -> Result<Option<u32>, ConfigError> {
+        match s.given(key) {
+            Some(true) => count(key),
+            Some(false) => Ok(None),
+            None => Ok(default),
+        }
+    };
+    c.initial_ssthresh = bound("initial_ssthresh", c.initial_ssthresh)?;
+    c.max_window = bound("max_window", c.max_window)?;
     c.abc = flag("abc")?.unwrap_or(c.abc);
     c.dupack_threshold = count("dupack_threshold")?.unwrap_or(c.dupack_threshold).max(1);
     c.limited_transmit = flag("limited_transmit")?.unwrap_or(c.limited_transmit);

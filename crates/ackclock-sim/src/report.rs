@@ -56,7 +56,7 @@ pub struct TcpReport {
     pub cc: &'static str,
     /// Payload bytes the client put on the wire, retransmissions included.
     pub bytes_sent: u64,
-    /// Bytes delivered in order to the server application.
+    /// Bytes received in order by the server (readable by its application).
     pub bytes_delivered: u64,
     /// bytes_delivered over the time from start to completion (or now).
     pub goodput_bps: f64,
@@ -71,6 +71,8 @@ pub struct TcpReport {
     pub rtt_max_s: Option<f64>,
     /// From start until the transfer (or the last exchange) completed.
     pub completion_time_s: Option<f64>,
+    /// The client's send MSS after negotiation.
+    pub mss: u32,
     pub cwnd_bytes: u32,
     pub ssthresh_bytes: u32,
     pub client_state: String,
@@ -99,6 +101,7 @@ impl TcpReport {
             rtt_mean_s: secs(s.rtt_mean()),
             rtt_max_s: secs(s.rtt_max),
             completion_time_s: t.completed_at.map(|c| c.saturating_since(start).as_secs_f64()),
+            mss: t.client.mss(),
             cwnd_bytes: t.client.cwnd(),
             ssthresh_bytes: t.client.ssthresh(),
             client_state: format!("{:?}", t.client.state()),

@@ -107,7 +107,7 @@ fn ns2_trace_records_are_in_time_order() {
     basic1(2, Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: false });
     let times: Vec<f64> = out.text().lines().map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]));
-    assert!(times.len() > 1000);
+    assert!(times.len() > 500, "a trace of two busy seconds");
 }
 
 #[test]

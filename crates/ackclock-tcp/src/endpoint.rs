@@ -409,6 +409,10 @@ impl Endpoint {
         if !self.acceptable(seq, seg.seq_len()) || self.paws_rejects(seg) {
             if !seg.flags.rst {
                 self.ack_now = true;
+                if seg.payload_len > 0 && seq + u64::from(seg.payload_len) <= self.rcv_nxt {
+                    // RFC 2883: report a duplicate of data already received.
+                    self.note_duplicate(seq, seq + u64::from(seg.payload_len));
+                }
             }
             return;
         }

@@ -178,6 +178,9 @@ impl Endpoint {
         self.ssthresh = self.cc.ssthresh(&self.window_state());
         self.recover = self.snd_max;
         self.rtt_probe = None; // Karn: the timed segment may be resent
+                               // Restart the timer with the retransmission, as BSD and Linux do:
+                               // otherwise a timer set one RTT ago expires before its ACK returns.
+        self.rto_deadline = None;
         match style {
             RecoveryStyle::Tahoe => {
                 self.cwnd = self.send_mss;
