@@ -202,3 +202,82 @@ def test_unwritable_output_directory_exits_2_with_one_line(tmp_path):
     result = run_cli("run", DUMBBELL, "--out", str(blocker / "sub"))
     assert result.returncode == 2
     assert result.stderr.startswith("ackclock: error: ") and result.stderr.count("\n") == 1
+
+
+BASIC1 = str(EXAMPLES / "basic1.toml")
+TCP_FIELDS = {
+    "cc": str,
+    "bytes_sent": int,
+    "bytes_delivered": int,
+    "goodput_bps": float,
+    "retransmits": int,
+    "fast_retransmits": int,
+    "timeouts": int,
+    "sack_recoveries": int,
+    "dsacks": int,
+    "spurious_retransmits": int,
+    "rtt_min_s": float,
+    "rtt_mean_s": float,
+    "rtt_max_s": float,
+    "cwnd_bytes": int,
+    "ssthresh_bytes": int,
+    "client_state": str,
+    "server_state": str,
+}
+
+
+def test_run_json_gives_tcp_flows_every_tcp_key():
+    result = run_cli("run", BASIC1, "--json", "--until", "20s")
+    assert result.returncode == 0, result.stderr
+    (flow,) = json.loads(result.stdout)["flows"]
+    assert (flow["id"], flow["kind"], flow["src"], flow["dst"]) == ("reno", "tcp_bulk", "A", "B")
+    assert {key: type(flow[key]) for key in TCP_FIELDS} == TCP_FIELDS
+    assert flow["completion_time_s"] is None  # an unlimited transfer
+    assert flow["mean_delay_s"] is None  # per-packet delays are for UDP flows
+
+
+def test_summary_shows_tcp_connections_in_their_own_table():
+    result = run_cli("run", BASIC1, "--until", "20s")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "TCP connections" in lines and "Flows" not in lines
+    header = next(line for line in lines if line.startswith("flow "))
+    for column in ("cc", "delivered", "goodput", "retx", "timeouts", "mean rtt ms", "done at s"):
+        assert column in header
+    row = next(line for line in lines if line.startswith("reno "))
+    assert " A->B " in row and " reno " in row and "kb/s" in row and "Established" in row
+
+
+def test_out_writes_a_series_csv_for_each_recorded_tcp_flow(tmp_path):
+    out = tmp_path / "run"
+    result = run_cli("run", BASIC1, "--until", "5s", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["results.json", "series-reno.csv"]
+    assert f"time series written to {out / 'series-reno.csv'}" in result.stdout
+    lines = (out / "series-reno.csv").read_text().splitlines()
+    assert lines[:3] == ["time_s,variable,value", "0,cwnd,1920", "0,cwnd_segments,2"]
+    rows = [line.split(",") for line in lines[1:]]
+    assert {name for _, name, _ in rows} == {
+        "cwnd",
+        "cwnd_segments",
+        "ssthresh",
+        "srtt",
+        "rto",
+        "bytes_in_flight",
+        "rwnd",
+        "loss_events",
+    }
+    times = [float(time) for time, _, _ in rows]
+    assert times == sorted(times) and times[-1] <= 5.0
+
+
+def test_tcp_scenario_mistakes_exit_2_with_one_line(tmp_path):
+    path = tmp_path / "basic1.toml"
+    text = (EXAMPLES / "basic1.toml").read_text()
+    path.write_text(text.replace('cc = "reno"', 'cc = "reno", sack = "yes"'))
+    result = run_cli("run", str(path))
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"ackclock: error: {path}: apps[0].tcp.sack: 'yes' is not valid: "
+        "input should be a valid boolean (line 47)\n"
+    )

@@ -2,7 +2,9 @@
 
 import json
 
+import ackclock as ac
 import pytest
+from ackclock import series
 from conftest import EXAMPLES, run_cli
 
 
@@ -51,3 +53,31 @@ def test_lossy_red_marks_ecn_and_loses_bursts_on_the_last_hop():
         0.5 * 0.01 / 0.21, rel=0.35
     )
     assert all(flow["rx_packets"] > 0 for flow in flows.values())
+
+
+def test_basic1_sawtooth_peaks_where_ns2s_does():
+    # ns-2 2.35 (docs/ns2-reference.md, experiment 2): after slow start every
+    # tooth peaks at cwnd = 20.935 segments; 94.9% goodput on R->B.
+    sim = ac.load_scenario(EXAMPLES / "basic1.toml").run()
+    (flow,) = sim.flows
+    nodes = {node.name: node for node in sim.nodes}
+    bottleneck = sim.link(nodes["R"], nodes["B"])
+    assert bottleneck.stats()["utilization"] >= 0.93
+    peaks = series.loss_peaks(flow.series(), "cwnd_segments", after=100.0)
+    assert len(peaks) > 400  # ns-2: 512 loss events in 1000 s
+    assert all(abs(peak - 20.935) <= 1.0 for peak in peaks)
+    assert (max(peaks) - min(peaks)) / max(peaks) <= 0.02
+    stats = flow.stats()
+    assert stats["cc"] == "reno" and stats["timeouts"] <= 2  # in the slow-start overshoot
+
+
+def test_dumbbell_shares_the_bottleneck_between_two_reno_flows():
+    links, flows = run_example("dumbbell.toml")
+    bottleneck = links[("R", "D")]
+    # ns-2 2.35 gives 80.2% in this setting (basic2.tcl 0 0 8.0 1000); see the
+    # file's comment. Its 98.8% is for the 0.8 Mb/s default.
+    assert bottleneck["utilization"] >= 0.65
+    assert bottleneck["queue_drops"] > 0
+    first, second = flows["tcp0"], flows["tcp1"]
+    assert first["bytes_delivered"] > 100e6 and second["bytes_delivered"] > 100e6
+    assert 0.5 <= first["goodput_bps"] / second["goodput_bps"] <= 2

@@ -196,7 +196,7 @@ def test_minimal_file_runs_until_idle(tmp_path):
         (
             'type = "cbr"',
             'type = "ftp"',
-            "apps[0].type: unknown app type 'ftp' (use cbr, poisson or on_off) (line 33)",
+            "apps[0].type: unknown app type 'ftp' (use cbr, poisson, on_off or tcp) (line 33)",
         ),
         ("packet_size = 1000", "packet_size = 10", "apps[0].packet_size: 10 is not a packet size"),
         (

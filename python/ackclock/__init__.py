@@ -5,15 +5,16 @@ sim = ac.Simulator(seed=1)
 a, b = sim.node("A"), sim.node("B")
 sim.duplex_link(a, b, bandwidth="10Mb", delay="10ms")
 flow = sim.cbr(a, b, rate="1Mb", packet_size=1000, stop="10s")
+tcp = sim.tcp(a, b, app=ac.Bulk("1MB"), tcp=ac.TcpParams(cc="reno"))
 sim.run()
-print(flow.stats())
+print(flow.stats(), tcp.stats())
 """
 
 from importlib.metadata import version
 
 from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
 from ackclock.errors import ConfigError, ScenarioError, SimulationError, UnitError
-from ackclock.handles import Flow, Link, Node
+from ackclock.handles import Flow, Link, Node, TcpFlow
 from ackclock.results import FlowResult, LinkResult, RunResult
 from ackclock.scenario import Scenario, load_scenario
 from ackclock.simulator import Simulator
@@ -29,6 +30,7 @@ from ackclock.specs import (
     UniformDelay,
     UniformLoss,
 )
+from ackclock.tcp_specs import Bulk, RequestResponse, TcpParams, Telnet
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 
 __version__ = version("ackclock")
@@ -36,6 +38,7 @@ __version__ = version("ackclock")
 __all__ = [
     "RED",
     "BitErrors",
+    "Bulk",
     "ConfidenceInterval",
     "ConfigError",
     "DropList",
@@ -49,11 +52,15 @@ __all__ = [
     "LinkParams",
     "LinkResult",
     "Node",
+    "RequestResponse",
     "RunResult",
     "Scenario",
     "ScenarioError",
     "SimulationError",
     "Simulator",
+    "TcpFlow",
+    "TcpParams",
+    "Telnet",
     "UniformDelay",
     "UniformLoss",
     "UnitError",

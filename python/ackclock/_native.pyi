@@ -6,7 +6,7 @@ configuration dict is checked by Rust; a bad key or value raises ConfigError
 whose message names the key and the value.
 """
 
-from typing import Literal, TypedDict, Union
+from typing import Literal, TypedDict
 
 class UnitError(ValueError):
     """A unit string could not be parsed; the message quotes it."""
@@ -54,7 +54,7 @@ class RedSpec(TypedDict, total=False):
     ecn: bool
     mean_packet_size: int
 
-QueueSpec = Union[DropTailSpec, RedSpec]
+QueueSpec = DropTailSpec | RedSpec
 
 # Error (loss) models, one per link direction. `position`: "queue" drops the
 # packet at the link head before it enters the queue (ns-2's `lossmodel`);
@@ -82,7 +82,7 @@ class DropListSpec(TypedDict, total=False):
     drops: list[int]  # 1-based indices of the packets (in crossing order) to drop
     position: Literal["queue", "wire"]
 
-LossSpec = Union[UniformLossSpec, BitErrorSpec, GilbertElliottSpec, DropListSpec]
+LossSpec = UniformLossSpec | BitErrorSpec | GilbertElliottSpec | DropListSpec
 
 # Extra random delay added to the propagation delay of each packet.
 # reorder False: a packet never overtakes an earlier one (arrival is pushed
@@ -98,7 +98,7 @@ class UniformJitterSpec(TypedDict, total=False):
     high_ps: int
     reorder: bool
 
-JitterSpec = Union[ExponentialJitterSpec, UniformJitterSpec]
+JitterSpec = ExponentialJitterSpec | UniformJitterSpec
 
 # Traffic patterns of a UDP source.
 class CbrSpec(TypedDict):
@@ -115,7 +115,7 @@ class OnOffSpec(TypedDict):
     on_mean_ps: int  # exponential on and off period lengths
     off_mean_ps: int
 
-TrafficSpec = Union[CbrSpec, PoissonSpec, OnOffSpec]
+TrafficSpec = CbrSpec | PoissonSpec | OnOffSpec
 
 # Packet sizes: the IP datagram size on the wire (IPv4 20 + UDP 8 bytes of
 # header included), so at least 28 and at most 65535; a drawn size is
@@ -128,7 +128,7 @@ class ExponentialSizeSpec(TypedDict):
     type: Literal["exponential"]
     mean_bytes: float
 
-SizeSpec = Union[FixedSizeSpec, ExponentialSizeSpec]
+SizeSpec = FixedSizeSpec | ExponentialSizeSpec
 
 # TCP. Every key is optional: a profile supplies the rest.
 #   profile "rfc" (default): RFC values: MSS 1460, initial window 4, min RTO 1 s,
@@ -185,7 +185,7 @@ class RequestResponseAppSpec(TypedDict, total=False):
     count: int  # exchanges (default 1)
     think_ps: int  # client pause between a response and the next request
 
-TcpAppSpec = Union[BulkAppSpec, TelnetAppSpec, RequestResponseAppSpec]
+TcpAppSpec = BulkAppSpec | TelnetAppSpec | RequestResponseAppSpec
 
 # --- results -------------------------------------------------------------------
 class LinkStats(TypedDict):
@@ -331,17 +331,25 @@ class Sim:
         call run() again with the same limit), ("stopped", None) after stop(),
         ("until", None) when the limit was reached (the clock is then exactly
         until_ps), ("idle", None) when no events remain."""
-    def trace_ns2(self, path: str, channels: list[int] | None = None, variables: bool = True) -> None:
+    def trace_ns2(
+        self, path: str, channels: list[int] | None = None, variables: bool = True
+    ) -> None:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
         ones, and (with variables) ns-2 variable records of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8).
         The file is created now (ConfigError if it cannot be); records are
         written in time order as the run proceeds and flushed when run() returns."""
-    def trace_tcpdump(self, path: str, channels: list[int] | None = None, node: int | None = None) -> None:
+    def trace_tcpdump(
+        self, path: str, channels: list[int] | None = None, node: int | None = None
+    ) -> None:
         """tcpdump-style text of packets starting transmission on `channels`, or
         sent and received at `node` (give exactly one). Node n is 10.0.0.(n+1)."""
     def trace_pcap(
-        self, path: str, channels: list[int] | None = None, node: int | None = None, snaplen: int = 65535
+        self,
+        path: str,
+        channels: list[int] | None = None,
+        node: int | None = None,
+        snaplen: int = 65535,
     ) -> None:
         """A pcap file (nanosecond timestamps, raw IPv4) with exact header bytes and
         valid checksums; payload bytes are zeros, cut at snaplen."""

@@ -2,6 +2,7 @@
 
     ackclock run FILE [--until T] [--seed N] [--json] [--out DIR]
     ackclock experiment mm1 [--replications R] [--jobs J] [--seed N] [--out DIR]
+    ackclock experiment sack-ber [--seeds K] [--bytes SIZE] [--ber B ...] [--seed N] [--out DIR]
 
 A user's mistake (bad option, missing or invalid file) prints one line
 "ackclock: error: ..." and exits with status 2; a failure inside the simulator
@@ -20,7 +21,10 @@ import click
 from ackclock import units
 from ackclock.errors import ConfigError, ParameterError, ScenarioError, SimulationError, UnitError
 from ackclock.files import write_atomically
+from ackclock.handles import TcpFlow
 from ackclock.scenario import load_scenario
+from ackclock.series import csv_file_name, to_csv
+from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
 
 USAGE_ERROR = 2
@@ -70,7 +74,8 @@ def cli(ctx: click.Context) -> None:
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Also write results.json into this directory.",
+    help="Also write results.json, and series-<flow>.csv for each TCP flow with "
+    "record = true, into this directory.",
 )
 def run_command(
     file: Path, until: str | None, seed: int | None, as_json: bool, out: Path | None
@@ -86,14 +91,31 @@ def run_command(
         **results,
     }
     text = json.dumps(document, indent=2, allow_nan=False) + "\n"
+    series_paths: list[Path] = []
     if out is not None:
         write_atomically(out / "results.json", text.encode())
+        series_paths = _write_series(sim, out)
     if as_json:
         click.echo(text, nl=False)
     else:
         click.echo(format_summary(results, sim.wall_s), nl=False)
         if out is not None:
             click.echo(f"\nresults written to {out / 'results.json'}")
+            for path in series_paths:
+                click.echo(f"time series written to {path}")
+
+
+def _write_series(sim: Simulator, out: Path) -> list[Path]:
+    """Writes series-<flow>.csv (time_s, variable, value) for each recorded TCP flow."""
+    paths = []
+    for flow in sim.flows:
+        if isinstance(flow, TcpFlow) and flow.record:
+            path = out / csv_file_name(flow.name)
+            if path in paths:  # two names that differ only in unsafe characters
+                path = out / csv_file_name(f"{flow.name}-{flow.id}")
+            write_atomically(path, to_csv(flow.series_rows()).encode())
+            paths.append(path)
+    return paths
 
 
 @cli.group(invoke_without_command=True, no_args_is_help=False)
@@ -128,6 +150,64 @@ def mm1_command(replications: int, jobs: int, seed: int, out: Path) -> None:
     result = mm1.run(seed=seed, replications=replications, jobs=jobs)
     click.echo(mm1.format_report(result))
     for path in mm1.write_outputs(result, out):
+        click.echo(f"wrote {path}")
+
+
+class _SizeType(click.ParamType):
+    """A size option ("100MB", "5MB", "65535"), converted to bytes."""
+
+    name = "size"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, int):
+            return value
+        try:
+            size = units.size_bytes(value, "value")
+        except ParameterError as error:
+            self.fail(error.problem, param, ctx)
+        if size == 0:
+            self.fail(f"{value!r} is not a size: it must be at least 1 byte", param, ctx)
+        return size
+
+
+@experiment.command("sack-ber")
+@click.option(
+    "--seeds",
+    type=click.IntRange(min=2),
+    default=10,
+    show_default=True,
+    help="Runs (independent seeds) per configuration.",
+)
+@click.option(
+    "--bytes",
+    "size",
+    type=_SizeType(),
+    default="100MB",
+    show_default=True,
+    help="Bytes each transfer sends.",
+)
+@click.option(
+    "--ber",
+    "bers",
+    type=click.FloatRange(min=0, max=1),
+    multiple=True,
+    help="A bit-error rate to run (repeat for several); default: the paper's eleven, 0 to 8e-6.",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out/sack-ber"),
+    show_default=True,
+)
+def sack_ber_command(seeds: int, size: int, bers: tuple[float, ...], seed: int, out: Path) -> None:
+    """TCP Reno with and without SACK over a lossy 10 Mbit/s link (seed 002, section 4.1)."""
+    from ackclock.experiments import sack_ber  # imports matplotlib, which only experiments need
+
+    chosen = tuple(sorted(set(bers))) if bers else sack_ber.PAPER_BERS
+    result = sack_ber.run(seed=seed, seeds=seeds, size=size, bers=chosen)
+    click.echo(sack_ber.format_report(result))
+    for path in sack_ber.write_outputs(result, out):
         click.echo(f"wrote {path}")
 
 

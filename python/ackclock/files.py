@@ -16,6 +16,9 @@ def write_atomically(path: Path, data: bytes) -> None:
         dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
     )
     try:
+        # mkstemp makes the file private (0600); give it the permissions a
+        # plainly created file would get.
+        os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
             file.flush()
@@ -24,3 +27,9 @@ def write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

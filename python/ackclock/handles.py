@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ackclock import specs, units
+from ackclock import checks, specs, units
+from ackclock.errors import ConfigError
 from ackclock.results import FlowResult, LinkResult, flow_result, link_result
+from ackclock.series import Row, rows, with_segments
 
 if TYPE_CHECKING:
     from ackclock._native import Sim
@@ -48,6 +50,10 @@ class Link:
         """Adds random delay to this direction (None removes it)."""
         self._native.set_jitter(self.id, specs.jitter_spec(jitter, "jitter"))
 
+    def set_duplication(self, p: float) -> None:
+        """The far end receives each packet twice with probability `p` (0 turns it off)."""
+        self._native.set_duplication(self.id, checks.probability(p, "p"))
+
     def stats(self) -> LinkResult:
         return link_result(self._native.link_stats(self.id), self.src.name, self.dst.name)
 
@@ -64,7 +70,8 @@ class Link:
 
 
 class Flow:
-    """A traffic source on `src` sending UDP packets to a sink on `dst`."""
+    """A traffic source on `src` sending to `dst`: UDP packets to a sink, or
+    (a `TcpFlow`) a TCP connection."""
 
     def __init__(
         self, native: Sim, flow_id: int, name: str, kind: str, src: Node, dst: Node
@@ -81,3 +88,44 @@ class Flow:
 
     def __repr__(self) -> str:
         return f"Flow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"
+
+
+class TcpFlow(Flow):
+    """A TCP connection: the client on `src` and the server on `dst`.
+
+    `mss` is the payload size the client sends with (after MSS negotiation).
+    `record` says whether its window variables are recorded over time.
+    """
+
+    def __init__(
+        self,
+        native: Sim,
+        flow_id: int,
+        name: str,
+        kind: str,
+        src: Node,
+        dst: Node,
+        mss: int,
+        record: bool,
+    ) -> None:
+        super().__init__(native, flow_id, name, kind, src, dst)
+        self.mss = mss
+        self.record = record
+
+    def series(self) -> dict[str, tuple[list[float], list[float]]]:
+        """{variable: (times_s, values)}, each value holding until the next:
+        cwnd, cwnd_segments (cwnd / mss), ssthresh, srtt, rto,
+        bytes_in_flight, rwnd, loss_events (see `ackclock.series`)."""
+        if not self.record:
+            raise ConfigError(
+                f"flow {self.name!r} was not recorded: pass record=True to Simulator.tcp() "
+                "(record = true in a scenario file) to keep its time series"
+            )
+        return with_segments(self._native.tcp_series(self.id), self.mss)
+
+    def series_rows(self) -> list[Row]:
+        """The series in long format: (time_s, variable, value) rows ordered by time."""
+        return rows(self.series())
+
+    def __repr__(self) -> str:
+        return f"TcpFlow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"

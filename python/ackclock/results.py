@@ -30,7 +30,7 @@ LinkResult = TypedDict(
 )
 
 
-class FlowResult(TypedDict):
+class _FlowResult(TypedDict):
     id: str  # the flow's name
     src: str
     dst: str
@@ -44,6 +44,29 @@ class FlowResult(TypedDict):
     delay_p95_s: float | None
     delay_p99_s: float | None
     max_delay_s: float | None
+
+
+class FlowResult(_FlowResult, total=False):
+    """A flow's statistics; the keys below this line are present for TCP flows only."""
+
+    cc: str
+    bytes_sent: int
+    bytes_delivered: int
+    goodput_bps: float
+    retransmits: int
+    fast_retransmits: int
+    timeouts: int
+    sack_recoveries: int
+    dsacks: int
+    spurious_retransmits: int
+    rtt_min_s: float | None
+    rtt_mean_s: float | None
+    rtt_max_s: float | None
+    completion_time_s: float | None
+    cwnd_bytes: int
+    ssthresh_bytes: int
+    client_state: str
+    server_state: str
 
 
 class RunResult(TypedDict):

@@ -16,9 +16,9 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
-from ackclock import _native, checks, specs, units
+from ackclock import _native, checks, specs, tcp_specs, units
 from ackclock.errors import ConfigError, ParameterError
-from ackclock.handles import Flow, Link, Node
+from ackclock.handles import Flow, Link, Node, TcpFlow
 from ackclock.results import RunResult, run_result
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ RunEnd = Literal["until", "idle", "stopped"]
 
 DEFAULT_QUEUE = specs.DropTail()
 DEFAULT_PACKET_SIZE = 1000
+DEFAULT_TCP = tcp_specs.TcpParams()
+DEFAULT_APP = tcp_specs.Bulk()
 
 
 class Simulator:
@@ -269,11 +271,7 @@ class Simulator:
             raise ConfigError(f"a flow needs two different nodes, got {src.name!r} twice")
         name = self._new_flow_name(name, kind)
         size: SizeSpec = specs.packet_size_spec(packet_size, "packet_size")
-        start_ps = units.duration_ps(start, "start")
-        if start_ps < self._native.now_ps:
-            raise ParameterError(
-                "start", f"{start!r} is in the past (the simulation is at {self.now:g}s)"
-            )
+        start_ps = self._not_in_past(start, "start")
         stop_ps = None if stop is None else units.duration_ps(stop, "stop")
         if stop_ps is not None and stop_ps <= start_ps:
             raise ParameterError(
@@ -296,6 +294,69 @@ class Simulator:
         self._flows.append(flow)
         return flow
 
+    def tcp(
+        self,
+        src: Node,
+        dst: Node,
+        app: tcp_specs.TcpApp = DEFAULT_APP,
+        tcp: tcp_specs.TcpParams = DEFAULT_TCP,
+        server_tcp: tcp_specs.TcpParams | None = None,
+        start: units.Duration = 0,
+        server_start: units.Duration = 0,
+        read_rate: units.Bandwidth | None = None,
+        record: bool = False,
+        name: str | None = None,
+    ) -> TcpFlow:
+        """A TCP connection from a client on `src` to a server on `dst`, driven
+        by `app` (default: an unlimited bulk transfer, ns-2's FTP).
+
+        The client connects at `start`; the server listens from `server_start`
+        (before that, its port refuses connections with a reset). `tcp`
+        configures the client and, unless `server_tcp` is given, the server.
+        The server application reads arriving data at `read_rate` (None: at
+        once; 0: never, so its window closes). `record` keeps the client's
+        window variables over time for `TcpFlow.series()`.
+        """
+        src = self._own_node(src, "src")
+        dst = self._own_node(dst, "dst")
+        if src is dst:
+            raise ConfigError(f"a flow needs two different nodes, got {src.name!r} twice")
+        app_native = tcp_specs.app_spec(app, "app")
+        client = tcp_specs.tcp_spec(tcp, "tcp")
+        server = None if server_tcp is None else tcp_specs.tcp_spec(server_tcp, "server_tcp")
+        start_ps = self._not_in_past(start, "start")
+        server_start_ps = self._not_in_past(server_start, "server_start")
+        rate_bps = (
+            None if read_rate is None else units.bandwidth_or_zero_bps(read_rate, "read_rate")
+        )
+        record = checks.flag(record, "record")
+        name = self._new_flow_name(name, "tcp")
+        flow_id = self._native.add_tcp_flow(
+            name,
+            src.id,
+            dst.id,
+            client,
+            app_native,
+            start_ps,
+            server_start_ps,
+            rate_bps,
+            record,
+            server,
+        )
+        mss = tcp_specs.effective_mss(tcp, tcp if server_tcp is None else server_tcp)
+        kind = f"tcp_{app_native['type']}"
+        flow = TcpFlow(self._native, flow_id, name, kind, src, dst, mss, record)
+        self._flows.append(flow)
+        return flow
+
+    def _not_in_past(self, time: Any, parameter: str) -> int:
+        at_ps = units.duration_ps(time, parameter)
+        if at_ps < self._native.now_ps:
+            raise ParameterError(
+                parameter, f"{time!r} is in the past (the simulation is at {self.now:g}s)"
+            )
+        return at_ps
+
     def _new_flow_name(self, name: Any, kind: str) -> str:
         """The given name, or kind + index (cbr0, poisson1, ...); names are unique."""
         name = f"{kind}{len(self._flows)}" if name is None else checks.name(name, "name")
@@ -308,11 +369,7 @@ class Simulator:
     def at(self, time: units.Duration, callback: Callable[[], object]) -> None:
         """Calls `callback()` when the simulated clock reaches `time` (absolute,
         like ns-2's `$ns at`). Callbacks may schedule more callbacks or stop."""
-        at_ps = units.duration_ps(time, "time")
-        if at_ps < self._native.now_ps:
-            raise ParameterError(
-                "time", f"{time!r} is in the past (the simulation is at {self.now:g}s)"
-            )
+        at_ps = self._not_in_past(time, "time")
         if not callable(callback):
             raise ParameterError("callback", f"{callback!r} is not callable")
         self._callbacks[self._native.schedule_callback(at_ps)] = callback
@@ -322,11 +379,7 @@ class Simulator:
         until none remain when None. Returns why it ended: "until", "idle" or
         "stopped" (by `stop()`). An exception in a callback propagates; the
         simulation can then be run further."""
-        until_ps = None if until is None else units.duration_ps(until, "until")
-        if until_ps is not None and until_ps < self._native.now_ps:
-            raise ParameterError(
-                "until", f"{until!r} is in the past (the simulation is at {self.now:g}s)"
-            )
+        until_ps = None if until is None else self._not_in_past(until, "until")
         self._stop_requested = False
         started = time.perf_counter()
         try:

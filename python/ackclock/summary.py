@@ -1,19 +1,36 @@
 """The human-readable summary `ackclock run` prints: one table of link
-directions and one of flows."""
+directions, one of UDP flows and one of TCP connections (each table only when
+there is something to show)."""
 
 from __future__ import annotations
 
-from ackclock.results import RunResult
+from ackclock.results import FlowResult, LinkResult, RunResult
 from ackclock.tables import format_table
-from ackclock.units import PS_PER_S, format_bandwidth, format_duration
+from ackclock.units import PS_PER_S, format_bandwidth, format_duration, format_size
 
 
 def _ms(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds * 1e3:.3f}"
 
 
-def format_summary(results: RunResult, wall_s: float) -> str:
-    links = [
+def _rate(bps: float) -> str:
+    """A measured bit rate to 4 significant digits: 735.1kb/s, 2.576Mb/s."""
+    for unit, scale in (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):
+        if bps >= scale:
+            return f"{bps / scale:.4g}{unit}"
+    return f"{bps:.4g}b/s"
+
+
+def _seconds(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds:.3f}"
+
+
+def is_tcp(flow: FlowResult) -> bool:
+    return flow["kind"].startswith("tcp_")
+
+
+def _link_table(links: list[LinkResult]) -> str:
+    rows = [
         [
             f"{link['from']}->{link['to']}",
             format_bandwidth(link["bandwidth_bps"]),
@@ -23,9 +40,15 @@ def format_summary(results: RunResult, wall_s: float) -> str:
             f"{link['utilization'] * 100:.1f}%",
             f"{link['mean_queue_packets']:.2f}",
         ]
-        for link in results["links"]
+        for link in links
     ]
-    flows = [
+    return format_table(
+        ["link", "bandwidth", "delay", "tx pkts", "drops", "util", "mean queue"], rows
+    )
+
+
+def _udp_table(flows: list[FlowResult]) -> str:
+    rows = [
         [
             flow["id"],
             flow["kind"],
@@ -36,18 +59,63 @@ def format_summary(results: RunResult, wall_s: float) -> str:
             _ms(flow["delay_p95_s"]),
             _ms(flow["max_delay_s"]),
         ]
-        for flow in results["flows"]
+        for flow in flows
     ]
+    return format_table(
+        ["flow", "kind", "path", "tx pkts", "rx pkts", "mean delay ms", "p95 ms", "max ms"],
+        rows,
+        align="lll" + "r" * 5,
+    )
+
+
+def _tcp_table(flows: list[FlowResult]) -> str:
+    rows = [
+        [
+            flow["id"],
+            flow["kind"].removeprefix("tcp_"),
+            f"{flow['src']}->{flow['dst']}",
+            flow.get("cc", "-"),
+            format_size(flow.get("bytes_delivered", 0)),
+            _rate(flow.get("goodput_bps", 0.0)),
+            str(flow.get("retransmits", 0)),
+            str(flow.get("fast_retransmits", 0)),
+            str(flow.get("timeouts", 0)),
+            _ms(flow.get("rtt_mean_s")),
+            _seconds(flow.get("completion_time_s")),
+            flow.get("client_state", "-"),
+        ]
+        for flow in flows
+    ]
+    return format_table(
+        [
+            "flow",
+            "app",
+            "path",
+            "cc",
+            "delivered",
+            "goodput",
+            "retx",
+            "fast retx",
+            "timeouts",
+            "mean rtt ms",
+            "done at s",
+            "client",
+        ],
+        rows,
+        align="llll" + "r" * 7 + "l",
+    )
+
+
+def format_summary(results: RunResult, wall_s: float) -> str:
     heading = (
         f"simulated {results['sim_time_s']:g} s in {wall_s:.3f} s wall time, "
         f"{results['events']} events, seed {results['seed']}"
     )
-    link_table = format_table(
-        ["link", "bandwidth", "delay", "tx pkts", "drops", "util", "mean queue"], links
-    )
-    flow_table = format_table(
-        ["flow", "kind", "path", "tx pkts", "rx pkts", "mean delay ms", "p95 ms", "max ms"],
-        flows,
-        align="lll" + "r" * 5,
-    )
-    return f"{heading}\n\nLinks\n{link_table}\n\nFlows\n{flow_table}\n"
+    parts = [heading, f"Links\n{_link_table(results['links'])}"]
+    udp = [flow for flow in results["flows"] if not is_tcp(flow)]
+    tcp = [flow for flow in results["flows"] if is_tcp(flow)]
+    if udp or not tcp:
+        parts.append(f"Flows\n{_udp_table(udp)}")
+    if tcp:
+        parts.append(f"TCP connections\n{_tcp_table(tcp)}")
+    return "\n\n".join(parts) + "\n"

@@ -71,6 +71,19 @@ def bandwidth_bps(value: Bandwidth, parameter: str = "value") -> int:
     return _within_u64(bps, value, parameter, "bandwidth")
 
 
+def bandwidth_or_zero_bps(value: Bandwidth, parameter: str = "value") -> int:
+    """A bit rate in bit/s like `bandwidth_bps`, where zero is allowed too."""
+    if is_number(value) and value == 0:
+        return 0
+    try:
+        return bandwidth_bps(value, parameter)
+    except ParameterError as error:
+        # A well-formed zero ("0", "0Mb") is refused only for being zero.
+        if isinstance(value, str) and error.problem.endswith("it must be greater than zero"):
+            return 0
+        raise
+
+
 def size_bytes(value: Size, parameter: str = "value") -> int:
     """A whole number of bytes; numbers are bytes."""
     if isinstance(value, str):
@@ -102,6 +115,14 @@ def format_duration(ps: int) -> str:
         if ps >= scale:
             return f"{ps / scale:g}{unit}"
     return f"{ps}ps"
+
+
+def format_size(size: int) -> str:
+    """A short readable size with decimal prefixes: 960B, 1.5kB, 91.9MB."""
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if size >= scale:
+            return f"{size / scale:.4g}{unit}"
+    return f"{size}B"
 
 
 def format_bandwidth(bps: int) -> str:

@@ -25,6 +25,7 @@ from ackclock.scenario.schema import (
     ReverseTable,
     ScenarioFile,
     SpecTable,
+    TcpFlowTable,
 )
 from ackclock.simulator import Simulator
 from ackclock.specs import LinkParams
@@ -73,16 +74,21 @@ def _validation_problem(error: ValidationError, data: Any) -> _FieldProblem:
     """The first pydantic error as a field path (in the file's terms) and a message."""
     detail = error.errors(include_url=False)[0]
     path: list[PathPart] = []
-    # pydantic puts the tag of a tagged union ("droptail") into the location;
-    # walking the data beside it tells keys and list indices from tags.
+    # pydantic puts the tag of a tagged union ("droptail") into the location,
+    # right after the table it tags; walking the data beside it tells keys and
+    # list indices from tags (a key may be named like its table's tag: the
+    # "tcp" key of an app of type "tcp").
+    tagged = False  # whether the tag of the current table was passed
     for part in detail["loc"]:
         if isinstance(part, int) and isinstance(data, list) and part < len(data):
             path.append(part)
-            data = data[part]
+            data, tagged = data[part], False
+        elif isinstance(data, dict) and not tagged and part == data.get("type"):
+            tagged = True
         elif isinstance(data, dict) and part in data:
             path.append(part)
-            data = data[part]
-        elif isinstance(data, dict) and part != data.get("type"):
+            data, tagged = data[part], False
+        elif isinstance(data, dict):
             path.append(part)  # a missing key
             data = None
     kind, context = detail["type"], detail.get("ctx", {})
@@ -181,6 +187,9 @@ def _build_link(sim: Simulator, nodes: dict[str, Node], index: int, link: LinkTa
 
 
 def _build_app(sim: Simulator, nodes: dict[str, Node], index: int, app: AppTable) -> None:
+    if isinstance(app, TcpFlowTable):
+        _build_tcp(sim, nodes, index, app)
+        return
     where = ("apps", index)
     options = app.given("type", "from_", "to")
     if isinstance(app.packet_size, SpecTable):
@@ -188,6 +197,18 @@ def _build_app(sim: Simulator, nodes: dict[str, Node], index: int, app: AppTable
     src, dst = _node(nodes, app.from_, *where, "from"), _node(nodes, app.to, *where, "to")
     with _at(*where):
         getattr(sim, app.type)(src, dst, **options)  # sim.cbr, sim.poisson or sim.on_off
+
+
+def _build_tcp(sim: Simulator, nodes: dict[str, Node], index: int, app: TcpFlowTable) -> None:
+    where = ("apps", index)
+    options = app.given("type", "from_", "to", "app", "tcp", "server_tcp")
+    for key in ("app", "tcp", "server_tcp"):
+        table = getattr(app, key)
+        if table is not None:
+            options[key] = _spec(table, *where, key)
+    src, dst = _node(nodes, app.from_, *where, "from"), _node(nodes, app.to, *where, "to")
+    with _at(*where):
+        sim.tcp(src, dst, **options)
 
 
 def _set_loss_and_jitter(

@@ -21,7 +21,7 @@ from pydantic import (
 from pydantic import Tag as UnionTag
 from pydantic_core import PydanticCustomError
 
-from ackclock import specs, units
+from ackclock import specs, tcp_specs, units
 from ackclock.errors import ParameterError
 
 
@@ -72,6 +72,7 @@ def _checked_by(convert: Callable[[Any, str], object]) -> PlainValidator:
 
 DurationValue = Annotated[Union[str, int, float], _checked_by(units.duration_ps)]
 BandwidthValue = Annotated[Union[str, int, float], _checked_by(units.bandwidth_bps)]
+RateOrZeroValue = Annotated[Union[str, int, float], _checked_by(units.bandwidth_or_zero_bps)]
 SizeValue = Annotated[Union[str, int, float], _checked_by(units.size_bytes)]
 MeanSizeValue = Annotated[Union[str, int, float], _checked_by(units.mean_size_bytes)]
 
@@ -241,6 +242,87 @@ PacketSizeValue = Annotated[
     _type_among("packet size", ExponentialSizeTable),
 ]
 
+# --- TCP ---------------------------------------------------------------------------
+
+
+def _window_size(value: Any) -> Any:
+    if value == "unlimited":
+        return value
+    try:
+        units.size_bytes(value, "value")
+    except ParameterError as error:
+        raise PydanticCustomError(
+            "invalid_value", '{problem} (or "unlimited")', {"problem": error.problem}
+        ) from None
+    return value
+
+
+WindowValue = Annotated[Union[str, int, float], PlainValidator(_window_size)]
+
+
+class TcpTable(SpecTable):
+    """TCP parameters: a profile and overrides (the keys of `TcpParams`)."""
+
+    spec = tcp_specs.TcpParams
+    profile: Optional[Literal["rfc", "linux", "ns2"]] = None
+    cc: Optional[Literal["tahoe", "reno", "newreno"]] = None
+    mss: Optional[SizeValue] = None
+    mss_option: Optional[bool] = None
+    initial_window: Optional[int] = None
+    initial_ssthresh: Optional[WindowValue] = None
+    max_window: Optional[WindowValue] = None
+    abc: Optional[bool] = None
+    dupack_threshold: Optional[int] = None
+    limited_transmit: Optional[bool] = None
+    sack: Optional[bool] = None
+    dsack: Optional[bool] = None
+    timestamps: Optional[bool] = None
+    timestamp_granularity: Optional[DurationValue] = None
+    window_scale: Optional[bool] = None
+    initial_rto: Optional[DurationValue] = None
+    min_rto: Optional[DurationValue] = None
+    max_rto: Optional[DurationValue] = None
+    clock_granularity: Optional[DurationValue] = None
+    delayed_ack: Optional[bool] = None
+    delayed_ack_timeout: Optional[DurationValue] = None
+    receive_buffer: Optional[SizeValue] = None
+    flow_control: Optional[bool] = None
+    nagle: Optional[bool] = None
+    persist_min: Optional[DurationValue] = None
+    persist_max: Optional[DurationValue] = None
+    time_wait: Optional[DurationValue] = None
+    syn_retries: Optional[int] = None
+    max_retransmits: Optional[int] = None
+
+
+class BulkTable(SpecTable):
+    spec = tcp_specs.Bulk
+    type: Literal["bulk"]
+    bytes: Optional[SizeValue] = None  # absent: unlimited
+
+
+class TelnetTable(SpecTable):
+    spec = tcp_specs.Telnet
+    type: Literal["telnet"]
+    mean_interval: DurationValue
+    packet_size: SizeValue
+
+
+class RequestResponseTable(SpecTable):
+    spec = tcp_specs.RequestResponse
+    type: Literal["request_response"]
+    request: SizeValue
+    response: SizeValue
+    count: Optional[int] = None
+    think: Optional[DurationValue] = None
+
+
+TcpAppTable = Annotated[
+    Union[BulkTable, TelnetTable, RequestResponseTable],
+    Field(discriminator="type"),
+    _type_among("TCP application", BulkTable, TelnetTable, RequestResponseTable),
+]
+
 # --- scenario ------------------------------------------------------------------------
 
 
@@ -304,10 +386,26 @@ class OnOffTable(_AppTable):
     off_mean: DurationValue
 
 
+class TcpFlowTable(Table):
+    """A TCP connection (`Simulator.tcp`): client on `from`, server on `to`."""
+
+    type: Literal["tcp"]
+    name: Optional[str] = None
+    from_: str = Field(alias="from")
+    to: str
+    app: Optional[TcpAppTable] = None  # absent: unlimited bulk transfer
+    tcp: Optional[TcpTable] = None
+    server_tcp: Optional[TcpTable] = None  # absent: the same as tcp
+    start: Optional[DurationValue] = None
+    server_start: Optional[DurationValue] = None
+    read_rate: Optional[RateOrZeroValue] = None
+    record: Optional[bool] = None
+
+
 AppTable = Annotated[
-    Union[CbrTable, PoissonTable, OnOffTable],
+    Union[CbrTable, PoissonTable, OnOffTable, TcpFlowTable],
     Field(discriminator="type"),
-    _type_among("app", CbrTable, PoissonTable, OnOffTable),
+    _type_among("app", CbrTable, PoissonTable, OnOffTable, TcpFlowTable),
 ]
 
 
