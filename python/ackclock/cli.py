@@ -75,13 +75,13 @@ def cli(ctx: click.Context) -> None:
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write results.json, and series-<flow>.csv for each TCP flow with "
-    "record = true, into this directory.",
+    "record = true, into this directory; trace files named in the scenario go there too.",
 )
 def run_command(
     file: Path, until: str | None, seed: int | None, as_json: bool, out: Path | None
 ) -> None:
     """Run the scenario FILE (TOML) and print its link and flow statistics."""
-    sim = load_scenario(file).run(seed=seed, until=until)
+    sim = load_scenario(file).run(seed=seed, until=until, trace_dir=out)
     results = sim.results()
     # wall_s is kept out of Simulator.results() so that those stay deterministic.
     document = {

@@ -57,6 +57,16 @@ class Link:
     def stats(self) -> LinkResult:
         return link_result(self._native.link_stats(self.id), self.src.name, self.dst.name)
 
+    def record_queue(self) -> None:
+        """Starts recording this direction's queue length at every change."""
+        self._native.record_queue(self.id)
+
+    def queue_series(self) -> dict[str, list[float] | list[int]]:
+        """{"time_s", "packets", "bytes"}: the waiting queue at every change since
+        `record_queue()` (empty lists if it was never called)."""
+        times, packets, size = self._native.queue_series(self.id)
+        return {"time_s": times, "packets": packets, "bytes": size}
+
     def occupancy_distribution(self) -> list[float]:
         """Fraction of time with n packets in the system (waiting or being
         sent) for n = 0, 1, 2, ..."""

@@ -13,6 +13,7 @@ parameter and the value before anything reaches the core.
 
 from __future__ import annotations
 
+import os
 import time
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
@@ -396,6 +397,56 @@ class Simulator:
     def stop(self) -> None:
         """Ends the current `run()` when the running callback returns."""
         self._stop_requested = True
+
+    # --- traces -------------------------------------------------------------------
+
+    def trace_all(self, path: str | os.PathLike[str], variables: bool = True) -> None:
+        """ns-2's `trace-all`: + - r d records of every link direction, and (with
+        `variables`) cwnd_, ssthresh_, ack_, maxseq_, rtt_ and srtt_ of every TCP
+        sender, in ns-2's trace format."""
+        self._native.trace_ns2(os.fspath(path), None, checks.flag(variables, "variables"))
+
+    def trace_queue(self, src: Node, dst: Node, path: str | os.PathLike[str]) -> None:
+        """ns-2's `trace-queue`: the records of the src->dst link direction only."""
+        link = self.link(src, dst)
+        self._native.trace_ns2(os.fspath(path), [link.id], False)
+
+    def tcpdump(
+        self, path: str | os.PathLike[str], node: Node | None = None, link: Link | None = None
+    ) -> None:
+        """tcpdump-style text of what `node` sends and receives, or of what starts
+        transmission on `link` (give one). Node n has address 10.0.0.(n+1)."""
+        channels, node_id = self._capture(node, link)
+        self._native.trace_tcpdump(os.fspath(path), channels, node_id)
+
+    def pcap(
+        self,
+        path: str | os.PathLike[str],
+        node: Node | None = None,
+        link: Link | None = None,
+        snaplen: int = 65535,
+    ) -> None:
+        """A pcap file for Wireshark/tshark of what `node` sends and receives, or
+        of what starts transmission on `link` (give one): exact IPv4/TCP/UDP
+        headers with valid checksums, zero payload bytes cut at `snaplen`."""
+        channels, node_id = self._capture(node, link)
+        snaplen = checks.integer(snaplen, "snaplen", "byte count", minimum=1)
+        self._native.trace_pcap(os.fspath(path), channels, node_id, snaplen)
+
+    def close_traces(self) -> None:
+        """Writes what is due and closes every trace file. Records are flushed
+        whenever `run()` returns; closing also drops transmissions scheduled
+        after now."""
+        self._native.close_traces()
+
+    def _capture(self, node: Node | None, link: Link | None) -> tuple[list[int] | None, int | None]:
+        if (node is None) == (link is None):
+            raise ParameterError("node", "give either node or link")
+        if node is not None:
+            return None, self._own_node(node, "node").id
+        if not isinstance(link, Link) or link not in self._links.values():
+            raise ParameterError("link", f"{link!r} is not a link of this simulation")
+        return [link.id], None
 
     def results(self) -> RunResult:
         """Every link direction and flow so far (deterministic: no wall time)."""

@@ -191,12 +191,13 @@ impl TcpFlow {
         let c = &self.client;
         let mss = i64::from(c.mss().max(1));
         let tick = c.config().clock_granularity.as_ps().max(1) as f64;
-        let packets = |offset: u64| (offset as i64 - 1).div_euclid(mss);
+        // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
+        let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
         let values = [
             VarValue::Real(f64::from(c.cwnd()) / mss as f64),
             VarValue::Int(i64::from(c.ssthresh()) / mss),
-            VarValue::Int(if c.snd_una() == 0 { -1 } else { packets(c.snd_una()) }),
-            VarValue::Int(if c.snd_max() == 0 { -1 } else { packets(c.snd_max() - 1) + 1 }),
+            VarValue::Int(packets(c.snd_una())),
+            VarValue::Int(packets(c.snd_max())),
             VarValue::Int(c.stats().last_rtt.map_or(0, |r| (r.as_ps() as f64 / tick) as i64)),
             VarValue::Int(c.srtt().map_or(0, |s| (s.as_ps() as f64 / tick * 8.0).round() as i64)),
         ];

@@ -36,8 +36,9 @@ fn type_and_seq(r: &PacketRecord, view: Option<&FlowView>) -> (&'static str, i64
                 let offset = i64::from(seg.seq.0.wrapping_sub(own_iss));
                 ("tcp", if seg.flags.syn { 0 } else { (offset - 1).div_euclid(mss) + 1 })
             } else {
+                // Segments acknowledged, counting a short last one.
                 let acked = i64::from(seg.ack.0.wrapping_sub(peer_iss));
-                ("ack", (acked - 1).div_euclid(mss))
+                ("ack", (acked - 1 + mss - 1).div_euclid(mss))
             }
         }
         (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),

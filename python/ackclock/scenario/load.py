@@ -26,6 +26,7 @@ from ackclock.scenario.schema import (
     ScenarioFile,
     SpecTable,
     TcpFlowTable,
+    TraceTable,
 )
 from ackclock.simulator import Simulator
 from ackclock.specs import LinkParams
@@ -127,20 +128,29 @@ class Scenario:
         """The file's `simulation.until` (None: until no events remain)."""
         return self.spec.simulation.until
 
-    def build(self, seed: int | None = None) -> Simulator:
-        """The simulation the file describes; `seed` overrides the file's seed."""
+    def build(self, seed: int | None = None, trace_dir: Path | None = None) -> Simulator:
+        """The simulation the file describes; `seed` overrides the file's seed.
+        Trace files with relative names go to `trace_dir` (default: the
+        current directory)."""
         try:
-            return self._build(seed)
+            sim = self._build(seed)
+            for index, trace in enumerate(self.spec.traces):
+                _build_trace(sim, index, trace, trace_dir or Path.cwd())
+            return sim
         except _FieldProblem as problem:
             raise _scenario_error(self.path, self.text, problem) from None
 
-    def run(self, seed: int | None = None, until: Duration | None = None) -> Simulator:
-        """Builds and runs the simulation to `until` (default: the file's)."""
-        sim = self.build(seed)
+    def run(
+        self, seed: int | None = None, until: Duration | None = None, trace_dir: Path | None = None
+    ) -> Simulator:
+        """Builds and runs the simulation to `until` (default: the file's), then
+        closes its trace files."""
+        sim = self.build(seed, trace_dir)
         try:
             sim.run(self.until if until is None else until)
         except ConfigError as error:  # e.g. an app whose destination is unreachable
             raise ScenarioError(f"{self.path}: {error}") from None
+        sim.close_traces()
         return sim
 
     def _build(self, seed: int | None) -> Simulator:
@@ -209,6 +219,33 @@ def _build_tcp(sim: Simulator, nodes: dict[str, Node], index: int, app: TcpFlowT
     src, dst = _node(nodes, app.from_, *where, "from"), _node(nodes, app.to, *where, "to")
     with _at(*where):
         sim.tcp(src, dst, **options)
+
+
+def _build_trace(sim: Simulator, index: int, trace: TraceTable, trace_dir: Path) -> None:
+    where = ("traces", index)
+    nodes = {node.name: node for node in sim.nodes}
+    node = None if trace.node is None else _node(nodes, trace.node, *where, "node")
+    link = None
+    if trace.link is not None:
+        if len(trace.link) != 2:
+            raise _FieldProblem((*where, "link"), f"{trace.link!r} is not [from, to]")
+        ends = [_node(nodes, name, *where, "link") for name in trace.link]
+        with _at(*where, "link"):
+            link = sim.link(ends[0], ends[1])
+    path = trace_dir / trace.file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _at(*where):
+        if trace.type == "ns2":
+            if node is not None:
+                raise _FieldProblem((*where, "node"), "an ns2 trace covers links, not a node")
+            if link is not None:
+                sim.trace_queue(link.src, link.dst, path)
+            else:
+                sim.trace_all(path, variables=trace.variables is not False)
+        elif trace.type == "tcpdump":
+            sim.tcpdump(path, node=node, link=link)
+        else:
+            sim.pcap(path, node=node, link=link, snaplen=trace.snaplen or 65535)
 
 
 def _set_loss_and_jitter(

@@ -409,8 +409,21 @@ AppTable = Annotated[
 ]
 
 
+class TraceTable(Table):
+    """A trace file: ns-2 text of every link (or of `link`), or tcpdump text or a
+    pcap of what `node` sends and receives or what leaves on `link`."""
+
+    type: Literal["ns2", "tcpdump", "pcap"]
+    file: str
+    node: Optional[str] = None
+    link: Optional[list[str]] = None  # [from, to]
+    variables: Optional[bool] = None  # ns2 only: TCP variable records (default true)
+    snaplen: Optional[int] = None  # pcap only
+
+
 class ScenarioFile(Table):
     simulation: SimulationTable = Field(default_factory=SimulationTable)
     nodes: list[NodeTable] = []
     links: list[LinkTable] = []
     apps: list[AppTable] = []
+    traces: list[TraceTable] = []

@@ -1,0 +1,185 @@
+"""Trace output from the Python API and scenario files: ns-2 text read back by
+an independent parser, tcpdump text, pcap files checked by tshark, queue series."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import ackclock as ac
+import pytest
+from ackclock import analysis
+
+
+def lossy_transfer(tmp_path: Path, **trace: object) -> tuple[ac.Simulator, ac.Flow]:
+    """A 300 kB Reno transfer over a link losing 5% of data packets."""
+    sim = ac.Simulator(seed=3)
+    a, b = sim.node("a"), sim.node("b")
+    sim.duplex_link(a, b, "10Mb", "20ms")
+    sim.link(a, b).set_loss(ac.UniformLoss(0.05))
+    flow = sim.tcp(a, b, app=ac.Bulk(bytes=300_000), tcp=ac.TcpParams(cc="reno"))
+    return sim, flow
+
+
+def test_trace_all_writes_ns2_records_that_an_independent_parser_reads(tmp_path: Path) -> None:
+    sim, flow = lossy_transfer(tmp_path)
+    sim.trace_all(tmp_path / "out.tr")
+    sim.run()
+    sim.close_traces()
+    packets, variables = analysis.read_ns2_trace(tmp_path / "out.tr")
+    assert set(packets["event"]) == {"+", "-", "r", "d"}
+    assert packets["time"].is_monotonic_increasing
+    drops = packets[packets["event"] == "d"]
+    stats = flow.stats()
+    # Every wire loss of a data packet shows as a 'd' record.
+    assert len(drops) == sim.link(*sim.nodes).stats()["loss_drops"]
+    assert {"cwnd_", "ssthresh_", "ack_", "maxseq_"} <= set(variables["name"])
+    # The last ack_ value counts the segments acknowledged (the last one short).
+    last_ack = variables[variables["name"] == "ack_"]["value"].iloc[-1]
+    assert last_ack == -(-stats["bytes_delivered"] // stats["mss"])
+
+
+def test_trace_queue_covers_one_direction_only(tmp_path: Path) -> None:
+    sim, _ = lossy_transfer(tmp_path)
+    a, b = sim.nodes
+    sim.trace_queue(b, a, tmp_path / "acks.tr")
+    sim.run()
+    sim.close_traces()
+    packets, variables = analysis.read_ns2_trace(tmp_path / "acks.tr")
+    assert set(zip(packets["from_node"], packets["to_node"])) == {(b.id, a.id)}
+    assert variables.empty
+
+
+def test_tcpdump_text_shows_the_handshake_and_options(tmp_path: Path) -> None:
+    sim, _ = lossy_transfer(tmp_path)
+    sim.tcpdump(tmp_path / "a.txt", node=sim.nodes[0])
+    sim.run()
+    sim.close_traces()
+    lines = (tmp_path / "a.txt").read_text().splitlines()
+    assert " > 10.0.0.2." in lines[0] and ": S " in lines[0] and "<mss 1460,sackOK" in lines[0]
+    assert ": S " in lines[1] and " ack " in lines[1]
+    assert any(": F" in line for line in lines), "the connection closes with a FIN"
+
+
+def tshark() -> str:
+    """tshark's path, installing Debian's package if it is missing."""
+    path = shutil.which("tshark")
+    if path is None:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(
+            ["apt-get", "install", "-y", "-q", "tshark"], env=env, check=False, capture_output=True
+        )
+        path = shutil.which("tshark")
+    assert path is not None, "tshark is needed (apt-get install tshark)"
+    return path
+
+
+def tshark_count(pcap: Path, display_filter: str) -> int:
+    out = subprocess.run(
+        [
+            tshark(),
+            "-r",
+            str(pcap),
+            "-o",
+            "tcp.check_checksum:TRUE",
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-Y",
+            display_filter,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return len([line for line in out.stdout.splitlines() if line.strip()])
+
+
+def test_pcap_opens_cleanly_in_tshark_with_our_retransmission_count(tmp_path: Path) -> None:
+    sim, flow = lossy_transfer(tmp_path)
+    pcap = tmp_path / "a.pcap"
+    sim.pcap(pcap, node=sim.nodes[0])
+    sim.run()
+    sim.close_traces()
+    assert tshark_count(pcap, "_ws.malformed") == 0
+    assert tshark_count(pcap, "_ws.expert.severity == error") == 0
+    assert tshark_count(pcap, "tcp.checksum.status == 0 || ip.checksum.status == 0") == 0
+    retransmits = flow.stats()["retransmits"]
+    assert retransmits > 0
+    assert tshark_count(pcap, "tcp.analysis.retransmission") == retransmits
+    assert (
+        tshark_count(pcap, "tcp")
+        == flow.stats()["tx_packets"] + sim.link(*reversed(sim.nodes)).stats()["tx_packets"]
+    )
+
+
+def test_a_trace_file_that_cannot_be_created_is_a_config_error(tmp_path: Path) -> None:
+    sim, _ = lossy_transfer(tmp_path)
+    with pytest.raises(ac.ConfigError, match="no-such-dir"):
+        sim.trace_all(tmp_path / "no-such-dir" / "x.tr")
+
+
+def test_capture_needs_exactly_one_of_node_and_link(tmp_path: Path) -> None:
+    sim, _ = lossy_transfer(tmp_path)
+    with pytest.raises(ac.ConfigError, match="node"):
+        sim.pcap(tmp_path / "x.pcap")
+
+
+def test_queue_series_is_recorded_on_change(tmp_path: Path) -> None:
+    sim = ac.Simulator(seed=1)
+    a, b = sim.node("a"), sim.node("b")
+    sim.simplex_link(a, b, "8Mb", "0ms", queue=ac.DropTail(limit=None))
+    sim.link(a, b).record_queue()
+    # A burst of three 1000-byte packets (1 ms each at 8 Mbit/s) at t = 0.
+    sim.cbr(a, b, rate="8Gb", packet_size=1000, max_packets=3)
+    sim.run(until="5ms")
+    series = sim.link(a, b).queue_series()
+    assert series["packets"] == [0, 1, 2, 1, 0]
+    assert series["time_s"][-2:] == [pytest.approx(0.001), pytest.approx(0.002)]
+
+
+def test_scenario_traces_are_written_to_the_out_directory(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(
+        """
+[simulation]
+until = "2s"
+[[nodes]]
+name = "A"
+[[nodes]]
+name = "B"
+[[links]]
+from = "A"
+to = "B"
+bandwidth = "1Mb"
+delay = "10ms"
+[[apps]]
+type = "tcp"
+from = "A"
+to = "B"
+app = { type = "bulk", bytes = 20000 }
+[[traces]]
+type = "ns2"
+file = "all.tr"
+[[traces]]
+type = "pcap"
+file = "a.pcap"
+node = "A"
+[[traces]]
+type = "tcpdump"
+file = "ab.txt"
+link = ["A", "B"]
+"""
+    )
+    out = tmp_path / "out"
+    done = subprocess.run(
+        ["ackclock", "run", str(scenario), "--out", str(out)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    packets, _ = analysis.read_ns2_trace(out / "all.tr")
+    assert len(packets) > 50
+    assert tshark_count(out / "a.pcap", "tcp") > 20
+    lines = (out / "ab.txt").read_text().splitlines()
+    assert len(lines) >= 16, "SYN, 14 data segments and FIN leave on A->B"
+    assert all("10.0.0.1.20000 > 10.0.0.2.40000" in line for line in lines)
