@@ -118,6 +118,97 @@ def _write_series(sim: Simulator, out: Path) -> list[Path]:
     return paths
 
 
+_PLOT_OUTPUT = click.option(
+    "-o",
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Image file to write: .png or .svg.",
+)
+_TRACE = click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+
+
+@cli.group(invoke_without_command=True, no_args_is_help=False)
+@click.pass_context
+def plot(ctx: click.Context) -> None:
+    """Plot cwnd, throughput or queue length against time."""
+    _help_without_command(ctx)
+
+
+def _read_trace(path: Path) -> tuple[Any, Any]:
+    from ackclock.analysis import read_ns2_trace
+
+    try:
+        return read_ns2_trace(path)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _save(figure: Any, out: Path) -> None:
+    from ackclock.plots import save_figure
+
+    try:
+        save_figure(figure, out)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--out") from None
+    click.echo(f"wrote {out}")
+
+
+@plot.command("cwnd")
+@_TRACE
+@_PLOT_OUTPUT
+def plot_cwnd_command(trace: Path, out: Path) -> None:
+    """cwnd (segments) of each TCP sender, from an ns-2 trace with variable
+    records or a series-<flow>.csv written by `ackclock run --out`."""
+    import pandas as pd
+
+    from ackclock.plots import plot_cwnd
+
+    source = pd.read_csv(trace) if trace.suffix == ".csv" else _read_trace(trace)[1]
+    try:
+        figure = plot_cwnd(source)
+    except (KeyError, ValueError) as error:
+        raise click.ClickException(f"{trace}: no cwnd records to plot ({error})") from None
+    _save(figure, out)
+
+
+@plot.command("throughput")
+@_TRACE
+@_PLOT_OUTPUT
+@click.option(
+    "--bin",
+    "bin_s",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Averaging interval in seconds.",
+)
+def plot_throughput_command(trace: Path, out: Path, bin_s: float) -> None:
+    """Throughput (Mbit/s) of each flow arriving at its destination, from an ns-2 trace."""
+    from ackclock.plots import plot_throughput
+
+    _save(plot_throughput(_read_trace(trace)[0], bin=bin_s), out)
+
+
+@plot.command("queue")
+@_TRACE
+@_PLOT_OUTPUT
+@click.option(
+    "--link",
+    nargs=2,
+    type=int,
+    required=True,
+    metavar="FROM TO",
+    help="Node numbers of the link direction, as in the trace.",
+)
+def plot_queue_command(trace: Path, out: Path, link: tuple[int, int]) -> None:
+    """Packets waiting in one link direction's queue, from an ns-2 trace."""
+    from ackclock.plots import plot_queue
+
+    _save(plot_queue(_read_trace(trace)[0], link[0], link[1]), out)
+
+
 @cli.group(invoke_without_command=True, no_args_is_help=False)
 @click.pass_context
 def experiment(ctx: click.Context) -> None:

@@ -73,8 +73,9 @@ pub struct TcpFlow {
 }
 
 /// The sender variables ns-2 scripts trace, in ns-2's units: cwnd_ in
-/// packets, ssthresh_, ack_ and maxseq_ in packets, rtt_ in clock ticks and
-/// srtt_ in eighths of a tick.
+/// packets (without fast-recovery inflation, as ns-2 shows it), ssthresh_,
+/// ack_ and maxseq_ in packets, rtt_ in clock ticks and srtt_ in eighths of
+/// a tick.
 pub const NS2_VARS: [&str; 6] = ["cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_"];
 
 impl TcpFlow {
@@ -194,7 +195,7 @@ impl TcpFlow {
         // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
         let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
         let values = [
-            VarValue::Real(f64::from(c.cwnd()) / mss as f64),
+            VarValue::Real(f64::from(c.cwnd_excluding_inflation()) / mss as f64),
             VarValue::Int(i64::from(c.ssthresh()) / mss),
             VarValue::Int(packets(c.snd_una())),
             VarValue::Int(packets(c.snd_max())),

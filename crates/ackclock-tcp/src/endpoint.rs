@@ -271,6 +271,16 @@ impl Endpoint {
     pub fn cwnd(&self) -> u32 {
         self.cwnd
     }
+    /// cwnd without Reno's temporary fast-recovery inflation: what ns-2's
+    /// cwnd_ shows (ns-2 keeps the inflation in a separate dupwnd_).
+    pub fn cwnd_excluding_inflation(&self) -> u32 {
+        let inflated = self.phase == Phase::FastRecovery && !self.sack_ok;
+        if inflated {
+            self.ssthresh
+        } else {
+            self.cwnd
+        }
+    }
     pub fn ssthresh(&self) -> u32 {
         self.ssthresh
     }
