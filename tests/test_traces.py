@@ -68,9 +68,11 @@ def tshark() -> str:
     path = shutil.which("tshark")
     if path is None:
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(
-            ["apt-get", "install", "-y", "-q", "tshark"], env=env, check=False, capture_output=True
-        )
+        for command in (
+            ["apt-get", "update", "-qq"],
+            ["apt-get", "install", "-y", "-qq", "tshark"],
+        ):
+            subprocess.run(command, env=env, check=False, capture_output=True)
         path = shutil.which("tshark")
     assert path is not None, "tshark is needed (apt-get install tshark)"
     return path

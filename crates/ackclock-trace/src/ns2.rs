@@ -14,13 +14,24 @@ use std::io::{self, Write};
 /// Seconds rounded to the microsecond, without trailing zeros, as ns-2's
 /// `%.15g` of a microsecond-rounded time prints them.
 pub fn time(t: Instant) -> String {
+    let mut out = Vec::new();
+    write_time(&mut out, t).expect("writing to a Vec cannot fail");
+    String::from_utf8(out).expect("ASCII")
+}
+
+/// `time` without an allocation: this runs for every trace record.
+fn write_time(out: &mut dyn Write, t: Instant) -> io::Result<()> {
     let us = (t.as_ps() + 500_000) / 1_000_000;
-    let (secs, frac) = (us / 1_000_000, us % 1_000_000);
+    let (secs, mut frac) = (us / 1_000_000, us % 1_000_000);
     if frac == 0 {
-        return secs.to_string();
+        return write!(out, "{secs}");
     }
-    let digits = format!("{frac:06}");
-    format!("{secs}.{}", digits.trim_end_matches('0'))
+    let mut digits = 6;
+    while frac % 10 == 0 {
+        frac /= 10;
+        digits -= 1;
+    }
+    write!(out, "{secs}.{frac:0digits$}")
 }
 
 /// (type name, sequence number) as ns-2 prints them.
@@ -62,11 +73,11 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
     };
     let (sport, dport) = ports(r);
     let p = &r.packet;
+    write!(out, "{} ", r.event.symbol())?;
+    write_time(out, r.time)?;
     writeln!(
         out,
-        "{} {} {} {} {} {} ------- {} {}.{} {}.{} {} {}",
-        r.event.symbol(),
-        time(r.time),
+        " {} {} {} {} ------- {} {}.{} {}.{} {} {}",
         r.from,
         r.to,
         kind,
