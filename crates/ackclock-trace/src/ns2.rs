@@ -78,17 +78,7 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
     writeln!(
         out,
         " {} {} {} {} ------- {} {}.{} {}.{} {} {}",
-        r.from,
-        r.to,
-        kind,
-        p.size,
-        fid,
-        p.ip.src,
-        sport,
-        p.ip.dst,
-        dport,
-        seq,
-        p.uid
+        r.from, r.to, kind, p.size, fid, p.ip.src, sport, p.ip.dst, dport, seq, p.uid
     )
 }
 
