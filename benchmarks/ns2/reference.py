@@ -14,10 +14,8 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable or "python3"
@@ -55,10 +53,9 @@ def log(msg=""):
 
 def run(cmd, cwd, capture=True):
     """Run a command, fail loudly (with its output) if it fails."""
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       universal_newlines=True)
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     if p.returncode != 0:
-        sys.stderr.write("command failed: %s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
+        sys.stderr.write(f"command failed: {' '.join(cmd)}\n{p.stdout}{p.stderr}")
         sys.exit(1)
     return p.stdout
 
@@ -153,7 +150,7 @@ def analyze_basic1(trace, endtime, bottleneck_pkts_per_s=100.0):
 
 def dup_counter(workdir, trace):
     out = run([PY, os.path.join(HERE, "dup_counter.py"), trace], workdir)
-    return [int(l.split()[0]) for l in out.split("\n") if l.strip()]
+    return [int(line.split()[0]) for line in out.split("\n") if line.strip()]
 
 
 def basic1_runs(workdir, results):
@@ -167,40 +164,39 @@ def basic1_runs(workdir, results):
         results[key] = r
         rm(os.path.join(workdir, "basic1.tr"), os.path.join(workdir, "basic1.nam"))
         peaks = r["cwnd_peaks"]
-        log("== %s  (%s)" % (key, r["command"]))
-        log("  final ack_ %d @%.5f, final maxseq_ %d @%.5f, final cwnd_ %.3f" % (
-            r["final_ack"], r["final_ack_time"], r["final_maxseq"], r["final_maxseq_time"],
-            r["final_cwnd"]))
+        log(f"== {key}  ({r['command']})")
+        log(f"  final ack_ {r['final_ack']:d} @{r['final_ack_time']:.5f}, "
+            f"final maxseq_ {r['final_maxseq']:d} @{r['final_maxseq_time']:.5f}, "
+            f"final cwnd_ {r['final_cwnd']:.3f}")
         fd = r["first_drop"]
-        log("  first drop: t=%s seqno %d pktid %d (%s)" % (fd["time"], fd["seqno"], fd["pktid"],
-                                                         fd["record"]))
-        log("  drops: %d total, %d after t=%.0f; cwnd_ decreases %d total, loss events after "
-            "t=%.0f: %d (coarse timeouts %d)" % (
-                r["drops_total"], r["drops_after_slow_start"], STARTPOINT,
-                r["cwnd_decreases_total"], STARTPOINT, r["loss_events"],
-                r["coarse_timeouts_after_slow_start"]))
-        log("  cwnd peaks: n=%d first %s min %.3f max %.3f; spacing %s..%s s" % (
-            len(peaks), peaks[:4], r["cwnd_peak_min"], r["cwnd_peak_max"],
-            r["cwnd_peak_spacing_min"], r["cwnd_peak_spacing_max"]))
-        log("  delivered twice (dup_counter.py): %d %s" % (len(r["dup_counter_py"]),
-                                                          r["dup_counter_py"]))
-        log("  acked %d => utilization %.2f%% (R->B busy incl. retransmits %.2f%%)" % (
-            r["packets_acked"], r["utilization_pct"], r["bottleneck_busy_pct"]))
+        log(f"  first drop: t={fd['time']} seqno {fd['seqno']:d} pktid {fd['pktid']:d} "
+            f"({fd['record']})")
+        log(f"  drops: {r['drops_total']:d} total, {r['drops_after_slow_start']:d} after "
+            f"t={STARTPOINT:.0f}; cwnd_ decreases {r['cwnd_decreases_total']:d} total, "
+            f"loss events after t={STARTPOINT:.0f}: {r['loss_events']:d} "
+            f"(coarse timeouts {r['coarse_timeouts_after_slow_start']:d})")
+        log(f"  cwnd peaks: n={len(peaks):d} first {peaks[:4]} min {r['cwnd_peak_min']:.3f} "
+            f"max {r['cwnd_peak_max']:.3f}; spacing {r['cwnd_peak_spacing_min']}.."
+            f"{r['cwnd_peak_spacing_max']} s")
+        log(f"  delivered twice (dup_counter.py): {len(r['dup_counter_py']):d} "
+            f"{r['dup_counter_py']}")
+        log(f"  acked {r['packets_acked']:d} => utilization {r['utilization_pct']:.2f}% "
+            f"(R->B busy incl. retransmits {r['bottleneck_busy_pct']:.2f}%)")
 
 
 def basic1_long_runs(workdir, results):
     script = os.path.join(HERE, "basic1-long.tcl")
     rows = []
     log("== basic1-long utilization table (ns basic1-long.tcl Q 1000)")
-    log("  %5s %9s %9s %8s %8s %9s %8s" % ("Q", "received", "chapter", "util%", "chap%",
-                                          "final_ack", "maxseq"))
+    log(f"  {'Q':>5} {'received':>9} {'chapter':>9} {'util%':>8} {'chap%':>8} "
+        f"{'final_ack':>9} {'maxseq':>8}")
     for q in sorted(CHAPTER["long_table"]) + [40]:
         out = run(["ns", script, str(q), "1000"], workdir)
         m = re.search(r"final ack: (-?\d+), final seq num: (-?\d+)", out)
         acked = int(re.search(r"ACKed: (\d+)", out).group(1))
         row = {"queue_limit": q, "received": acked, "utilization_pct": round(acked / 1000.0, 3),
                "final_ack": int(m.group(1)), "final_maxseq": int(m.group(2)),
-               "command": "ns basic1-long.tcl %d 1000" % q}
+               "command": f"ns basic1-long.tcl {q:d} 1000"}
         if q in CHAPTER["long_table"]:
             row["chapter_received"] = CHAPTER["long_table"][q]
             row["chapter_utilization_pct"] = CHAPTER["long_table_pct"][q]
@@ -213,12 +209,12 @@ def basic1_long_runs(workdir, results):
         else:
             rows.append(row)
         rm(tr, os.path.join(workdir, "basic1-long.nam"))
-        log("  %5d %9d %9s %8.2f %8s %9d %8d" % (
-            q, acked, row.get("chapter_received", "-"), row["utilization_pct"],
-            row.get("chapter_utilization_pct", "-"), row["final_ack"], row["final_maxseq"]))
+        log(f"  {q:5d} {acked:9d} {row.get('chapter_received', '-')!s:>9} "
+            f"{row['utilization_pct']:8.2f} {row.get('chapter_utilization_pct', '-')!s:>8} "
+            f"{row['final_ack']:9d} {row['final_maxseq']:8d}")
     results["basic1_long_utilization"] = rows
-    log("  queue 40: queuesize.py avg queue = %.4f (chapter: about 23.76)"
-        % results["basic1_long_q40"]["avg_queue"])
+    log(f"  queue 40: queuesize.py avg queue = {results['basic1_long_q40']['avg_queue']:.4f} "
+        "(chapter: about 23.76)")
 
 
 # ---------------------------------------------------------------------------- basic2
@@ -265,23 +261,22 @@ def basic2_runs(workdir, results, skip_long):
     rm(trace)
     log("== basic2 default (ns basic2.tcl: delayB 0, overhead 0, 0.8Mb, 300 s, queue 20)")
     log("  " + r["output"].replace("\n", "\n  "))
-    log("  recv0 %d recv1 %d => utilization %.2f%%; countpeaks: teeth %d/%d, coarse timeouts "
-        "%d/%d; drops per flow (all / t>=3): %s / %s" % (
-            r["recv0"], r["recv1"], r["utilization_pct"], r["teeth0"], r["teeth1"],
-            r["coarse_timeouts0"], r["coarse_timeouts1"], r["drops_total"],
-            r["drops_after_t3"]))
+    log(f"  recv0 {r['recv0']:d} recv1 {r['recv1']:d} => utilization "
+        f"{r['utilization_pct']:.2f}%; countpeaks: teeth {r['teeth0']:d}/{r['teeth1']:d}, "
+        f"coarse timeouts {r['coarse_timeouts0']:d}/{r['coarse_timeouts1']:d}; drops per flow "
+        f"(all / t>=3): {r['drops_total']} / {r['drops_after_t3']}")
 
     rows = []
     log("== basic2 delayB table (ns basic2.tcl DELAYB), sec. 16.3.3")
-    log("  %6s %7s %7s %7s %7s %9s" % ("delayB", "recv0", "chap0", "recv1", "chap1", "ratio"))
+    log(f"  {'delayB':>6} {'recv0':>7} {'chap0':>7} {'recv1':>7} {'chap1':>7} {'ratio':>9}")
     for d in sorted(CHAPTER["basic2_delayB"]):
         r = parse_basic2(run(["ns", script, str(d)], workdir))
         c0, c1 = CHAPTER["basic2_delayB"][d]
         rows.append({"delayB": d, "recv0": r["recv0"], "recv1": r["recv1"],
                      "actualratio": r["actualratio"], "chapter_recv0": c0, "chapter_recv1": c1,
-                     "command": "ns basic2.tcl %d" % d})
-        log("  %6d %7d %7d %7d %7d %9.3f" % (d, r["recv0"], c0, r["recv1"], c1,
-                                             r["actualratio"]))
+                     "command": f"ns basic2.tcl {d:d}"})
+        log(f"  {d:6d} {r['recv0']:7d} {c0:7d} {r['recv1']:7d} {c1:7d} "
+            f"{r['actualratio']:9.3f}")
     rm(trace)
     results["basic2_delayB_table"] = rows
 
@@ -289,9 +284,7 @@ def basic2_runs(workdir, results, skip_long):
         return
     cmd = ["ns", script, "0", "0.002", "8.0", "3000"]
     tfile = os.path.join(workdir, "time-v.txt")
-    t0 = time.time()
     out = run(["/usr/bin/time", "-v", "-o", tfile] + cmd, workdir)
-    wall_py = time.time() - t0
     tv = open(tfile).read()
     m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", tv)
     parts = [float(x) for x in m.group(1).split(":")]
@@ -311,14 +304,14 @@ def basic2_runs(workdir, results, skip_long):
     r.update(drops_per_flow(trace))
     rm(trace)
     results["basic2_fast_3000"] = r
-    log("== basic2 fast (%s)" % r["command"])
+    log(f"== basic2 fast ({r['command']})")
     log("  " + r["output"].replace("\n", "\n  "))
-    log("  recv0 %d recv1 %d => utilization %.2f%% (of 3,000,000 pkts); teeth %d/%d, coarse "
-        "timeouts %d/%d; drops per flow %s" % (
-            r["recv0"], r["recv1"], r["utilization_pct"], r["teeth0"], r["teeth1"],
-            r["coarse_timeouts0"], r["coarse_timeouts1"], r["drops_total"]))
-    log("  ns-2 cost: wall %.2f s (user %.2f, sys %.2f), peak RSS %d KiB, trace %.0f MB" % (
-        wall, user, sysx, rss_kb, r["trace_bytes"] / 1e6))
+    log(f"  recv0 {r['recv0']:d} recv1 {r['recv1']:d} => utilization "
+        f"{r['utilization_pct']:.2f}% (of 3,000,000 pkts); teeth {r['teeth0']:d}/"
+        f"{r['teeth1']:d}, coarse timeouts {r['coarse_timeouts0']:d}/"
+        f"{r['coarse_timeouts1']:d}; drops per flow {r['drops_total']}")
+    log(f"  ns-2 cost: wall {wall:.2f} s (user {user:.2f}, sys {sysx:.2f}), peak RSS "
+        f"{rss_kb:d} KiB, trace {r['trace_bytes'] / 1e6:.0f} MB")
 
 
 # ---------------------------------------------------------------------------- probes
@@ -338,12 +331,11 @@ def probe_defaults(workdir, results):
             "numdupacks_", "singledup_", "maxburst_", "overhead_", "timestamps_",
             "decrease_num_", "increase_num_"]
     log("== defaults (ns probe_defaults.tcl)")
-    log("  Agent/TCP/Reno: " + ", ".join("%s %s" % (k, reno[k]) for k in keys))
-    log("  Agent/TCPSink/DelAck interval_ %s; Queue/DropTail limit_ %s; Vegas v_alpha_ %s "
-        "v_beta_ %s v_gamma_ %s" % (
-            d["Agent/TCPSink/DelAck"]["interval_"], d["Queue/DropTail"]["limit_"],
-            d["Agent/TCP/Vegas"]["v_alpha_"], d["Agent/TCP/Vegas"]["v_beta_"],
-            d["Agent/TCP/Vegas"]["v_gamma_"]))
+    log("  Agent/TCP/Reno: " + ", ".join(f"{k} {reno[k]}" for k in keys))
+    vegas = d["Agent/TCP/Vegas"]
+    log(f"  Agent/TCPSink/DelAck interval_ {d['Agent/TCPSink/DelAck']['interval_']}; "
+        f"Queue/DropTail limit_ {d['Queue/DropTail']['limit_']}; Vegas v_alpha_ "
+        f"{vegas['v_alpha_']} v_beta_ {vegas['v_beta_']} v_gamma_ {vegas['v_gamma_']}")
 
 
 def variant(src, dst, subs):
@@ -407,7 +399,7 @@ def probe_semantics(workdir, results):
     # windowInit_: cwnd_ records after the SYN's ACK
     for w in (1, 3, 4):
         v = os.path.join(workdir, "probe_wi.tcl")
-        variant(b1, v, [(new_sim, new_sim + "Agent/TCP set windowInit_ %d\n" % w)])
+        variant(b1, v, [(new_sim, new_sim + f"Agent/TCP set windowInit_ {w:d}\n")])
         run(["ns", v], workdir)
         cw = []
         nsent = 0
@@ -418,7 +410,7 @@ def probe_semantics(workdir, results):
                     cw.append(float(fl[6]))
                 if len(fl) == 12 and fl[0] == "+" and fl[2] == "0" and fl[1] == "0.120864":
                     nsent += 1
-        sem["windowInit_%d" % w] = {"cwnd_records_at_syn_ack": cw, "packets_sent_then": nsent}
+        sem[f"windowInit_{w:d}"] = {"cwnd_records_at_syn_ack": cw, "packets_sent_then": nsent}
     # initial RTO and backoff: queue-limit 1 on A->R drops every packet (even the SYN)
     v = os.path.join(workdir, "probe_rto.tcl")
     variant(b1, v, [("$ns queue-limit $R $B $queuesize\n",
@@ -435,7 +427,7 @@ def probe_semantics(workdir, results):
     v = os.path.join(workdir, "probe_delack.tcl")
     variant(b1, v, [("[new Agent/TCPSink]", "[new Agent/TCPSink/DelAck]")])
     run(["ns", v], workdir)
-    sem["delack_first"] = ["%s %s %s %s" % (fl[0], fl[1], fl[4], fl[10]) for fl in events(tr)
+    sem["delack_first"] = [f"{fl[0]} {fl[1]} {fl[4]} {fl[10]}" for fl in events(tr)
                            if float(fl[1]) < 0.5 and ((fl[0] == "r" and fl[3] == "2") or
                                                       (fl[0] == "+" and fl[2] == "2"))]
     # ErrorModel via lossmodel on R->B
@@ -454,18 +446,18 @@ def probe_semantics(workdir, results):
     results["semantics"] = sem
 
     log("== semantics probes (variants of basic1.tcl)")
-    log("  queue-limit 7: packets waiting when a drop happens: %s" %
-        sem["queue_limit_7_waiting_when_drop"])
-    log("  R->B dequeue-to-arrival (size, s): %s" % sem["RB_dequeue_to_arrival_by_size"])
-    log("  trace flag fields in basic1 10 s: %s" % sem["flags_counts_basic1_10s"])
+    log(f"  queue-limit 7: packets waiting when a drop happens: "
+        f"{sem['queue_limit_7_waiting_when_drop']}")
+    log(f"  R->B dequeue-to-arrival (size, s): {sem['RB_dequeue_to_arrival_by_size']}")
+    log(f"  trace flag fields in basic1 10 s: {sem['flags_counts_basic1_10s']}")
     for w in (1, 3, 4):
-        log("  windowInit_ %d: cwnd_ records at SYN-ACK %s, data packets sent then %d" % (
-            w, sem["windowInit_%d" % w]["cwnd_records_at_syn_ack"],
-            sem["windowInit_%d" % w]["packets_sent_then"]))
-    log("  all-dropped SYN send times: %s" % sem["syn_send_times_all_dropped"])
-    log("  Vegas first sends: %s" % sem["vegas_first_sends"])
-    log("  DelAck (r data at B / + ack at B, t<0.5): %s" % sem["delack_first"])
-    log("  ErrorModel lost packet: %s" % sem["errormodel_first_data_loss"])
+        wi = sem[f"windowInit_{w:d}"]
+        log(f"  windowInit_ {w:d}: cwnd_ records at SYN-ACK {wi['cwnd_records_at_syn_ack']}, "
+            f"data packets sent then {wi['packets_sent_then']:d}")
+    log(f"  all-dropped SYN send times: {sem['syn_send_times_all_dropped']}")
+    log(f"  Vegas first sends: {sem['vegas_first_sends']}")
+    log(f"  DelAck (r data at B / + ack at B, t<0.5): {sem['delack_first']}")
+    log(f"  ErrorModel lost packet: {sem['errormodel_first_data_loss']}")
     log("  limited transmit 4.13-4.18 s:\n    " + "\n    ".join(lt))
 
 
@@ -483,7 +475,7 @@ def main():
     results = {"ns_version": re.search(r"ns-version\s+(\S+)", ver).group(1)}
     try:
         pkg = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ns2"],
-                             stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
+                             stdout=subprocess.PIPE, text=True).stdout.strip()
     except OSError:
         pkg = ""
     results["debian_package"] = "ns2 " + pkg if pkg else "ns2 (version unknown)"
@@ -499,7 +491,7 @@ def main():
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1, sort_keys=True)
             f.write("\n")
-        log("== wrote %s" % a.json)
+        log(f"== wrote {a.json}")
 
 
 if __name__ == "__main__":
