@@ -260,7 +260,10 @@ impl Channel {
     }
 
     /// Offers a packet to the channel at `now`.
-    pub fn send(&mut self, now: Instant, mut packet: Packet) -> SendOutcome {
+    /// Takes the packet by reference so that a caller tracing it afterwards
+    /// needs no second copy.
+    pub fn send(&mut self, now: Instant, packet: &Packet) -> SendOutcome {
+        let mut packet = *packet;
         self.advance(now);
         if self.loses(packet.size, LossPosition::BeforeQueue) {
             self.stats.loss_drops += 1;
@@ -465,8 +468,8 @@ mod tests {
     #[test]
     fn serialization_plus_propagation_is_exact_to_the_picosecond() {
         let mut c = channel(10_000_000, 10, QueueLimit::Unlimited, false);
-        let first = c.send(Instant::ZERO, packet(0, 1040));
-        let second = c.send(Instant::ZERO, packet(1, 1040));
+        let first = c.send(Instant::ZERO, &packet(0, 1040));
+        let second = c.send(Instant::ZERO, &packet(1, 1040));
         // 1040 B at 10 Mbit/s = 832 us; the second waits for the first.
         let t1 = Instant::from_ps(832_000_000);
         assert_eq!(first, SendOutcome::Accepted { departs: Instant::ZERO, wake: Some(t1 + Duration::from_millis(10)) });
@@ -482,8 +485,8 @@ mod tests {
     #[test]
     fn rearm_schedules_the_next_head_only_for_the_live_event() {
         let mut c = channel(8_000_000, 1, QueueLimit::Unlimited, false);
-        c.send(Instant::ZERO, packet(0, 1000)); // arrives 2 ms
-        c.send(Instant::ZERO, packet(1, 1000)); // arrives 3 ms
+        c.send(Instant::ZERO, &packet(0, 1000)); // arrives 2 ms
+        c.send(Instant::ZERO, &packet(1, 1000)); // arrives 3 ms
         let t = Instant::from_ps(2 * MS);
         assert!(c.pop_due(t).is_some());
         assert_eq!(c.rearm(t), Some(Instant::from_ps(3 * MS)));
@@ -493,7 +496,7 @@ mod tests {
     #[test]
     fn usual_limit_counts_waiting_packets_only() {
         let mut c = channel(1_000_000, 0, QueueLimit::Packets(3), false);
-        let out: Vec<_> = (0..10).map(|i| c.send(Instant::ZERO, packet(i, 1000))).collect();
+        let out: Vec<_> = (0..10).map(|i| c.send(Instant::ZERO, &packet(i, 1000))).collect();
         assert_eq!(accepted(&out), 4, "one in service plus three waiting");
         assert_eq!(c.stats().queue_drops, 6);
     }
@@ -501,18 +504,18 @@ mod tests {
     #[test]
     fn ns2_limit_counts_the_packet_in_transmission() {
         let mut c = channel(1_000_000, 0, QueueLimit::Packets(3), true);
-        let out: Vec<_> = (0..10).map(|i| c.send(Instant::ZERO, packet(i, 1000))).collect();
+        let out: Vec<_> = (0..10).map(|i| c.send(Instant::ZERO, &packet(i, 1000))).collect();
         assert_eq!(accepted(&out), 3, "one in service plus limit - 1 waiting");
         // After one transmission time (8 ms) one packet left the queue: room for one more.
         let later = Instant::from_ps(8 * MS);
-        assert!(matches!(c.send(later, packet(10, 1000)), SendOutcome::Accepted { .. }));
-        assert_eq!(c.send(later, packet(11, 1000)), SendOutcome::Dropped(DropReason::Queue));
+        assert!(matches!(c.send(later, &packet(10, 1000)), SendOutcome::Accepted { .. }));
+        assert_eq!(c.send(later, &packet(11, 1000)), SendOutcome::Dropped(DropReason::Queue));
     }
 
     #[test]
     fn byte_limit_admits_while_the_bytes_fit() {
         let mut c = channel(1_000_000, 0, QueueLimit::Bytes(2500), false);
-        let out: Vec<_> = (0..5).map(|i| c.send(Instant::ZERO, packet(i, 1000))).collect();
+        let out: Vec<_> = (0..5).map(|i| c.send(Instant::ZERO, &packet(i, 1000))).collect();
         assert_eq!(accepted(&out), 3, "one in service, 2000 of 2500 bytes waiting");
     }
 
@@ -521,7 +524,7 @@ mod tests {
         let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
         c.set_loss(Some(LossModel { process: LossProcess::drop_list(vec![2, 5]), position: LossPosition::OnWire }));
         for i in 0..6 {
-            c.send(Instant::from_ps(i * 10 * MS), packet(i, 1000));
+            c.send(Instant::from_ps(i * 10 * MS), &packet(i, 1000));
         }
         assert_eq!(arrivals(&mut c), vec![0, 2, 3, 5], "the 2nd and 5th packets (seq 1 and 4) are lost");
         assert_eq!(c.stats().tx_packets, 6, "wire losses still use the link");
@@ -532,8 +535,8 @@ mod tests {
     fn loss_before_the_queue_never_uses_the_link() {
         let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
         c.set_loss(Some(LossModel { process: LossProcess::drop_list(vec![1]), position: LossPosition::BeforeQueue }));
-        assert_eq!(c.send(Instant::ZERO, packet(0, 1000)), SendOutcome::Dropped(DropReason::Loss));
-        c.send(Instant::ZERO, packet(1, 1000));
+        assert_eq!(c.send(Instant::ZERO, &packet(0, 1000)), SendOutcome::Dropped(DropReason::Loss));
+        c.send(Instant::ZERO, &packet(1, 1000));
         c.advance(Instant::from_ps(100 * MS));
         assert_eq!(c.stats().tx_packets, 1);
         assert_eq!(c.busy_time(Instant::from_ps(100 * MS)), Duration::from_millis(8));
@@ -544,7 +547,7 @@ mod tests {
         // Three 1 ms packets at t = 0: waiting 2, 1, 0 over the first three ms.
         let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
         for i in 0..3 {
-            c.send(Instant::ZERO, packet(i, 1000));
+            c.send(Instant::ZERO, &packet(i, 1000));
         }
         let end = Instant::from_ps(4 * MS);
         c.advance(end);
@@ -557,8 +560,8 @@ mod tests {
     #[test]
     fn partial_transmission_counts_towards_busy_time() {
         let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
-        c.send(Instant::ZERO, packet(0, 1000));
-        c.send(Instant::ZERO, packet(1, 1000));
+        c.send(Instant::ZERO, &packet(0, 1000));
+        c.send(Instant::ZERO, &packet(1, 1000));
         let mid = Instant::from_ps(MS + MS / 2);
         c.advance(mid);
         assert_eq!(c.busy_time(mid), Duration::from_ps(MS + MS / 2));
@@ -570,7 +573,7 @@ mod tests {
         let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
         c.record_queue(Instant::ZERO);
         for i in 0..3 {
-            c.send(Instant::ZERO, packet(i, 1000));
+            c.send(Instant::ZERO, &packet(i, 1000));
         }
         c.advance(Instant::from_ps(5 * MS));
         let series: Vec<(u64, u32)> = c.queue_series().iter().map(|&(t, n, _)| (t.as_ps() / MS, n)).collect();
@@ -582,7 +585,7 @@ mod tests {
         let distribution = JitterDistribution::Exponential { mean: Duration::from_millis(5) };
         c.set_jitter(Some(Jitter { distribution, reorder }));
         for i in 0..200 {
-            c.send(Instant::from_ps(i * MS / 10), packet(i, 100));
+            c.send(Instant::from_ps(i * MS / 10), &packet(i, 100));
         }
         arrivals(&mut c)
     }
@@ -666,7 +669,7 @@ mod tests {
             for (seq, &(gap_ms, quarter_kb)) in sends.iter().enumerate() {
                 now += Duration::from_millis(gap_ms);
                 let size = 250 * quarter_kb;
-                let accepted = matches!(c.send(now, packet(seq as u64, size)), SendOutcome::Accepted { .. });
+                let accepted = matches!(c.send(now, &packet(seq as u64, size)), SendOutcome::Accepted { .. });
                 proptest::prop_assert_eq!(accepted, reference.send(now, seq as u64, size), "packet {}", seq);
             }
             reference.serve_until(Instant::MAX);

@@ -297,9 +297,6 @@ impl Simulation {
                     return Ok(RunOutcome::Callback(id));
                 }
             }
-            if self.tracer.is_some() {
-                self.flush_trace_records(now);
-            }
         }
     }
 
@@ -339,10 +336,9 @@ impl Simulation {
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
         let node = self.channels[ch as usize].to;
         while let Some(arrival) = self.channels[ch as usize].pop_due(now) {
-            if self.tracer.is_some() {
-                self.trace_arrival(now, ch, &arrival);
-            }
-            if !arrival.lost {
+            if arrival.lost || self.tracer.is_some() {
+                self.arrival_slow_path(now, ch, node, arrival);
+            } else {
                 self.forward(now, node, arrival.packet);
             }
         }
@@ -499,7 +495,7 @@ impl Simulation {
         if node != packet.ip.src {
             packet.ip.ttl = packet.ip.ttl.saturating_sub(1);
         }
-        let outcome = self.channels[ch as usize].send(now, packet);
+        let outcome = self.channels[ch as usize].send(now, &packet);
         if self.tracer.is_some() {
             self.trace_send(now, ch, packet, outcome);
         }
@@ -550,30 +546,32 @@ impl Simulation {
         }
     }
 
-    #[cold]
-    #[inline(never)]
-    fn flush_trace_records(&mut self, now: Instant) {
-        if let Some(tracer) = &mut self.tracer {
-            tracer.flush_until(now);
-        }
-    }
-
     // The tracing helpers are cold and never inlined so that the event loop
     // stays as compact as without tracing.
     #[cold]
     #[inline(never)]
     fn trace_packet(&mut self, time: Instant, event: PacketEvent, channel: ChannelId, packet: Packet) {
+        let now = self.now();
         if let Some(tracer) = &mut self.tracer {
             let (from, to) = self.channel_ends[channel as usize];
             tracer.record(TraceRecord::Packet(PacketRecord { time, event, channel, from, to, packet }));
+            // Records are produced in time order except `-` records, which
+            // are known early; everything up to now can be written. The
+            // event loop itself never looks at the tracer.
+            tracer.flush_until(now);
         }
     }
 
+    /// An arrival that was lost on the wire or is traced: kept out of line so
+    /// the common case stays a plain `forward`.
     #[cold]
     #[inline(never)]
-    fn trace_arrival(&mut self, now: Instant, ch: ChannelId, arrival: &Arrival) {
+    fn arrival_slow_path(&mut self, now: Instant, ch: ChannelId, node: NodeId, arrival: Arrival) {
         let event = if arrival.lost { PacketEvent::Drop } else { PacketEvent::Receive };
         self.trace_packet(now, event, ch, arrival.packet);
+        if !arrival.lost {
+            self.forward(now, node, arrival.packet);
+        }
     }
 
     /// ns-2's records for a packet offered to a link: `+` and `-` when it
@@ -611,6 +609,7 @@ impl Simulation {
         for (name, value) in changed {
             tracer.record(TraceRecord::Var(VarRecord { time: now, flow: id, agent, peer, name, value }));
         }
+        tracer.flush_until(now);
     }
 
     pub fn link_report(&mut self, channel: ChannelId) -> Result<LinkReport, ConfigError> {
