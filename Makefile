@@ -20,6 +20,7 @@ lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	$(PYTHON) -m ruff check python tests benchmarks
+	$(PYTHON) -m mypy.stubtest ackclock._native --allowlist python/stubtest-allowlist.txt
 
 fmt:
 	cargo fmt --all

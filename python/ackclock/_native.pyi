@@ -6,7 +6,7 @@ configuration dict is checked by Rust; a bad key or value raises ConfigError
 whose message names the key and the value.
 """
 
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, final
 
 class UnitError(ValueError):
     """A unit string could not be parsed; the message quotes it."""
@@ -252,10 +252,11 @@ class Results(TypedDict):
 
 RunOutcome = Literal["until", "idle", "stopped", "callback"]
 
+@final
 class Sim:
     """One simulation. Build nodes, channels and flows, then run."""
 
-    def __init__(self, seed: int = 1, replication: int = 0) -> None: ...
+    def __new__(cls, seed: int = 1, replication: int = 0) -> Sim: ...
     @property
     def now_ps(self) -> int: ...
     @property
@@ -277,8 +278,8 @@ class Sim:
         """A simplex link src->dst; returns the channel id (0, 1, ...).
         A duplex link is two channels. Raises ConfigError for an unknown node,
         src == dst, a second channel for the same (src, dst), or a bad spec."""
-    def set_loss(self, channel: int, loss: LossSpec | None) -> None: ...
-    def set_jitter(self, channel: int, jitter: JitterSpec | None) -> None: ...
+    def set_loss(self, channel: int, loss: LossSpec | None = None) -> None: ...
+    def set_jitter(self, channel: int, jitter: JitterSpec | None = None) -> None: ...
     def add_udp_flow(
         self,
         name: str,
