@@ -30,6 +30,13 @@ pub struct ChannelConfig {
     pub jitter: Option<Jitter>,
 }
 
+impl ChannelConfig {
+    /// A direction without loss or jitter.
+    pub fn new(from: NodeId, to: NodeId, bandwidth: Bandwidth, delay: Duration, discipline: Discipline) -> Self {
+        ChannelConfig { from, to, bandwidth, delay, discipline, loss: None, jitter: None }
+    }
+}
+
 /// Why `send` refused a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropReason {

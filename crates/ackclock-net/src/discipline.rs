@@ -185,6 +185,11 @@ pub enum Discipline {
 }
 
 impl Discipline {
+    /// ns-2's DropTail: `limit` packets, counting the one in transmission.
+    pub fn ns2_drop_tail(limit: u32) -> Self {
+        Discipline::DropTail(DropTail { limit: QueueLimit::Packets(limit), ns2_limit: true })
+    }
+
     /// Decides the fate of an arriving packet.
     pub fn admit(
         &mut self,

@@ -3,7 +3,7 @@
 //! per wall second via criterion's throughput.
 
 use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::{ChannelConfig, Discipline, DropTail, QueueLimit};
+use ackclock_net::Discipline;
 use ackclock_sim::{Simulation, SizeModel, Traffic, UdpSourceConfig};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -13,18 +13,8 @@ fn dumbbell() -> Simulation {
     let mut sim = Simulation::new(1, 0);
     let n: Vec<u32> = ["s1", "s2", "r", "l", "d"].iter().map(|name| sim.add_node(name)).collect();
     let mut duplex = |a: u32, b: u32, bps: u64, ms: u64, limit: u32| {
-        for (from, to) in [(a, b), (b, a)] {
-            let config = ChannelConfig {
-                from,
-                to,
-                bandwidth: Bandwidth::from_bps(bps).unwrap(),
-                delay: Duration::from_millis(ms),
-                discipline: Discipline::DropTail(DropTail { limit: QueueLimit::Packets(limit), ns2_limit: true }),
-                loss: None,
-                jitter: None,
-            };
-            sim.add_channel(config).unwrap();
-        }
+        let rate = Bandwidth::from_bps(bps).unwrap();
+        sim.add_duplex(a, b, rate, Duration::from_millis(ms), Discipline::ns2_drop_tail(limit)).unwrap();
     };
     duplex(n[0], n[2], 80_000_000, 10, 100);
     duplex(n[1], n[2], 80_000_000, 10, 100);

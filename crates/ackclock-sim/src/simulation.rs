@@ -5,11 +5,11 @@ use crate::report::{FlowReport, LinkReport, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig};
 use crate::udp::{UdpFlow, UdpStats};
-use ackclock_core::{EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
+use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
 use ackclock_net::{
-    Channel, ChannelConfig, ChannelId, Ecn, Ipv4Header, Jitter, LossModel, NodeId, Packet, RoutingTable, SendOutcome,
-    Transport, UdpHeader,
+    Channel, ChannelConfig, ChannelId, Discipline, Ecn, Ipv4Header, Jitter, LossModel, NodeId, Packet, RoutingTable,
+    SendOutcome, Transport, UdpHeader,
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord};
@@ -147,6 +147,21 @@ impl Simulation {
         self.channels.push(Channel::new(config, id, &self.streams));
         self.routes = None;
         Ok(id)
+    }
+
+    /// Both directions of a link with the same rate, delay and queue
+    /// discipline (ns-2's `duplex-link`); returns (a->b, b->a).
+    pub fn add_duplex(
+        &mut self,
+        a: NodeId,
+        b: NodeId,
+        bandwidth: Bandwidth,
+        delay: Duration,
+        discipline: Discipline,
+    ) -> Result<(ChannelId, ChannelId), ConfigError> {
+        let forward = self.add_channel(ChannelConfig::new(a, b, bandwidth, delay, discipline.clone()))?;
+        let reverse = self.add_channel(ChannelConfig::new(b, a, bandwidth, delay, discipline))?;
+        Ok((forward, reverse))
     }
 
     pub fn channel_count(&self) -> usize {

@@ -12,16 +12,7 @@ fn droptail(limit: QueueLimit) -> Discipline {
 }
 
 fn link(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, delay: Duration, queue: Discipline) -> u32 {
-    let config = ChannelConfig {
-        from: a,
-        to: b,
-        bandwidth: Bandwidth::from_bps(bps).unwrap(),
-        delay,
-        discipline: queue,
-        loss: None,
-        jitter: None,
-    };
-    sim.add_channel(config).unwrap()
+    sim.add_channel(ChannelConfig::new(a, b, Bandwidth::from_bps(bps).unwrap(), delay, queue)).unwrap()
 }
 
 fn cbr(bps: u64, size: u32) -> UdpSourceConfig {

@@ -2,24 +2,13 @@
 //! numbers, loss recovery without timeouts, and end-to-end delivery.
 
 use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::{ChannelConfig, Discipline, DropTail, NodeId, QueueLimit};
+use ackclock_net::{Discipline, NodeId};
 use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
 use ackclock_tcp::{AckPolicy, CcKind, Reader, TcpConfig};
 
 fn duplex(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, delay: Duration, limit: u32) -> (u32, u32) {
-    let mut one = |from, to| {
-        let config = ChannelConfig {
-            from,
-            to,
-            bandwidth: Bandwidth::from_bps(bps).unwrap(),
-            delay,
-            discipline: Discipline::DropTail(DropTail { limit: QueueLimit::Packets(limit), ns2_limit: true }),
-            loss: None,
-            jitter: None,
-        };
-        sim.add_channel(config).unwrap()
-    };
-    (one(a, b), one(b, a))
+    let rate = Bandwidth::from_bps(bps).unwrap();
+    sim.add_duplex(a, b, rate, delay, Discipline::ns2_drop_tail(limit)).unwrap()
 }
 
 /// ns-2-like Reno: initial window 2, an ACK per segment, 960-byte

@@ -1,7 +1,7 @@
 //! Trace output: ns-2 text (golden file), tcpdump text and pcap bytes.
 
 use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::{ChannelConfig, Discipline, DropTail, NodeId, QueueLimit};
+use ackclock_net::{Discipline, NodeId};
 use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
 use ackclock_tcp::{AckPolicy, CcKind, Reader, TcpConfig};
 use ackclock_trace::tracer::{Capture, Sink};
@@ -29,18 +29,8 @@ impl Shared {
 }
 
 fn duplex(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, ms: u64, limit: u32) {
-    for (from, to) in [(a, b), (b, a)] {
-        let config = ChannelConfig {
-            from,
-            to,
-            bandwidth: Bandwidth::from_bps(bps).unwrap(),
-            delay: Duration::from_millis(ms),
-            discipline: Discipline::DropTail(DropTail { limit: QueueLimit::Packets(limit), ns2_limit: true }),
-            loss: None,
-            jitter: None,
-        };
-        sim.add_channel(config).unwrap();
-    }
+    let rate = Bandwidth::from_bps(bps).unwrap();
+    sim.add_duplex(a, b, rate, Duration::from_millis(ms), Discipline::ns2_drop_tail(limit)).unwrap();
 }
 
 /// Seed 003's basic1 with ns-2-like Reno for `secs` seconds.
