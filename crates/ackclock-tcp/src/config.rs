@@ -54,8 +54,9 @@ pub struct TcpConfig {
     pub ack_policy: AckPolicy,
     /// Receive buffer in bytes; the advertised window is its free space.
     pub receive_buffer: u32,
-    /// Whether the sender respects the peer's advertised window. ns-2's
-    /// one-way agents have no flow control; real TCP always does.
+    /// Flow control. When off (ns-2's one-way agents) the sender ignores
+    /// the peer's advertised window and the receiver accepts whatever fits
+    /// in its buffer beyond the window it advertised; real TCP always has it.
     pub flow_control: bool,
     /// Nagle's algorithm (RFC 896).
     pub nagle: bool,

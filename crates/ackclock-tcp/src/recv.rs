@@ -15,9 +15,20 @@ impl Endpoint {
         (u64::from(self.cfg.receive_buffer) / 2).min(u64::from(self.send_mss)).max(1)
     }
 
+    /// The right edge of what we accept: the window we advertised, or with
+    /// flow control off (ns-2's agents) anything that fits in the buffer,
+    /// since the peer then ignores our window.
+    fn receive_edge(&self) -> u64 {
+        if self.cfg.flow_control {
+            self.rcv_adv
+        } else {
+            self.rcv_nxt + self.free_buffer()
+        }
+    }
+
     /// RFC 9293 §3.10.7.4, the segment acceptability test.
     pub(crate) fn acceptable(&self, seq: u64, len: u32) -> bool {
-        let wnd = self.rcv_adv.saturating_sub(self.rcv_nxt);
+        let wnd = self.receive_edge().saturating_sub(self.rcv_nxt);
         let in_window = |o: u64| self.rcv_nxt <= o && o < self.rcv_nxt + wnd;
         match (len, wnd) {
             (0, 0) => seq == self.rcv_nxt,
@@ -33,7 +44,7 @@ impl Endpoint {
             return;
         }
         let start = seq.max(self.rcv_nxt);
-        let end = (seq + u64::from(len)).min(self.rcv_adv.max(self.rcv_nxt));
+        let end = (seq + u64::from(len)).min(self.receive_edge().max(self.rcv_nxt));
         if end <= start {
             // A duplicate: tell the sender where we are (and what it resent).
             self.note_duplicate(seq, seq + u64::from(len));
