@@ -7,6 +7,7 @@ from pathlib import Path
 
 import ackclock as ac
 import pytest
+from conftest import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def plot(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["ackclock", "plot", *args], capture_output=True, text=True)
+    return run_cli("plot", *args)
 
 
 @pytest.mark.parametrize(
@@ -48,11 +49,7 @@ def test_plot_writes_an_image_of_the_asked_format(
 
 def test_plot_cwnd_reads_a_series_csv_from_run_out(tmp_path: Path) -> None:
     example = Path(__file__).parent.parent / "examples" / "basic1.toml"
-    run = subprocess.run(
-        ["ackclock", "run", str(example), "--until", "20s", "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-    )
+    run = run_cli("run", str(example), "--until", "20s", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
     (series,) = tmp_path.glob("series-*.csv")
     done = plot("cwnd", str(series), "-o", str(tmp_path / "cwnd.svg"))

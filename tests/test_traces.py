@@ -11,6 +11,7 @@ from pathlib import Path
 import ackclock as ac
 import pytest
 from ackclock import analysis
+from conftest import run_cli
 
 
 def lossy_transfer(tmp_path: Path, **trace: object) -> tuple[ac.Simulator, ac.Flow]:
@@ -175,9 +176,7 @@ link = ["A", "B"]
 """
     )
     out = tmp_path / "out"
-    done = subprocess.run(
-        ["ackclock", "run", str(scenario), "--out", str(out)], capture_output=True, text=True
-    )
+    done = run_cli("run", str(scenario), "--out", str(out))
     assert done.returncode == 0, done.stderr
     packets, _ = analysis.read_ns2_trace(out / "all.tr")
     assert len(packets) > 50
