@@ -34,14 +34,6 @@ impl RngStreams {
         RngStreams { seed, replication }
     }
 
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    pub fn replication(&self) -> u64 {
-        self.replication
-    }
-
     /// The stream for a component, e.g. `"link/3/loss"`.
     pub fn stream(&self, component: &str) -> SimRng {
         let key = mix(mix(mix(self.seed) ^ self.replication) ^ label_hash(component));

@@ -51,10 +51,6 @@ impl Histogram {
         self.sum += u128::from(v);
     }
 
-    pub fn count(&self) -> u64 {
-        self.total
-    }
-
     pub fn mean(&self) -> Option<f64> {
         (self.total > 0).then(|| self.sum as f64 / self.total as f64)
     }

@@ -113,10 +113,6 @@ impl Simulation {
         self.queue.delivered()
     }
 
-    pub fn streams(&self) -> RngStreams {
-        self.streams
-    }
-
     pub fn add_node(&mut self, name: &str) -> NodeId {
         self.node_names.push(name.to_string());
         (self.node_names.len() - 1) as NodeId

@@ -323,14 +323,6 @@ impl Endpoint {
     pub fn receive_window(&self) -> u64 {
         self.rcv_adv.saturating_sub(self.rcv_nxt)
     }
-    /// Whether every byte written (and the FIN, if closing) is acknowledged.
-    pub fn all_acked(&self) -> bool {
-        !self.unlimited && self.snd_una >= self.data_end() + u64::from(self.close_requested)
-    }
-    /// The peer's FIN has arrived and all data before it.
-    pub fn peer_closed(&self) -> bool {
-        self.fin_offset.is_some_and(|f| self.rcv_nxt > f)
-    }
     pub fn was_reset(&self) -> bool {
         self.reset
     }

@@ -42,10 +42,6 @@ impl Scoreboard {
         self.sacked.bytes() - after_discard
     }
 
-    pub fn clear(&mut self) {
-        *self = Scoreboard::default();
-    }
-
     pub fn is_empty(&self) -> bool {
         self.sacked.is_empty()
     }
