@@ -137,7 +137,8 @@ SizeSpec = FixedSizeSpec | ExponentialSizeSpec
 #   profile "linux": initial window 10, min RTO 200 ms, ABC, limited transmit.
 #   profile "ns2": ns-2 Agent/TCP: no options, mss = packetSize_ (default 1000),
 #     initial window 2, 10 ms clock ticks, min RTO 200 ms, initial RTO 3 s, an ACK
-#     per segment, window cap 20 segments, no flow control, Tahoe, no options.
+#     per segment, window cap 20 segments, no flow control, Tahoe, no options,
+#     ns-2's window arithmetic.
 class TcpSpec(TypedDict, total=False):
     profile: Literal["rfc", "linux", "ns2"]
     sack: bool  # offer SACK (RFC 2018), recover with RFC 6675 (rfc/linux: True)
@@ -152,6 +153,7 @@ class TcpSpec(TypedDict, total=False):
     initial_ssthresh: int | None  # bytes; None = unbounded (absent: the profile's)
     max_window: int | None  # bytes (ns-2's window_); None = no cap (absent: the profile's)
     abc: bool  # RFC 3465 appropriate byte counting
+    ns2_window_arithmetic: bool  # ssthresh = int(min(cwnd, window_)/2) segments, unrounded Reno halving
     dupack_threshold: int
     limited_transmit: bool  # RFC 3042
     initial_rto_ps: int
@@ -163,6 +165,7 @@ class TcpSpec(TypedDict, total=False):
     receive_buffer: int  # bytes
     flow_control: bool  # respect the peer's window
     nagle: bool
+    send_overhead_ps: int  # ns-2 overhead_: uniform random delay before sending new data
     persist_min_ps: int
     persist_max_ps: int
     time_wait_ps: int
@@ -291,6 +294,7 @@ class Sim:
         stop_ps: int | None = None,
         max_packets: int | None = None,
         ecn: bool = False,
+        label: tuple[int, int, int] | None = None,  # (src port, dst port, trace flow id)
     ) -> int:
         """A UDP source on `src` sending to a counting sink on `dst`; returns the
         flow id (0, 1, ...). Whether dst is reachable is checked by run(), which
@@ -307,6 +311,7 @@ class Sim:
         read_rate_bps: int | None = None,
         record_series: bool = False,
         server_tcp: TcpSpec | None = None,
+        label: tuple[int, int, int] | None = None,  # (src port, dst port, trace flow id)
     ) -> int:
         """A TCP connection: client on src, server on dst (listening from
         server_start_ps; before that its port answers with RST). The server
@@ -333,11 +338,17 @@ class Sim:
         ("until", None) when the limit was reached (the clock is then exactly
         until_ps), ("idle", None) when no events remain."""
     def trace_ns2(
-        self, path: str, channels: list[int] | None = None, variables: bool = True
+        self,
+        path: str,
+        channels: list[int] | None = None,
+        variables: bool = True,
+        traced: list[tuple[int, str]] | None = None,
     ) -> None:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
         ones, and (with variables) ns-2 variable records of every TCP sender:
-        cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8).
+        cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
+        `traced` (flow, variable) pairs instead select variables like ns-2's
+        tracevar. Each flow's initial values come first, with peer `-1 -1`.
         The file is created now (ConfigError if it cannot be); records are
         written in time order as the run proceeds and flushed when run() returns."""
     def trace_tcpdump(

@@ -109,6 +109,7 @@ class TcpParams(_Spec):
     initial_ssthresh: WindowSize | None = None
     max_window: WindowSize | None = None
     abc: bool | None = None
+    ns2_window_arithmetic: bool | None = None
     dupack_threshold: int | None = None
     limited_transmit: bool | None = None
     sack: bool | None = None
@@ -125,6 +126,7 @@ class TcpParams(_Spec):
     receive_buffer: units.Size | None = None
     flow_control: bool | None = None
     nagle: bool | None = None
+    send_overhead: units.Duration | None = None
     persist_min: units.Duration | None = None
     persist_max: units.Duration | None = None
     time_wait: units.Duration | None = None
@@ -152,6 +154,7 @@ class TcpParams(_Spec):
         put("clock_granularity_ps", "clock_granularity", units.duration_ps)
         put("delayed_ack_timeout_ps", "delayed_ack_timeout", _positive_duration)
         put("receive_buffer", "receive_buffer", lambda v, n: _u32_size(v, n, minimum=1))
+        put("send_overhead_ps", "send_overhead", units.duration_ps)
         put("persist_min_ps", "persist_min", _positive_duration)
         put("persist_max_ps", "persist_max", _positive_duration)
         put("time_wait_ps", "time_wait", units.duration_ps)
@@ -178,6 +181,7 @@ class TcpParams(_Spec):
 _FLAGS = (
     "mss_option",
     "abc",
+    "ns2_window_arithmetic",
     "limited_transmit",
     "sack",
     "dsack",

@@ -12,11 +12,11 @@ mod spec;
 use ackclock_core::{units, Duration, Instant, UnitError as CoreUnitError};
 use ackclock_net::{ChannelConfig, NodeId};
 use ackclock_sim::{
-    ConfigError as CoreConfigError, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES,
+    ConfigError as CoreConfigError, FlowLabel, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES,
 };
 use ackclock_tcp::Reader;
 use ackclock_trace::pcap::PcapWriter;
-use ackclock_trace::tracer::{Capture, Output, Sink};
+use ackclock_trace::tracer::{Capture, Output, Sink, TracedVars};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -152,7 +152,7 @@ impl Sim {
         self.guarded(|s| s.set_jitter(channel, jitter))
     }
 
-    #[pyo3(signature = (name, src, dst, traffic, size, start_ps = 0, stop_ps = None, max_packets = None, ecn = false))]
+    #[pyo3(signature = (name, src, dst, traffic, size, start_ps = 0, stop_ps = None, max_packets = None, ecn = false, label = None))]
     #[allow(clippy::too_many_arguments)]
     fn add_udp_flow(
         &mut self,
@@ -165,6 +165,7 @@ impl Sim {
         stop_ps: Option<u64>,
         max_packets: Option<u64>,
         ecn: bool,
+        label: Option<(u16, u16, u32)>,
     ) -> PyResult<u32> {
         let config = UdpSourceConfig {
             traffic: spec::traffic(traffic).map_err(config_err)?,
@@ -173,11 +174,12 @@ impl Sim {
             stop: stop_ps.map(Instant::from_ps),
             max_packets,
             ecn,
+            label: label.map(flow_label),
         };
         self.guarded(|s| s.add_udp_flow(name, src, dst, config))
     }
 
-    #[pyo3(signature = (name, src, dst, tcp, app, start_ps = 0, server_start_ps = 0, read_rate_bps = None, record_series = false, server_tcp = None))]
+    #[pyo3(signature = (name, src, dst, tcp, app, start_ps = 0, server_start_ps = 0, read_rate_bps = None, record_series = false, server_tcp = None, label = None))]
     #[allow(clippy::too_many_arguments)]
     fn add_tcp_flow(
         &mut self,
@@ -191,6 +193,7 @@ impl Sim {
         read_rate_bps: Option<u64>,
         record_series: bool,
         server_tcp: Option<&Bound<'_, PyDict>>,
+        label: Option<(u16, u16, u32)>,
     ) -> PyResult<u32> {
         let client = spec::tcp_config(tcp, "tcp").map_err(config_err)?;
         let server = match server_tcp {
@@ -210,6 +213,7 @@ impl Sim {
             server_start: Instant::from_ps(server_start_ps),
             reader,
             record_series,
+            label: label.map(flow_label),
         };
         self.guarded(|s| s.add_tcp_flow(name, src, dst, config))
     }
@@ -269,12 +273,24 @@ impl Sim {
         })
     }
 
-    /// ns-2 trace text (`trace-all`, or `trace-queue` for chosen channels).
-    #[pyo3(signature = (path, channels = None, variables = true))]
-    fn trace_ns2(&mut self, path: &str, channels: Option<Vec<u32>>, variables: bool) -> PyResult<()> {
+    /// ns-2 trace text (`trace-all`, or `trace-queue` for chosen channels)
+    /// with every TCP variable (`variables`) or only `traced` (flow, name) pairs.
+    #[pyo3(signature = (path, channels = None, variables = true, traced = None))]
+    fn trace_ns2(
+        &mut self,
+        path: &str,
+        channels: Option<Vec<u32>>,
+        variables: bool,
+        traced: Option<Vec<(u32, String)>>,
+    ) -> PyResult<()> {
+        let vars = match (traced, variables) {
+            (Some(list), _) => TracedVars::Only(list),
+            (None, true) => TracedVars::All,
+            (None, false) => TracedVars::None,
+        };
         let out = trace_file(path)?;
         self.guarded(|s| {
-            s.tracer().add_sink(Sink::Ns2 { out, channels, vars: variables });
+            s.tracer().add_sink(Sink::Ns2 { out, channels, vars });
             Ok(())
         })
     }
@@ -351,6 +367,10 @@ fn io_err(path: &str, e: std::io::Error) -> PyErr {
 fn trace_file(path: &str) -> PyResult<Output> {
     let file = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
     Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, file)))
+}
+
+fn flow_label((src_port, dst_port, fid): (u16, u16, u32)) -> FlowLabel {
+    FlowLabel { src_port, dst_port, fid }
 }
 
 fn capture(channels: Option<Vec<u32>>, node: Option<u32>) -> PyResult<Capture> {

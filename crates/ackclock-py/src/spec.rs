@@ -297,6 +297,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "initial_ssthresh",
         "max_window",
         "abc",
+        "ns2_window_arithmetic",
         "dupack_threshold",
         "limited_transmit",
         "initial_rto_ps",
@@ -308,6 +309,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "receive_buffer",
         "flow_control",
         "nagle",
+        "send_overhead_ps",
         "persist_min_ps",
         "persist_max_ps",
         "time_wait_ps",
@@ -360,6 +362,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.initial_ssthresh = bound("initial_ssthresh", c.initial_ssthresh)?;
     c.max_window = bound("max_window", c.max_window)?;
     c.abc = flag("abc")?.unwrap_or(c.abc);
+    c.ns2_window_arithmetic = flag("ns2_window_arithmetic")?.unwrap_or(c.ns2_window_arithmetic);
     c.dupack_threshold = count("dupack_threshold")?.unwrap_or(c.dupack_threshold).max(1);
     c.limited_transmit = flag("limited_transmit")?.unwrap_or(c.limited_transmit);
     c.initial_rto = ps("initial_rto_ps")?.unwrap_or(c.initial_rto);
@@ -378,6 +381,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.receive_buffer = count("receive_buffer")?.unwrap_or(c.receive_buffer);
     c.flow_control = flag("flow_control")?.unwrap_or(c.flow_control);
     c.nagle = flag("nagle")?.unwrap_or(c.nagle);
+    c.send_overhead = ps("send_overhead_ps")?.unwrap_or(c.send_overhead);
     c.persist_min = ps("persist_min_ps")?.unwrap_or(c.persist_min);
     c.persist_max = ps("persist_max_ps")?.unwrap_or(c.persist_max);
     c.time_wait = ps("time_wait_ps")?.unwrap_or(c.time_wait);

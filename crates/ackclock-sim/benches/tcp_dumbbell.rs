@@ -31,6 +31,7 @@ fn dumbbell() -> Simulation {
             server_start: Instant::ZERO,
             reader: Reader::AtOnce,
             record_series: false,
+            label: None,
         };
         sim.add_tcp_flow(&format!("reno{i}"), src, n[3], flow).unwrap();
     }

@@ -28,6 +28,7 @@ fn dumbbell() -> Simulation {
             stop: None,
             max_packets: None,
             ecn: false,
+            label: None,
         };
         sim.add_udp_flow(&format!("cbr{i}"), src, n[4], config).unwrap();
     }

@@ -7,6 +7,7 @@
 
 pub mod error;
 pub mod histogram;
+pub mod label;
 pub mod report;
 pub mod simulation;
 pub mod source;
@@ -14,6 +15,7 @@ pub mod tcp_flow;
 pub mod udp;
 
 pub use error::ConfigError;
+pub use label::FlowLabel;
 pub use report::{FlowReport, LinkReport, TcpReport};
 pub use simulation::{CallbackId, RunOutcome, Simulation};
 pub use source::{SizeModel, Traffic, UdpSourceConfig};

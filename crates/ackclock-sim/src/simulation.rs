@@ -3,7 +3,7 @@
 use crate::error::ConfigError;
 use crate::report::{FlowReport, LinkReport, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
-use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig};
+use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
@@ -79,8 +79,6 @@ pub struct Simulation {
     next_callback: CallbackId,
     next_uid: u64,
     stop_requested: bool,
-    /// Reused buffer for the segments an endpoint emits at once.
-    outbox: Vec<TcpRepr>,
     /// Present only while something is traced.
     tracer: Option<Box<Tracer>>,
 }
@@ -99,7 +97,6 @@ impl Simulation {
             next_callback: 0,
             next_uid: 0,
             stop_requested: false,
-            outbox: Vec::new(),
             tracer: None,
         }
     }
@@ -209,7 +206,8 @@ impl Simulation {
         let id = self.check_flow_ends(src, dst)?;
         let rng = self.streams.stream(&format!("flow/{id}"));
         let port = UDP_PORT_BASE.wrapping_add(id as u16);
-        let udp = UdpFlow { port, source: UdpSource::new(config, rng), stats: UdpStats::default() };
+        let ports = config.label.map_or((port, port), |l| (l.src_port, l.dst_port));
+        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), stats: UdpStats::default() };
         self.flows.push(Flow {
             name: name.to_string(),
             src,
@@ -231,7 +229,10 @@ impl Simulation {
         let id = self.check_flow_ends(src, dst)?;
         let mut rng = self.streams.stream(&format!("flow/{id}"));
         let iss = (rng.random(), rng.random());
-        let ports = (TCP_CLIENT_PORT_BASE.wrapping_add(id as u16), TCP_SERVER_PORT_BASE.wrapping_add(id as u16));
+        let ports = config.label.map_or(
+            (TCP_CLIENT_PORT_BASE.wrapping_add(id as u16), TCP_SERVER_PORT_BASE.wrapping_add(id as u16)),
+            |l| (l.src_port, l.dst_port),
+        );
         let tcp = TcpFlow::new(config, ports.0, ports.1, iss, rng);
         self.flows.push(Flow {
             name: name.to_string(),
@@ -329,6 +330,11 @@ impl Simulation {
         }
         self.register_flow_views();
         let now = self.now();
+        for id in 0..self.flows.len() as u32 {
+            if !self.flows[id as usize].scheduled && matches!(self.flows[id as usize].transfer, Transfer::Tcp(_)) {
+                self.trace_initial_vars(now, id);
+            }
+        }
         for (id, f) in self.flows.iter_mut().enumerate() {
             if std::mem::replace(&mut f.scheduled, true) {
                 continue;
@@ -364,7 +370,7 @@ impl Simulation {
         let Transfer::Udp(udp) = &mut flow.transfer else { return };
         let (size, next) = udp.source.emit(now);
         let ecn = if udp.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
-        let transport = Transport::Udp(UdpHeader { src_port: udp.port, dst_port: udp.port });
+        let transport = Transport::Udp(UdpHeader { src_port: udp.ports.0, dst_port: udp.ports.1 });
         let seq = udp.stats.tx_packets;
         udp.stats.tx_packets += 1;
         udp.stats.tx_bytes += u64::from(size);
@@ -450,29 +456,28 @@ impl Simulation {
 
     /// Sends what an endpoint has to send and re-arms its timer.
     fn flush(&mut self, now: Instant, id: u32, side: Side) {
-        let mut outbox = std::mem::take(&mut self.outbox);
-        let flow = self.tcp(id);
-        let ep = flow.endpoint(side);
-        while let Some(seg) = ep.poll_transmit(now) {
-            outbox.push(seg);
+        let f = &self.flows[id as usize];
+        let node = if side == Side::Client { f.src } else { f.dst };
+        // Traced variables are written as ns-2 writes them: what the input
+        // changed first, then maxseq_ after each segment sent.
+        let trace_vars = side == Side::Client && self.tracer.is_some();
+        if trace_vars {
+            self.trace_tcp_vars(now, id);
         }
-        let wake = ep.poll_at();
+        while let Some(seg) = self.tcp(id).endpoint(side).poll_transmit(now) {
+            self.send_segment(now, id, node, seg);
+            if trace_vars {
+                self.trace_tcp_vars(now, id);
+            }
+        }
+        let flow = self.tcp(id);
+        let wake = flow.endpoint(side).poll_at();
         flow.sample_series(now);
-        let client_side = side == Side::Client;
         let slot = &mut flow.armed[side as usize];
         if let Some(t) = wake.filter(|&t| slot.is_none_or(|a| t < a)) {
             *slot = Some(t);
             self.queue.schedule(t.max(now), Event::TcpTimer(id, side));
         }
-        let f = &self.flows[id as usize];
-        let node = if side == Side::Client { f.src } else { f.dst };
-        if client_side && self.tracer.is_some() {
-            self.trace_tcp_vars(now, id);
-        }
-        for seg in outbox.drain(..) {
-            self.send_segment(now, id, node, seg);
-        }
-        self.outbox = outbox;
     }
 
     fn send_segment(&mut self, now: Instant, id: u32, node: NodeId, seg: TcpRepr) {
@@ -542,15 +547,16 @@ impl Simulation {
         let Some(tracer) = &mut self.tracer else { return };
         for (id, f) in self.flows.iter().enumerate() {
             let view = match &f.transfer {
-                Transfer::Udp(u) => {
-                    FlowView::Udp { type_name: if u.kind() == "cbr" { "cbr" } else { "udp" }, fid: id as u32 }
-                }
+                Transfer::Udp(u) => FlowView::Udp {
+                    type_name: if u.kind() == "cbr" { "cbr" } else { "udp" },
+                    fid: u.source.config.label.map_or(id as u32, |l| l.fid),
+                },
                 Transfer::Tcp(t) => FlowView::Tcp {
                     client: f.src,
                     client_iss: t.client.iss(),
                     server_iss: t.server.iss(),
                     mss: t.client.mss(),
-                    fid: id as u32,
+                    fid: t.config.label.map_or(id as u32, |l| l.fid),
                 },
             };
             tracer.set_flow_view(id as u32, view);
@@ -614,13 +620,31 @@ impl Simulation {
         let (src, dst) = (self.flows[id as usize].src, self.flows[id as usize].dst);
         let flow = self.tcp(id);
         let agent = (src, flow.client.local_port());
-        let peer = (dst, flow.server.local_port());
+        let peer = Some((dst, flow.server.local_port()));
         let changed = flow.changed_ns2_vars();
         let tracer = self.tracer.as_mut().expect("checked above");
         for (name, value) in changed {
             tracer.record(TraceRecord::Var(VarRecord { time: now, flow: id, agent, peer, name, value }));
         }
         tracer.flush_until(now);
+    }
+
+    /// The traced variables' values when the flow is set up, with no peer
+    /// yet, as ns-2's `tracevar` writes them.
+    #[cold]
+    #[inline(never)]
+    fn trace_initial_vars(&mut self, now: Instant, id: u32) {
+        if !self.tracer.as_ref().is_some_and(|t| t.wants_vars()) {
+            return;
+        }
+        let src = self.flows[id as usize].src;
+        let flow = self.tcp(id);
+        let agent = (src, flow.client.local_port());
+        let values = flow.initial_ns2_vars();
+        let tracer = self.tracer.as_mut().expect("checked above");
+        for (name, value) in NS2_VARS.into_iter().zip(values) {
+            tracer.record(TraceRecord::Var(VarRecord { time: now, flow: id, agent, peer: None, name, value }));
+        }
     }
 
     pub fn link_report(&mut self, channel: ChannelId) -> Result<LinkReport, ConfigError> {

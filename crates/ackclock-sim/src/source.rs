@@ -3,6 +3,7 @@
 //! Sources are sans-I/O: `next_departure` and `emit` take the current time
 //! and return the next one; the simulation schedules the wake-ups.
 
+use crate::label::FlowLabel;
 use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
 use ackclock_net::packet::{MAX_DATAGRAM_BYTES, UDP_HEADER_BYTES};
 use rand_distr::{Distribution, Exp};
@@ -59,6 +60,9 @@ pub struct UdpSourceConfig {
     pub max_packets: Option<u64>,
     /// Mark packets ECN-capable (ECT(0)).
     pub ecn: bool,
+    /// The flow's identity in headers and traces; `None` picks a unique
+    /// port and uses the flow's index as its id.
+    pub label: Option<FlowLabel>,
 }
 
 pub struct UdpSource {
@@ -131,7 +135,15 @@ mod tests {
     use ackclock_core::RngStreams;
 
     fn source(traffic: Traffic, size: SizeModel) -> UdpSource {
-        let config = UdpSourceConfig { traffic, size, start: Instant::ZERO, stop: None, max_packets: None, ecn: false };
+        let config = UdpSourceConfig {
+            traffic,
+            size,
+            start: Instant::ZERO,
+            stop: None,
+            max_packets: None,
+            ecn: false,
+            label: None,
+        };
         UdpSource::new(config, RngStreams::new(5, 0).stream("app"))
     }
 

@@ -4,9 +4,11 @@
 //! timer expiries; the flow runs the applications' reactions (respond to a
 //! request, close on end of stream) and reports what must be sent.
 
+use crate::label::FlowLabel;
 use ackclock_core::{Duration, Instant, SimRng};
 use ackclock_tcp::{Endpoint, Reader, State, TcpConfig};
 use ackclock_trace::VarValue;
+use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Exp};
 
 /// What the application on top of the connection does.
@@ -34,6 +36,9 @@ pub struct TcpFlowConfig {
     pub reader: Reader,
     /// Record the client's window variables over time.
     pub record_series: bool,
+    /// The flow's identity in headers and traces; `None` picks unique
+    /// ports and uses the flow's index as its id.
+    pub label: Option<FlowLabel>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,9 +84,13 @@ pub struct TcpFlow {
 pub const NS2_VARS: [&str; 6] = ["cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_"];
 
 impl TcpFlow {
-    pub fn new(config: TcpFlowConfig, client_port: u16, server_port: u16, iss: (u32, u32), rng: SimRng) -> Self {
+    pub fn new(config: TcpFlowConfig, client_port: u16, server_port: u16, iss: (u32, u32), mut rng: SimRng) -> Self {
+        let mut client = Endpoint::new(config.client.clone(), client_port, server_port, iss.0);
+        if config.client.send_overhead > Duration::ZERO {
+            client.set_overhead_rng(SimRng::seed_from_u64(rng.random()));
+        }
         TcpFlow {
-            client: Endpoint::new(config.client.clone(), client_port, server_port, iss.0),
+            client,
             server: Endpoint::new(config.server.clone(), server_port, client_port, iss.1),
             config,
             armed: [None, None],
@@ -189,27 +198,43 @@ impl TcpFlow {
 
     /// The client's ns-2 variables whose values changed since last asked.
     pub fn changed_ns2_vars(&mut self) -> Vec<(&'static str, VarValue)> {
-        let c = &self.client;
-        let mss = i64::from(c.mss().max(1));
-        let tick = c.config().clock_granularity.as_ps().max(1) as f64;
-        // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
-        let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
-        let values = [
-            VarValue::Real(f64::from(c.cwnd_excluding_inflation()) / mss as f64),
-            VarValue::Int(i64::from(c.ssthresh()) / mss),
-            VarValue::Int(packets(c.snd_una())),
-            VarValue::Int(packets(c.snd_max())),
-            VarValue::Int(c.stats().last_rtt.map_or(0, |r| (r.as_ps() as f64 / tick) as i64)),
-            VarValue::Int(c.srtt().map_or(0, |s| (s.as_ps() as f64 / tick * 8.0).round() as i64)),
-        ];
+        let values = self.ns2_vars();
         let mut changed = Vec::new();
-        for (i, v) in values.into_iter().enumerate() {
+        // ns-2's order of updates: a loss cuts ssthresh_ before cwnd_, an ACK
+        // moves ack_ before cwnd_ grows.
+        for i in [1, 2, 0, 3, 4, 5] {
+            let v = values[i];
             if self.last_ns2_vars[i] != Some(v) {
                 self.last_ns2_vars[i] = Some(v);
                 changed.push((NS2_VARS[i], v));
             }
         }
         changed
+    }
+
+    /// The client's ns-2 variables now, remembered as already traced.
+    pub fn initial_ns2_vars(&mut self) -> [VarValue; NS2_VARS.len()] {
+        let values = self.ns2_vars();
+        self.last_ns2_vars = values.map(Some);
+        values
+    }
+
+    fn ns2_vars(&self) -> [VarValue; NS2_VARS.len()] {
+        let c = &self.client;
+        let mss = i64::from(c.mss().max(1));
+        let tick = c.config().clock_granularity.as_ps().max(1) as f64;
+        // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
+        let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
+        // ns-2's cwnd_ is 1 until the SYN is acknowledged.
+        let cwnd = if c.snd_una() == 0 { mss as f64 } else { f64::from(c.cwnd_excluding_inflation()) };
+        [
+            VarValue::Real(cwnd / mss as f64),
+            VarValue::Int(i64::from(c.ssthresh()) / mss),
+            VarValue::Int(packets(c.snd_una())),
+            VarValue::Int(packets(c.snd_max())),
+            VarValue::Int(c.stats().last_rtt.map_or(0, |r| (r.as_ps() as f64 / tick) as i64)),
+            VarValue::Int(c.srtt().map_or(0, |s| (s.as_ps() as f64 / tick * 8.0).round() as i64)),
+        ]
     }
 
     /// Records the client's window variables that changed.

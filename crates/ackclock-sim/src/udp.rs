@@ -15,7 +15,7 @@ pub struct UdpStats {
 }
 
 pub struct UdpFlow {
-    pub port: u16,
+    pub ports: (u16, u16),
     pub source: UdpSource,
     pub stats: UdpStats,
 }

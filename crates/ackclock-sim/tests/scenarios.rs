@@ -23,6 +23,7 @@ fn cbr(bps: u64, size: u32) -> UdpSourceConfig {
         stop: None,
         max_packets: None,
         ecn: false,
+        label: None,
     }
 }
 

@@ -57,6 +57,7 @@ fn transfer(seed: u64, cc: CcKind, bytes: u64, net: &Network, offers: Offers) ->
         server_start: Instant::ZERO,
         reader: Reader::AtOnce,
         record_series: false,
+        label: None,
     };
     let f = sim.add_tcp_flow("f", a, b, flow).unwrap();
     (sim, f)

@@ -32,6 +32,7 @@ fn bulk(cfg: TcpConfig) -> TcpFlowConfig {
         server_start: Instant::ZERO,
         reader: Reader::AtOnce,
         record_series: true,
+        label: None,
     }
 }
 

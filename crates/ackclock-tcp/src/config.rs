@@ -29,6 +29,12 @@ pub struct TcpConfig {
     pub cc: CcKind,
     /// RFC 3465 appropriate byte counting (L = 2 in slow start).
     pub abc: bool,
+    /// ns-2's window arithmetic instead of RFC 5681's: a congestion event
+    /// sets ssthresh to half of min(cwnd, max_window) in whole segments (at
+    /// least 2) rather than half the flight, and Reno's fast recovery keeps
+    /// that half window unrounded and grows it from the first new ACK
+    /// instead of deflating to ssthresh.
+    pub ns2_window_arithmetic: bool,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,
     /// RFC 3042 limited transmit: one new segment on each of the first two
@@ -60,6 +66,11 @@ pub struct TcpConfig {
     pub flow_control: bool,
     /// Nagle's algorithm (RFC 896).
     pub nagle: bool,
+    /// ns-2's `overhead_`: new data waits a uniformly random time in
+    /// [0, send_overhead) and then goes out as far as the window allows,
+    /// which breaks the phase effects of deterministic simulations. Zero
+    /// (the default) sends at once.
+    pub send_overhead: Duration,
     /// Persist timer bounds (BSD: 5 s and 60 s).
     pub persist_min: Duration,
     pub persist_max: Duration,
@@ -84,6 +95,7 @@ impl Default for TcpConfig {
             max_window: None,
             cc: CcKind::NewReno,
             abc: false,
+            ns2_window_arithmetic: false,
             dupack_threshold: 3,
             limited_transmit: false,
             sack: true,
@@ -99,6 +111,7 @@ impl Default for TcpConfig {
             receive_buffer: 65_535,
             flow_control: true,
             nagle: true,
+            send_overhead: Duration::ZERO,
             persist_min: Duration::from_secs(5),
             persist_max: Duration::from_secs(60),
             time_wait: Duration::from_secs(60),
@@ -131,6 +144,7 @@ impl TcpConfig {
             initial_window: 2,
             max_window: Some(20 * payload),
             cc: CcKind::Tahoe,
+            ns2_window_arithmetic: true,
             limited_transmit: true,
             sack: false,
             dsack: false,

@@ -15,8 +15,9 @@ use crate::reassembly::Ranges;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TcpStats;
-use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
 use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
+use rand::SeedableRng;
 
 /// RFC 9293 §3.3.2 connection states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +87,9 @@ pub struct Endpoint {
     pub(crate) ssthresh: u32,
     pub(crate) cc: Cc,
     pub(crate) phase: Phase,
+    /// cwnd without the fast-recovery inflation, while in recovery: what
+    /// the window returns to when recovery ends.
+    pub(crate) recovery_cwnd: u32,
     /// RFC 6582 `recover`: snd_max when the current recovery began.
     pub(crate) recover: u64,
     pub(crate) dupacks: u32,
@@ -97,6 +101,11 @@ pub struct Endpoint {
     pub(crate) rto_deadline: Option<Instant>,
     /// Consecutive timeouts of the same data.
     pub(crate) rto_count: u32,
+    /// ns-2 `overhead_`: when the delayed send is due, and whether it is
+    /// due now (until the window is used up).
+    pub(crate) overhead_deadline: Option<Instant>,
+    pub(crate) overhead_released: bool,
+    pub(crate) overhead_rng: SimRng,
     pub(crate) persist_deadline: Option<Instant>,
     pub(crate) persist_backoff: u32,
     pub(crate) probe_due: bool,
@@ -167,6 +176,7 @@ impl Endpoint {
             ssthresh: cfg.initial_ssthresh.unwrap_or(u32::MAX / 2),
             cc,
             phase: Phase::Open,
+            recovery_cwnd: 0,
             recover: 0,
             dupacks: 0,
             retransmit_at: None,
@@ -174,6 +184,9 @@ impl Endpoint {
             rtt,
             rto_deadline: None,
             rto_count: 0,
+            overhead_deadline: None,
+            overhead_released: false,
+            overhead_rng: SimRng::seed_from_u64(u64::from(iss.0)),
             persist_deadline: None,
             persist_backoff: 0,
             probe_due: false,
@@ -259,6 +272,11 @@ impl Endpoint {
     pub fn state(&self) -> State {
         self.state
     }
+    /// The random stream for `send_overhead` delays (by default one seeded
+    /// from the ISS); give each connection its own.
+    pub fn set_overhead_rng(&mut self, rng: SimRng) {
+        self.overhead_rng = rng;
+    }
     pub fn config(&self) -> &TcpConfig {
         &self.cfg
     }
@@ -276,7 +294,7 @@ impl Endpoint {
     pub fn cwnd_excluding_inflation(&self) -> u32 {
         let inflated = self.phase == Phase::FastRecovery && !self.sack_ok;
         if inflated {
-            self.ssthresh
+            self.recovery_cwnd
         } else {
             self.cwnd
         }
@@ -329,10 +347,17 @@ impl Endpoint {
 
     /// The earliest time `on_timer` must be called.
     pub fn poll_at(&self) -> Option<Instant> {
-        [self.rto_deadline, self.persist_deadline, self.delack_deadline, self.time_wait_deadline, self.read_wakeup()]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.rto_deadline,
+            self.persist_deadline,
+            self.delack_deadline,
+            self.time_wait_deadline,
+            self.overhead_deadline,
+            self.read_wakeup(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Handles every timer due at `now`.
@@ -349,6 +374,10 @@ impl Endpoint {
         if self.rto_deadline.is_some_and(|t| t <= now) {
             self.rto_deadline = None;
             self.on_retransmission_timeout(now);
+        }
+        if self.overhead_deadline.is_some_and(|t| t <= now) {
+            self.overhead_deadline = None;
+            self.overhead_released = true;
         }
         if self.persist_deadline.is_some_and(|t| t <= now) {
             self.persist_deadline = None;
@@ -577,7 +606,10 @@ impl Endpoint {
             State::Closed | State::Listen => None,
             State::SynSent | State::SynReceived if self.snd_nxt == 0 => Some(self.syn_segment(now)),
             State::SynSent => None,
-            _ => self.data_segment(now).or_else(|| self.probe_segment(now)),
+            _ => self.data_segment(now).or_else(|| {
+                self.overhead_released = false; // the delayed burst is over
+                self.probe_segment(now)
+            }),
         };
         let seg = seg.or_else(|| self.ack_now.then(|| self.header(now, self.snd_nxt)));
         if let Some(s) = &seg {

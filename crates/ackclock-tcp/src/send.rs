@@ -5,6 +5,7 @@ use crate::endpoint::{Endpoint, Phase, State};
 use crate::scoreboard::NextSeg;
 use ackclock_core::{Duration, Instant};
 use ackclock_wire::TcpRepr;
+use rand::RngExt;
 
 /// Offsets beyond any real transfer stand for "unlimited data".
 const UNLIMITED_END: u64 = 1 << 62;
@@ -134,9 +135,13 @@ impl Endpoint {
             }
             Phase::FastRecovery => {
                 // Full ACK (or any new ACK in Reno): deflate to ssthresh
-                // (RFC 5681 §3.2 (6)); this ACK does not grow cwnd.
-                self.cwnd = self.ssthresh;
+                // (RFC 5681 §3.2 (6)); this ACK does not grow cwnd. ns-2
+                // deflates to its unrounded half window and grows it at once.
+                self.cwnd = self.recovery_cwnd;
                 self.set_phase(Phase::Open);
+                if self.cfg.ns2_window_arithmetic {
+                    self.cwnd = self.cc.cong_avoid(&self.window_state(), acked32);
+                }
             }
             Phase::Loss | Phase::Open => {
                 if self.phase == Phase::Loss && ack >= self.recover {
@@ -175,8 +180,10 @@ impl Endpoint {
             return;
         }
         self.stats.fast_retransmits += 1;
-        self.ssthresh = self.cc.ssthresh(&self.window_state());
+        let window = self.capped_cwnd();
+        self.ssthresh = self.congestion_ssthresh();
         self.recover = self.snd_max;
+        self.recovery_cwnd = self.ssthresh;
         self.rtt_probe = None; // Karn: the timed segment may be resent
                                // Restart the timer with the retransmission, as BSD and Linux do:
                                // otherwise a timer set one RTT ago expires before its ACK returns.
@@ -199,10 +206,30 @@ impl Endpoint {
             }
             RecoveryStyle::Reno | RecoveryStyle::NewReno => {
                 self.retransmit_at = Some(self.snd_una);
-                self.cwnd = self.ssthresh + self.cfg.dupack_threshold * self.send_mss;
+                if self.cfg.ns2_window_arithmetic {
+                    self.recovery_cwnd = window / 2;
+                }
+                self.cwnd = self.recovery_cwnd + self.cfg.dupack_threshold * self.send_mss;
                 self.set_phase(Phase::FastRecovery);
             }
         }
+    }
+
+    /// ssthresh after a congestion event: the algorithm's choice, or ns-2's
+    /// max(2, int(min(cwnd_, window_) / 2)) segments.
+    fn congestion_ssthresh(&mut self) -> u32 {
+        if self.cfg.ns2_window_arithmetic {
+            let mss = self.send_mss;
+            (self.capped_cwnd() / (2 * mss)).max(2) * mss
+        } else {
+            self.cc.ssthresh(&self.window_state())
+        }
+    }
+
+    /// min(cwnd, max_window) without fast-recovery inflation (ns-2's windowd()).
+    fn capped_cwnd(&self) -> u32 {
+        let cwnd = self.cwnd_excluding_inflation();
+        self.cfg.max_window.map_or(cwnd, |cap| cwnd.min(cap))
     }
 
     pub(crate) fn restart_rto(&mut self, now: Instant) {
@@ -227,7 +254,7 @@ impl Endpoint {
         self.retransmit_at = None;
         self.dupacks = 0;
         if self.snd_una > 0 {
-            self.ssthresh = self.cc.ssthresh(&self.window_state());
+            self.ssthresh = self.congestion_ssthresh();
             self.cwnd = self.send_mss;
             self.recover = self.snd_max;
             self.set_phase(Phase::Loss);
@@ -285,10 +312,27 @@ impl Endpoint {
                 self.arm_persist(now);
                 return None;
             }
+            if !self.overhead_allows(now) {
+                return None;
+            }
             return Some(self.emit(now, nxt, len));
         }
         let fin_unsent = self.close_requested && nxt == end;
         fin_unsent.then(|| self.emit(now, nxt, 0))
+    }
+
+    /// ns-2's `overhead_`: sending waits for a random delay, drawn when data
+    /// first becomes sendable, and then sends what the window allows.
+    fn overhead_allows(&mut self, now: Instant) -> bool {
+        let max = self.cfg.send_overhead.as_ps();
+        if max == 0 || self.overhead_released {
+            return true;
+        }
+        if self.overhead_deadline.is_none() {
+            let u: f64 = self.overhead_rng.random();
+            self.overhead_deadline = Some(now + Duration::from_ps((u * max as f64) as u64));
+        }
+        false
     }
 
     /// Length of a retransmission at `at`: up to one MSS, stopping at the

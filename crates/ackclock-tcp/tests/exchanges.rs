@@ -252,6 +252,40 @@ fn tahoe_fast_retransmit_restarts_slow_start_from_one_segment() {
     assert_eq!(sent_summary(&mut ep, ms(300)), vec![(1 + 10 * MSS, 1, MSS), (1 + 11 * MSS, 1, MSS)]);
 }
 
+#[test]
+fn ns2_reno_halves_the_capped_window_unrounded_and_grows_it_on_the_exit_ack() {
+    // cwnd 10.5 segments, window_ 9: ns-2 halves min(cwnd_, window_) = 9.
+    let cfg = TcpConfig {
+        cc: CcKind::Reno,
+        ns2_window_arithmetic: true,
+        max_window: Some(9 * MSS),
+        initial_window: 10,
+        ..config()
+    };
+    let mut ep = established(cfg, 65_535);
+    ep.write(20 * u64::from(MSS));
+    assert_eq!(sent_summary(&mut ep, ms(100)).len(), 9, "window_ caps the flight");
+    assert_eq!(dupacks(&mut ep, ms(200), 3).first(), Some(&(1, 1, MSS)));
+    assert_eq!(ep.ssthresh(), 4 * MSS, "int(9 / 2) segments");
+    assert_eq!(ep.cwnd_excluding_inflation(), 4500, "9 / 2 = 4.5 segments, not rounded");
+    ep.on_segment(ms(300), &from_peer(1, 1 + 9 * MSS));
+    // Congestion avoidance at once: 4.5 + 1 / 4.5 segments.
+    assert_eq!(ep.cwnd(), 4500 + MSS * MSS / 4500);
+}
+
+#[test]
+fn ns2_overhead_delays_new_data_by_a_random_time_then_sends_the_window() {
+    let overhead = Duration::from_millis(10);
+    let mut ep = established(TcpConfig { send_overhead: overhead, ..config() }, 65_535);
+    ep.write(4 * u64::from(MSS));
+    assert_eq!(sent_summary(&mut ep, ms(100)), vec![], "held back by the overhead timer");
+    let due = ep.poll_at().expect("the delayed send is armed");
+    assert!(due >= ms(100) && due < ms(110), "{due:?} within [0, overhead_) of now");
+    ep.on_timer(due);
+    let burst = sent_summary(&mut ep, due);
+    assert_eq!(burst, vec![(1, 1, MSS), (1 + MSS, 1, MSS)], "the whole initial window at once");
+}
+
 /// Segments 1 and 5 of 10 are lost; returns what follows the partial ACK.
 fn two_losses(cc: CcKind) -> (Endpoint, Vec<Sent>) {
     let mut ep = sender(cc);

@@ -84,7 +84,8 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
 
 pub fn write_var(out: &mut dyn Write, v: &VarRecord) -> io::Result<()> {
     let secs = v.time.as_secs_f64();
-    let head = format!("{secs:<8.5} {:<2} {:<2} {:<2} {:<2} {}", v.agent.0, v.agent.1, v.peer.0, v.peer.1, v.name);
+    let (node, port) = v.peer.map_or((-1, -1), |(n, p)| (i64::from(n), i64::from(p)));
+    let head = format!("{secs:<8.5} {:<2} {:<2} {node:<2} {port:<2} {}", v.agent.0, v.agent.1, v.name);
     match v.value {
         VarValue::Real(x) => writeln!(out, "{head} {x:<6.3}"),
         VarValue::Int(n) => writeln!(out, "{head} {n}"),
@@ -157,7 +158,7 @@ mod tests {
             time: Instant::from_ps(586_160_000_000),
             flow: 0,
             agent: (0, 0),
-            peer: (2, 0),
+            peer: Some((2, 0)),
             name: "cwnd_",
             value: VarValue::Real(1.0),
         };
@@ -168,5 +169,9 @@ mod tests {
         let mut out = Vec::new();
         write_var(&mut out, &v).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "0.58616  0  0  2  0  ack_ 808\n");
+        let v = VarRecord { time: Instant::ZERO, peer: None, name: "maxseq_", value: VarValue::Int(-1), ..v };
+        let mut out = Vec::new();
+        write_var(&mut out, &v).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "0.00000  0  0  -1 -1 maxseq_ -1\n");
     }
 }

@@ -44,13 +44,14 @@ pub enum VarValue {
     Int(i64),
 }
 
-/// A traced variable's new value, with the agent's and its peer's address.
+/// A traced variable's new value, with the agent's and its peer's address
+/// (none yet for the initial value, which ns-2 prints as `-1 -1`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VarRecord {
     pub time: Instant,
     pub flow: u32,
     pub agent: (NodeId, u16),
-    pub peer: (NodeId, u16),
+    pub peer: Option<(NodeId, u16)>,
     pub name: &'static str,
     pub value: VarValue,
 }

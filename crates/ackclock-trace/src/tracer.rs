@@ -3,7 +3,7 @@
 use crate::ns2;
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
-use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord};
+use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord};
 use crate::tcpdump;
 use ackclock_core::Instant;
 use ackclock_net::{ChannelId, NodeId};
@@ -32,13 +32,32 @@ impl Capture {
     }
 }
 
+/// Which variable records an ns-2 sink writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TracedVars {
+    None,
+    All,
+    /// These (flow, variable name) pairs, like ns-2's `tracevar`.
+    Only(Vec<(u32, String)>),
+}
+
+impl TracedVars {
+    fn wants(&self, v: &VarRecord) -> bool {
+        match self {
+            TracedVars::None => false,
+            TracedVars::All => true,
+            TracedVars::Only(list) => list.iter().any(|(flow, name)| *flow == v.flow && name == v.name),
+        }
+    }
+}
+
 pub enum Sink {
     /// ns-2 trace lines for the listed channels (all when `None`), plus
-    /// variable records when `vars`.
+    /// the variable records `vars` selects.
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
-        vars: bool,
+        vars: TracedVars,
     },
     Tcpdump {
         out: Output,
@@ -59,7 +78,7 @@ impl Sink {
             {
                 ns2::write_packet(out, p, view(p.packet.flow).as_ref())
             }
-            (Sink::Ns2 { out, vars: true, .. }, TraceRecord::Var(v)) => ns2::write_var(out, v),
+            (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
             (Sink::Tcpdump { out, capture }, TraceRecord::Packet(p)) if capture.sees(p) => {
                 tcpdump::write_packet(out, p, view(p.packet.flow).as_ref())
             }
@@ -78,7 +97,7 @@ impl Sink {
     }
 
     fn wants_vars(&self) -> bool {
-        matches!(self, Sink::Ns2 { vars: true, .. })
+        matches!(self, Sink::Ns2 { vars, .. } if *vars != TracedVars::None)
     }
 }
 

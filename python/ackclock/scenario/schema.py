@@ -272,6 +272,7 @@ class TcpTable(SpecTable):
     initial_ssthresh: Optional[WindowValue] = None
     max_window: Optional[WindowValue] = None
     abc: Optional[bool] = None
+    ns2_window_arithmetic: Optional[bool] = None
     dupack_threshold: Optional[int] = None
     limited_transmit: Optional[bool] = None
     sack: Optional[bool] = None
@@ -288,6 +289,7 @@ class TcpTable(SpecTable):
     receive_buffer: Optional[SizeValue] = None
     flow_control: Optional[bool] = None
     nagle: Optional[bool] = None
+    send_overhead: Optional[DurationValue] = None
     persist_min: Optional[DurationValue] = None
     persist_max: Optional[DurationValue] = None
     time_wait: Optional[DurationValue] = None
