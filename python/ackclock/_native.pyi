@@ -328,6 +328,12 @@ class Sim:
         """{name: (times_s, values)} recorded on change for a flow added with
         record_series=True: cwnd, ssthresh (bytes), srtt, rto (s),
         bytes_in_flight, rwnd (bytes), loss_events (count)."""
+    def stop_flow(self, flow: int) -> None:
+        """Stops a flow's sender now: a UDP source sends no more; a TCP
+        application writes no more, but what it wrote is still delivered."""
+    def ns2_vars(self, flow: int) -> dict[str, float | int]:
+        """A TCP sender's variables now, in ns-2's units: cwnd_ (packets, a
+        float), ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...
@@ -342,13 +348,13 @@ class Sim:
         path: str,
         channels: list[int] | None = None,
         variables: bool = True,
-        traced: list[tuple[int, str]] | None = None,
+        traced: list[tuple[int, int, str]] | None = None,
     ) -> None:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
         ones, and (with variables) ns-2 variable records of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
-        `traced` (flow, variable) pairs instead select variables like ns-2's
-        tracevar. Each flow's initial values come first, with peer `-1 -1`.
+        `traced` (node, port, variable) triples instead select variables of the
+        senders at those addresses, like ns-2's tracevar. Each flow's initial values come first, with peer `-1 -1`.
         The file is created now (ConfigError if it cannot be); records are
         written in time order as the run proceeds and flushed when run() returns."""
     def trace_tcpdump(

@@ -22,13 +22,15 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def integer(value: Any, parameter: str, what: str = "count", minimum: int = 0) -> int:
-    """A whole number >= `minimum` (a float is accepted when it is whole)."""
+def integer(
+    value: Any, parameter: str, what: str = "count", minimum: int = 0, maximum: int = U64_MAX
+) -> int:
+    """A whole number in [minimum, maximum] (a float is accepted when it is whole)."""
     if not is_number(value) or (isinstance(value, float) and not value.is_integer()):
         raise ParameterError(parameter, f"{value!r} is not a {what}: it must be a whole number")
     if value < minimum:
         raise ParameterError(parameter, f"{value!r} is not a {what}: it must be at least {minimum}")
-    if value > U64_MAX:
+    if value > maximum:
         raise ParameterError(parameter, f"{value!r} is not a {what}: it is too large")
     return int(value)
 

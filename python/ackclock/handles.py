@@ -96,6 +96,11 @@ class Flow:
     def stats(self) -> FlowResult:
         return flow_result(self._native.flow_stats(self.id), self.src.name, self.dst.name)
 
+    def stop(self) -> None:
+        """Stops the sender now (ns-2's `$app stop`): a UDP source sends no
+        more; a TCP application writes no more, what it wrote still arrives."""
+        self._native.stop_flow(self.id)
+
     def __repr__(self) -> str:
         return f"Flow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"
 
@@ -121,6 +126,11 @@ class TcpFlow(Flow):
         super().__init__(native, flow_id, name, kind, src, dst)
         self.mss = mss
         self.record = record
+
+    def ns2_vars(self) -> dict[str, float | int]:
+        """The client's variables now in ns-2's units: cwnd_ (packets),
+        ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
+        return self._native.ns2_vars(self.id)
 
     def series(self) -> dict[str, tuple[list[float], list[float]]]:
         """{variable: (times_s, values)}, each value holding until the next:

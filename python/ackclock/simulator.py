@@ -195,12 +195,13 @@ class Simulator:
         max_packets: int | None = None,
         name: str | None = None,
         ecn: bool = False,
+        label: specs.FlowLabel | None = None,
     ) -> Flow:
         """Constant bit rate: one packet every packet_size * 8 / rate seconds
         (with random sizes, their mean)."""
         traffic: TrafficSpec = {"type": "cbr", "rate_bps": units.bandwidth_bps(rate, "rate")}
         return self._add_flow(
-            "cbr", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn
+            "cbr", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn, label
         )
 
     def poisson(
@@ -214,6 +215,7 @@ class Simulator:
         max_packets: int | None = None,
         name: str | None = None,
         ecn: bool = False,
+        label: specs.FlowLabel | None = None,
     ) -> Flow:
         """Poisson arrivals: exponential gaps of mean `mean_interval`."""
         interval_ps = units.duration_ps(mean_interval, "mean_interval")
@@ -224,7 +226,7 @@ class Simulator:
             )
         traffic: TrafficSpec = {"type": "poisson", "mean_interval_ps": interval_ps}
         return self._add_flow(
-            "poisson", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn
+            "poisson", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn, label
         )
 
     def on_off(
@@ -240,6 +242,7 @@ class Simulator:
         max_packets: int | None = None,
         name: str | None = None,
         ecn: bool = False,
+        label: specs.FlowLabel | None = None,
     ) -> Flow:
         """Exponential on/off source: sends at `rate` during on periods; on and
         off period lengths are exponential with the given means."""
@@ -250,7 +253,7 @@ class Simulator:
             "off_mean_ps": units.duration_ps(off_mean, "off_mean"),
         }
         return self._add_flow(
-            "on_off", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn
+            "on_off", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn, label
         )
 
     def _add_flow(
@@ -265,6 +268,7 @@ class Simulator:
         max_packets: Any,
         name: Any,
         ecn: Any,
+        label: Any,
     ) -> Flow:
         src = self._own_node(src, "src")
         dst = self._own_node(dst, "dst")
@@ -290,6 +294,7 @@ class Simulator:
             stop_ps,
             max_packets,
             checks.flag(ecn, "ecn"),
+            specs.label_native(label, "label"),
         )
         flow = Flow(self._native, flow_id, name, kind, src, dst)
         self._flows.append(flow)
@@ -307,6 +312,7 @@ class Simulator:
         read_rate: units.Bandwidth | None = None,
         record: bool = False,
         name: str | None = None,
+        label: specs.FlowLabel | None = None,
     ) -> TcpFlow:
         """A TCP connection from a client on `src` to a server on `dst`, driven
         by `app` (default: an unlimited bulk transfer, ns-2's FTP).
@@ -316,7 +322,8 @@ class Simulator:
         configures the client and, unless `server_tcp` is given, the server.
         The server application reads arriving data at `read_rate` (None: at
         once; 0: never, so its window closes). `record` keeps the client's
-        window variables over time for `TcpFlow.series()`.
+        window variables over time for `TcpFlow.series()`. `label` sets the
+        ports and trace flow id (see `FlowLabel`).
         """
         src = self._own_node(src, "src")
         dst = self._own_node(dst, "dst")
@@ -343,6 +350,7 @@ class Simulator:
             rate_bps,
             record,
             server,
+            specs.label_native(label, "label"),
         )
         mss = tcp_specs.effective_mss(tcp, tcp if server_tcp is None else server_tcp)
         kind = f"tcp_{app_native['type']}"
@@ -400,11 +408,25 @@ class Simulator:
 
     # --- traces -------------------------------------------------------------------
 
-    def trace_all(self, path: str | os.PathLike[str], variables: bool = True) -> None:
+    def trace_all(
+        self,
+        path: str | os.PathLike[str],
+        variables: bool = True,
+        traced: list[tuple[Node, int, str]] | None = None,
+    ) -> None:
         """ns-2's `trace-all`: + - r d records of every link direction, and (with
         `variables`) cwnd_, ssthresh_, ack_, maxseq_, rtt_ and srtt_ of every TCP
-        sender, in ns-2's trace format."""
-        self._native.trace_ns2(os.fspath(path), None, checks.flag(variables, "variables"))
+        sender, in ns-2's trace format. `traced` instead names (node, port,
+        variable) of the senders to trace, like ns-2's `tracevar`."""
+        selected = None
+        if traced is not None:
+            selected = [
+                (self._own_node(node, "traced").id, checks.integer(port, "traced", "port"), name)
+                for node, port, name in traced
+            ]
+        self._native.trace_ns2(
+            os.fspath(path), None, checks.flag(variables, "variables"), selected
+        )
 
     def trace_queue(self, src: Node, dst: Node, path: str | os.PathLike[str]) -> None:
         """ns-2's `trace-queue`: the records of the src->dst link direction only."""

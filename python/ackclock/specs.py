@@ -49,6 +49,32 @@ class _Spec:
         raise NotImplementedError
 
 
+@dataclass(frozen=True)
+class FlowLabel(_Spec):
+    """How a flow names itself in headers and traces: its source and
+    destination ports and its trace flow id (ns-2's `fid_`). Without one a
+    flow gets unique ports and its index as id."""
+
+    src_port: int
+    dst_port: int
+    fid: int = 0
+
+    def to_native(self) -> tuple[int, int, int]:
+        return (
+            checks.integer(self.src_port, "src_port", "port", maximum=65535),
+            checks.integer(self.dst_port, "dst_port", "port", maximum=65535),
+            checks.integer(self.fid, "fid", "flow id", maximum=2**32 - 1),
+        )
+
+
+def label_native(label: Any, parameter: str) -> tuple[int, int, int] | None:
+    if label is None:
+        return None
+    if not isinstance(label, FlowLabel):
+        raise _not_a(label, parameter, "a flow label", "FlowLabel(src_port, dst_port, fid)")
+    return label.to_native()
+
+
 def _queue_limits(limit: Any, unit: Any, ns2_limit: Any) -> tuple[int | None, QueueUnit, bool]:
     checked_limit = None if limit is None else checks.integer(limit, "limit", "queue limit")
     checked_unit = cast(QueueUnit, checks.choice(unit, "unit", ("packets", "bytes")))

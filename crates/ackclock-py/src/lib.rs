@@ -17,6 +17,7 @@ use ackclock_sim::{
 use ackclock_tcp::Reader;
 use ackclock_trace::pcap::PcapWriter;
 use ackclock_trace::tracer::{Capture, Output, Sink, TracedVars};
+use ackclock_trace::VarValue;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -218,6 +219,23 @@ impl Sim {
         self.guarded(|s| s.add_tcp_flow(name, src, dst, config))
     }
 
+    fn stop_flow(&mut self, flow: u32) -> PyResult<()> {
+        self.guarded(|s| s.stop_flow(flow))
+    }
+
+    /// {name: value} of a TCP sender's ns-2 variables (cwnd_ a float, the rest ints).
+    fn ns2_vars<'py>(&mut self, py: Python<'py>, flow: u32) -> PyResult<Bound<'py, PyDict>> {
+        let vars = self.guarded(|s| s.ns2_vars(flow))?;
+        let out = PyDict::new(py);
+        for (name, value) in vars {
+            match value {
+                VarValue::Real(x) => out.set_item(name, x)?,
+                VarValue::Int(n) => out.set_item(name, n)?,
+            }
+        }
+        Ok(out)
+    }
+
     fn record_queue(&mut self, channel: u32) -> PyResult<()> {
         self.guarded(|s| s.record_queue(channel))
     }
@@ -274,17 +292,20 @@ impl Sim {
     }
 
     /// ns-2 trace text (`trace-all`, or `trace-queue` for chosen channels)
-    /// with every TCP variable (`variables`) or only `traced` (flow, name) pairs.
+    /// with every TCP variable (`variables`) or only the `traced` variables
+    /// (node, port, name) of the senders at those addresses.
     #[pyo3(signature = (path, channels = None, variables = true, traced = None))]
     fn trace_ns2(
         &mut self,
         path: &str,
         channels: Option<Vec<u32>>,
         variables: bool,
-        traced: Option<Vec<(u32, String)>>,
+        traced: Option<Vec<(u32, u16, String)>>,
     ) -> PyResult<()> {
         let vars = match (traced, variables) {
-            (Some(list), _) => TracedVars::Only(list),
+            (Some(list), _) => {
+                TracedVars::Only(list.into_iter().map(|(node, port, name)| ((node, port), name)).collect())
+            }
             (None, true) => TracedVars::All,
             (None, false) => TracedVars::None,
         };

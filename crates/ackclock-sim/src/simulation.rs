@@ -12,7 +12,7 @@ use ackclock_net::{
     SendOutcome, Transport, UdpHeader,
 };
 use ackclock_tcp::{Endpoint, State};
-use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord};
+use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
 use std::collections::HashMap;
@@ -255,6 +255,30 @@ impl Simulation {
             ));
         }
         Ok(self.flows.len() as u32)
+    }
+
+    /// Stops a flow's sender now: a UDP source sends no more, a TCP
+    /// application writes no more (data already written is still delivered).
+    pub fn stop_flow(&mut self, flow: u32) -> Result<(), ConfigError> {
+        let now = self.now();
+        let f = self.flows.get_mut(flow as usize).ok_or(ConfigError::UnknownId {
+            field: "flow",
+            what: "flow",
+            id: u64::from(flow),
+        })?;
+        match &mut f.transfer {
+            Transfer::Udp(u) => u.source.config.stop = Some(now),
+            Transfer::Tcp(t) => t.client.stop_writing(),
+        }
+        Ok(())
+    }
+
+    /// A TCP flow's sender variables in ns-2's units, by ns-2 name.
+    pub fn ns2_vars(&self, flow: u32) -> Result<Vec<(&'static str, VarValue)>, ConfigError> {
+        match self.flows.get(flow as usize).map(|f| &f.transfer) {
+            Some(Transfer::Tcp(t)) => Ok(NS2_VARS.into_iter().zip(t.ns2_vars()).collect()),
+            _ => Err(ConfigError::UnknownId { field: "flow", what: "TCP flow", id: u64::from(flow) }),
+        }
     }
 
     pub fn flow_count(&self) -> usize {

@@ -219,7 +219,7 @@ impl TcpFlow {
         values
     }
 
-    fn ns2_vars(&self) -> [VarValue; NS2_VARS.len()] {
+    pub fn ns2_vars(&self) -> [VarValue; NS2_VARS.len()] {
         let c = &self.client;
         let mss = i64::from(c.mss().max(1));
         let tick = c.config().clock_granularity.as_ps().max(1) as f64;

@@ -247,6 +247,15 @@ impl Endpoint {
         self.unlimited = true;
     }
 
+    /// The application stops writing (ns-2's `$ftp stop`): what is sent
+    /// still gets delivered, nothing new is queued and no FIN is sent.
+    pub fn stop_writing(&mut self) {
+        if self.unlimited {
+            self.unlimited = false;
+            self.app_written = self.snd_max.saturating_sub(1);
+        }
+    }
+
     /// The application is done sending: a FIN follows the data. Before the
     /// connection is established the close is queued, as RFC 9293 §3.10.4
     /// does in SYN-RECEIVED, so "connect, write, close" sends everything.

@@ -37,8 +37,9 @@ impl Capture {
 pub enum TracedVars {
     None,
     All,
-    /// These (flow, variable name) pairs, like ns-2's `tracevar`.
-    Only(Vec<(u32, String)>),
+    /// These variables of the senders at these (node, port) addresses, like
+    /// ns-2's `tracevar`.
+    Only(Vec<((NodeId, u16), String)>),
 }
 
 impl TracedVars {
@@ -46,7 +47,7 @@ impl TracedVars {
         match self {
             TracedVars::None => false,
             TracedVars::All => true,
-            TracedVars::Only(list) => list.iter().any(|(flow, name)| *flow == v.flow && name == v.name),
+            TracedVars::Only(list) => list.iter().any(|(agent, name)| *agent == v.agent && name == v.name),
         }
     }
 }
