@@ -8,7 +8,7 @@
 
 use crate::record::{FlowView, PacketRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
-use ackclock_net::Transport;
+use ackclock_net::{NodeId, Transport};
 use std::io::{self, Write};
 
 /// Seconds rounded to the microsecond, without trailing zeros, as ns-2's
@@ -32,6 +32,32 @@ fn write_time(out: &mut dyn Write, t: Instant) -> io::Result<()> {
         digits -= 1;
     }
     write!(out, "{secs}.{frac:0digits$}")
+}
+
+/// A packet record as ns-2 sees it: the fields both its trace and its nam
+/// formats print.
+pub(crate) struct Ns2Packet {
+    pub kind: &'static str,
+    pub size: u32,
+    pub fid: u32,
+    pub src: (NodeId, u16),
+    pub dst: (NodeId, u16),
+    /// Packet number for TCP (not bytes), the source's count for UDP.
+    pub seq: i64,
+    pub uid: u64,
+}
+
+impl Ns2Packet {
+    pub fn new(r: &PacketRecord, view: Option<&FlowView>) -> Self {
+        let (kind, seq) = type_and_seq(r, view);
+        let fid = match view {
+            Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
+            None => r.packet.flow,
+        };
+        let (sport, dport) = ports(r);
+        let p = &r.packet;
+        Ns2Packet { kind, size: p.size, fid, src: (p.ip.src, sport), dst: (p.ip.dst, dport), seq, uid: p.uid }
+    }
 }
 
 /// (type name, sequence number) as ns-2 prints them.
@@ -66,19 +92,13 @@ fn ports(r: &PacketRecord) -> (u16, u16) {
 }
 
 pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowView>) -> io::Result<()> {
-    let (kind, seq) = type_and_seq(r, view);
-    let fid = match view {
-        Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
-        None => r.packet.flow,
-    };
-    let (sport, dport) = ports(r);
-    let p = &r.packet;
+    let p = Ns2Packet::new(r, view);
     write!(out, "{} ", r.event.symbol())?;
     write_time(out, r.time)?;
     writeln!(
         out,
         " {} {} {} {} ------- {} {}.{} {}.{} {} {}",
-        r.from, r.to, kind, p.size, fid, p.ip.src, sport, p.ip.dst, dport, seq, p.uid
+        r.from, r.to, p.kind, p.size, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, p.seq, p.uid
     )
 }
 
