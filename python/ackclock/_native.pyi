@@ -340,6 +340,11 @@ class Sim:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8).
         The file is created now (ConfigError if it cannot be); records are
         written in time order as the run proceeds and flushed when run() returns."""
+    def trace_nam(self, path: str, preamble: str) -> None:
+        """Writes ns-2 nam packet events (+ - h r d, as namtrace-all does) for every
+        channel, after `preamble`: the header lines (V A c n l q), written once
+        before the first event (see ackclock.nam.preamble). The file is created
+        now (ConfigError if it cannot be)."""
     def trace_tcpdump(
         self, path: str, channels: list[int] | None = None, node: int | None = None
     ) -> None:
