@@ -357,6 +357,11 @@ class Sim:
         senders at those addresses, like ns-2's tracevar. Each flow's initial values come first, with peer `-1 -1`.
         The file is created now (ConfigError if it cannot be); records are
         written in time order as the run proceeds and flushed when run() returns."""
+    def trace_nam(self, path: str, preamble: str) -> None:
+        """Writes ns-2 nam packet events (+ - h r d, as namtrace-all does) for every
+        channel, after `preamble`: the header lines (V A c n l q), written once
+        before the first event (see ackclock.nam.preamble). The file is created
+        now (ConfigError if it cannot be)."""
     def trace_tcpdump(
         self, path: str, channels: list[int] | None = None, node: int | None = None
     ) -> None:

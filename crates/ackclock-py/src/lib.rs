@@ -316,6 +316,16 @@ impl Sim {
         })
     }
 
+    /// ns-2 nam events (`namtrace-all`) for every channel, after the
+    /// header lines in `preamble`.
+    fn trace_nam(&mut self, path: &str, preamble: String) -> PyResult<()> {
+        let out = trace_file(path)?;
+        self.guarded(|s| {
+            s.tracer().add_sink(Sink::Nam { out, preamble });
+            Ok(())
+        })
+    }
+
     /// tcpdump-style text for packets leaving on `channels` or seen at `node`.
     #[pyo3(signature = (path, channels = None, node = None))]
     fn trace_tcpdump(&mut self, path: &str, channels: Option<Vec<u32>>, node: Option<u32>) -> PyResult<()> {

@@ -1,12 +1,13 @@
 //! Tracing: components hand typed records to a [`Tracer`], which keeps
 //! them in time order and passes them to the sinks that asked for them:
-//! ns-2's trace format, tcpdump-style text and pcap files.
+//! ns-2's trace and nam formats, tcpdump-style text and pcap files.
 //!
 //! When no tracer is installed the simulation never builds a record, so
 //! tracing costs nothing when off.
 #![forbid(unsafe_code)]
 
 pub mod address;
+pub mod nam;
 pub mod ns2;
 pub mod ordering;
 pub mod pcap;

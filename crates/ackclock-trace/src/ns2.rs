@@ -8,11 +8,11 @@
 
 use crate::record::{FlowView, PacketRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
-use ackclock_net::Transport;
+use ackclock_net::{NodeId, Transport};
 use std::io::{self, Write};
 
-/// Seconds rounded to the microsecond, without trailing zeros, as ns-2's
-/// `%.15g` of a microsecond-rounded time prints them.
+/// Seconds rounded to the microsecond, as ns-2's `%.15g` of a
+/// microsecond-rounded time prints them.
 pub fn time(t: Instant) -> String {
     let mut out = Vec::new();
     write_time(&mut out, t).expect("writing to a Vec cannot fail");
@@ -21,17 +21,71 @@ pub fn time(t: Instant) -> String {
 
 /// `time` without an allocation: this runs for every trace record.
 fn write_time(out: &mut dyn Write, t: Instant) -> io::Result<()> {
-    let us = (t.as_ps() + 500_000) / 1_000_000;
-    let (secs, mut frac) = (us / 1_000_000, us % 1_000_000);
-    if frac == 0 {
-        return write!(out, "{secs}");
+    write_g15(out, (t.as_ps() + 500_000) / 1_000_000, -6)
+}
+
+/// `value * 10^exp10` as C's `%.15g` prints it, which is how ns-2 prints
+/// times in both its formats: at most fifteen significant digits (rounded
+/// half up), no trailing zeros, and an exponent outside [1e-4, 1e15), so
+/// that 32 µs is `3.2e-05`. Works on the exact decimal value, not a double.
+pub(crate) fn write_g15(out: &mut dyn Write, mut value: u64, mut exp10: i32) -> io::Result<()> {
+    if value == 0 {
+        return out.write_all(b"0");
     }
-    let mut digits = 6;
-    while frac % 10 == 0 {
-        frac /= 10;
-        digits -= 1;
+    let digits = value.ilog10() + 1;
+    if digits > 15 {
+        let d = 10u64.pow(digits - 15);
+        value = value / d + u64::from(value % d >= d / 2);
+        exp10 += (digits - 15) as i32;
     }
-    write!(out, "{secs}.{frac:0digits$}")
+    // Without trailing zeros (written so as not to need Rust 1.87's is_multiple_of).
+    while let (rest, 0) = (value / 10, value % 10) {
+        value = rest;
+        exp10 += 1;
+    }
+    let digits = value.ilog10() as i32 + 1;
+    // The decimal exponent of the leading digit.
+    let lead = digits - 1 + exp10;
+    if !(-4..15).contains(&lead) {
+        let scale = 10u64.pow(digits as u32 - 1);
+        write!(out, "{}", value / scale)?;
+        if digits > 1 {
+            write!(out, ".{:0w$}", value % scale, w = digits as usize - 1)?;
+        }
+        let sign = if lead < 0 { '-' } else { '+' };
+        write!(out, "e{sign}{:02}", lead.abs())
+    } else if exp10 >= 0 {
+        write!(out, "{}", value * 10u64.pow(exp10 as u32))
+    } else {
+        let scale = 10u64.pow(exp10.unsigned_abs());
+        write!(out, "{}.{:0w$}", value / scale, value % scale, w = exp10.unsigned_abs() as usize)
+    }
+}
+
+/// A packet record as ns-2 sees it: the fields both its trace and its nam
+/// formats print.
+pub(crate) struct Ns2Packet {
+    pub kind: &'static str,
+    pub size: u32,
+    pub fid: u32,
+    pub src: (NodeId, u16),
+    pub dst: (NodeId, u16),
+    /// Packet number for TCP (not bytes), the source's count for UDP.
+    pub seq: i64,
+    pub uid: u64,
+}
+
+impl Ns2Packet {
+    pub fn new(r: &PacketRecord, view: Option<&FlowView>) -> Self {
+        let (kind, seq) = type_and_seq(r, view);
+        let fid = match view {
+            Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
+            None => r.packet.flow,
+        };
+        let (sport, dport) = ports(r);
+        let p = &r.packet;
+        Ns2Packet { kind, size: p.size, fid, src: (p.ip.src, sport), dst: (p.ip.dst, dport), seq, uid: p.uid }
+    }
 }
 
 /// (type name, sequence number) as ns-2 prints them.
@@ -66,19 +120,13 @@ fn ports(r: &PacketRecord) -> (u16, u16) {
 }
 
 pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowView>) -> io::Result<()> {
-    let (kind, seq) = type_and_seq(r, view);
-    let fid = match view {
-        Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
-        None => r.packet.flow,
-    };
-    let (sport, dport) = ports(r);
-    let p = &r.packet;
+    let p = Ns2Packet::new(r, view);
     write!(out, "{} ", r.event.symbol())?;
     write_time(out, r.time)?;
     writeln!(
         out,
         " {} {} {} {} ------- {} {}.{} {}.{} {} {}",
-        r.from, r.to, kind, p.size, fid, p.ip.src, sport, p.ip.dst, dport, seq, p.uid
+        r.from, r.to, p.kind, p.size, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, p.seq, p.uid
     )
 }
 
@@ -104,6 +152,29 @@ mod tests {
         assert_eq!(time(Instant::from_ps(586_160_000_000)), "0.58616");
         assert_eq!(time(Instant::from_ps(3_000_000_000_000)), "3");
         assert_eq!(time(Instant::from_ps(999_995_727_800_000)), "999.995728");
+    }
+
+    #[test]
+    fn times_below_a_tenth_of_a_millisecond_print_with_an_exponent_like_ns2() {
+        // Real ns-2 2.35 prints `r 3.2e-05 0 1 cbr 40 ...` for a 40-byte packet on 10 Mb/s.
+        assert_eq!(time(Instant::from_ps(32_000_000)), "3.2e-05");
+        assert_eq!(time(Instant::from_ps(1_000_000)), "1e-06");
+        assert_eq!(time(Instant::from_ps(100_000_000)), "0.0001");
+    }
+
+    fn g15(value: u64, exp10: i32) -> String {
+        let mut out = Vec::new();
+        write_g15(&mut out, value, exp10).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn g15_rounds_to_fifteen_significant_digits_as_printf_does() {
+        assert_eq!(g15(1_234_567_890_123_456, -12), "1234.56789012346");
+        assert_eq!(g15(9_999_999_999_999_999, -12), "10000");
+        assert_eq!(g15(706_365_333_333, -12), "0.706365333333");
+        assert_eq!(g15(5, 20), "5e+20");
+        assert_eq!(g15(12, -7), "1.2e-06");
     }
 
     fn tcp_record(event: PacketEvent, seg: TcpRepr, size: u32) -> PacketRecord {

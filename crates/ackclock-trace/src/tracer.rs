@@ -1,5 +1,6 @@
 //! The trace bus: records in, time-ordered lines and packets out.
 
+use crate::nam;
 use crate::ns2;
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
@@ -68,6 +69,14 @@ pub enum Sink {
         out: PcapWriter<Output>,
         capture: Capture,
     },
+    /// nam packet events on every channel, after `preamble`: the header
+    /// lines (V, A, c, n, l, q) the front end composes, since it knows the
+    /// nodes, links and colours. The preamble is written before the first
+    /// record or flush, and then emptied.
+    Nam {
+        out: Output,
+        preamble: String,
+    },
 }
 
 impl Sink {
@@ -86,6 +95,10 @@ impl Sink {
             (Sink::Pcap { out, capture }, TraceRecord::Packet(p)) if capture.sees(p) => {
                 out.write_packet(p.time, &p.packet)
             }
+            (Sink::Nam { out, preamble }, TraceRecord::Packet(p)) => {
+                write_preamble(out, preamble)?;
+                nam::write_packet(out, p, view(p.packet.flow).as_ref())
+            }
             _ => Ok(()),
         }
     }
@@ -94,12 +107,24 @@ impl Sink {
         match self {
             Sink::Ns2 { out, .. } | Sink::Tcpdump { out, .. } => out.flush(),
             Sink::Pcap { out, .. } => out.flush(),
+            Sink::Nam { out, preamble } => {
+                write_preamble(out, preamble)?;
+                out.flush()
+            }
         }
     }
 
     fn wants_vars(&self) -> bool {
         matches!(self, Sink::Ns2 { vars, .. } if *vars != TracedVars::None)
     }
+}
+
+/// Writes the header lines once: a trace without packets still has them.
+fn write_preamble(out: &mut Output, preamble: &mut String) -> io::Result<()> {
+    if preamble.is_empty() {
+        return Ok(());
+    }
+    out.write_all(std::mem::take(preamble).as_bytes())
 }
 
 #[derive(Default)]

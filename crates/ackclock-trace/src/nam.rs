@@ -1,0 +1,181 @@
+//! ns-2's nam (network animator) packet events, as `$ns namtrace-all`
+//! writes them:
+//!
+//! `d -t 0.58616 -s 1 -d 2 -p tcp -e 1000 -c 0 -i 43 -a 0 -x {0.0 2.0 28 ------- null}`:
+//! event, time, from and to node, type, size, flow id (`-c`, and again as
+//! `-a`, the colour nam draws it in), packet id, then source and
+//! destination as node.port, sequence number and flags. Each `-` is
+//! followed by an `h` (hop) record of the same packet with sequence -1.
+//!
+//! The header lines (nodes, links, colours) come from the front end that
+//! knows them; see `Sink::Nam`.
+
+use crate::ns2::{write_g15, Ns2Packet};
+use crate::record::{FlowView, PacketEvent, PacketRecord};
+use std::io::{self, Write};
+
+pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowView>) -> io::Result<()> {
+    let p = Ns2Packet::new(r, view);
+    write_event(out, r.event.symbol(), r, &p, p.seq)?;
+    if r.event == PacketEvent::Dequeue {
+        write_event(out, 'h', r, &p, -1)?;
+    }
+    Ok(())
+}
+
+fn write_event(out: &mut dyn Write, symbol: char, r: &PacketRecord, p: &Ns2Packet, seq: i64) -> io::Result<()> {
+    write!(out, "{symbol} -t ")?;
+    // Unlike its trace format, ns-2 does not round nam times to the
+    // microsecond: this is %.15g of the exact time.
+    write_g15(out, r.time.as_ps(), -12)?;
+    writeln!(
+        out,
+        " -s {} -d {} -p {} -e {} -c {} -i {} -a {} -x {{{}.{} {}.{} {} ------- null}}",
+        r.from, r.to, p.kind, p.size, p.fid, p.uid, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, seq
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ackclock_core::Instant;
+    use ackclock_net::{Ecn, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
+    use ackclock_wire::{SeqNum, TcpFlags, TcpRepr};
+
+    // Expected lines are real ns-2 2.35 output: basic1.tcl (TCP, flow 0,
+    // packetSize_ 960) and a CBR flow of class 2 from node 2 to port 1 of node 3.
+    const BASIC1: FlowView = FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 5000, mss: 960, fid: 0 };
+    const CBR: FlowView = FlowView::Udp { type_name: "cbr", fid: 2 };
+
+    fn record(us: u64, event: PacketEvent, hop: (NodeId, NodeId), uid: u64, ip: (NodeId, NodeId)) -> PacketRecord {
+        let packet = Packet {
+            uid,
+            ip: Ipv4Header { src: ip.0, dst: ip.1, ttl: 64, ecn: Ecn::NotEct },
+            transport: Transport::Tcp(TcpRepr::default()),
+            size: 40,
+            flow: 0,
+            seq: 0,
+            created: Instant::ZERO,
+        };
+        PacketRecord { time: Instant::from_ps(us * 1_000_000), event, channel: 0, from: hop.0, to: hop.1, packet }
+    }
+
+    /// Packet 28 of basic1's TCP flow, 1000 bytes with headers.
+    fn tcp_data(us: u64, event: PacketEvent, hop: (NodeId, NodeId)) -> PacketRecord {
+        let mut r = record(us, event, hop, 43, (0, 2));
+        r.packet.size = 1000;
+        r.packet.transport =
+            Transport::Tcp(TcpRepr { seq: SeqNum(1000 + 1 + 27 * 960), payload_len: 960, ..TcpRepr::default() });
+        r
+    }
+
+    /// The ACK of basic1's first five packets.
+    fn tcp_ack(us: u64, event: PacketEvent, hop: (NodeId, NodeId)) -> PacketRecord {
+        let mut r = record(us, event, hop, 12, (2, 0));
+        let flags = TcpFlags { ack: true, ..TcpFlags::default() };
+        r.packet.transport = Transport::Tcp(TcpRepr { ack: SeqNum(1000 + 1 + 5 * 960), flags, ..TcpRepr::default() });
+        r
+    }
+
+    /// CBR packet `seq`, 500 bytes, from port 0 of node 2 to port 1 of node 3.
+    fn cbr(us: u64, event: PacketEvent, hop: (NodeId, NodeId), uid: u64, seq: u64) -> PacketRecord {
+        let mut r = record(us, event, hop, uid, (2, 3));
+        r.packet.size = 500;
+        r.packet.seq = seq;
+        r.packet.transport = Transport::Udp(UdpHeader { src_port: 0, dst_port: 1 });
+        r
+    }
+
+    fn lines(r: &PacketRecord, view: &FlowView) -> String {
+        let mut out = Vec::new();
+        write_packet(&mut out, r, Some(view)).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn tcp_data_events_match_ns2() {
+        use PacketEvent::*;
+        let cases = [
+            (
+                tcp_data(574_560, Enqueue, (0, 1)),
+                "+ -t 0.57456 -s 0 -d 1 -p tcp -e 1000 -c 0 -i 43 -a 0 -x {0.0 2.0 28 ------- null}\n",
+            ),
+            (
+                tcp_data(575_360, Dequeue, (0, 1)),
+                "- -t 0.57536 -s 0 -d 1 -p tcp -e 1000 -c 0 -i 43 -a 0 -x {0.0 2.0 28 ------- null}\n\
+                 h -t 0.57536 -s 0 -d 1 -p tcp -e 1000 -c 0 -i 43 -a 0 -x {0.0 2.0 -1 ------- null}\n",
+            ),
+            (
+                tcp_data(586_160, Receive, (0, 1)),
+                "r -t 0.58616 -s 0 -d 1 -p tcp -e 1000 -c 0 -i 43 -a 0 -x {0.0 2.0 28 ------- null}\n",
+            ),
+            (
+                tcp_data(586_160, Drop, (1, 2)),
+                "d -t 0.58616 -s 1 -d 2 -p tcp -e 1000 -c 0 -i 43 -a 0 -x {0.0 2.0 28 ------- null}\n",
+            ),
+        ];
+        for (r, expected) in cases {
+            assert_eq!(lines(&r, &BASIC1), expected);
+        }
+    }
+
+    #[test]
+    fn tcp_ack_events_match_ns2() {
+        use PacketEvent::*;
+        let cases = [
+            (
+                tcp_ack(342_896, Enqueue, (2, 1)),
+                "+ -t 0.342896 -s 2 -d 1 -p ack -e 40 -c 0 -i 12 -a 0 -x {2.0 0.0 5 ------- null}\n",
+            ),
+            (
+                tcp_ack(393_296, Dequeue, (1, 0)),
+                "- -t 0.393296 -s 1 -d 0 -p ack -e 40 -c 0 -i 12 -a 0 -x {2.0 0.0 5 ------- null}\n\
+                 h -t 0.393296 -s 1 -d 0 -p ack -e 40 -c 0 -i 12 -a 0 -x {2.0 0.0 -1 ------- null}\n",
+            ),
+            (
+                tcp_ack(403_328, Receive, (1, 0)),
+                "r -t 0.403328 -s 1 -d 0 -p ack -e 40 -c 0 -i 12 -a 0 -x {2.0 0.0 5 ------- null}\n",
+            ),
+        ];
+        for (r, expected) in cases {
+            assert_eq!(lines(&r, &BASIC1), expected);
+        }
+    }
+
+    #[test]
+    fn cbr_events_carry_the_flow_id_as_class_and_colour_like_ns2() {
+        use PacketEvent::*;
+        let cases = [
+            (
+                cbr(100_000, Enqueue, (2, 1), 1, 0),
+                "+ -t 0.1 -s 2 -d 1 -p cbr -e 500 -c 2 -i 1 -a 2 -x {2.0 3.1 0 ------- null}\n",
+            ),
+            (
+                cbr(100_000, Dequeue, (2, 1), 1, 0),
+                "- -t 0.1 -s 2 -d 1 -p cbr -e 500 -c 2 -i 1 -a 2 -x {2.0 3.1 0 ------- null}\n\
+                 h -t 0.1 -s 2 -d 1 -p cbr -e 500 -c 2 -i 1 -a 2 -x {2.0 3.1 -1 ------- null}\n",
+            ),
+            (
+                cbr(726_000, Receive, (2, 1), 99, 86),
+                "r -t 0.726 -s 2 -d 1 -p cbr -e 500 -c 2 -i 99 -a 2 -x {2.0 3.1 86 ------- null}\n",
+            ),
+            (
+                cbr(726_000, Drop, (1, 3), 99, 86),
+                "d -t 0.726 -s 1 -d 3 -p cbr -e 500 -c 2 -i 99 -a 2 -x {2.0 3.1 86 ------- null}\n",
+            ),
+        ];
+        for (r, expected) in cases {
+            assert_eq!(lines(&r, &CBR), expected);
+        }
+    }
+
+    #[test]
+    fn times_are_not_rounded_to_the_microsecond_and_small_ones_use_an_exponent() {
+        let mut r = cbr(0, PacketEvent::Receive, (0, 1), 0, 0);
+        r.time = Instant::from_ps(706_365_333_333);
+        assert!(lines(&r, &CBR).starts_with("r -t 0.706365333333 -s"));
+        // Real ns-2: `r -t 3.2e-05 -s 0 -d 1 -p cbr -e 40 ...` on a 10 Mb/s link without delay.
+        r.time = Instant::from_ps(32_000_000);
+        assert!(lines(&r, &CBR).starts_with("r -t 3.2e-05 -s"));
+    }
+}
