@@ -354,7 +354,8 @@ class Sim:
         ones, and (with variables) ns-2 variable records of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
         `traced` (node, port, variable) triples instead select variables of the
-        senders at those addresses, like ns-2's tracevar. Each flow's initial values come first, with peer `-1 -1`.
+        senders at those addresses, like ns-2's tracevar. Each flow's initial
+        values come first, with peer `-1 -1`.
         The file is created now (ConfigError if it cannot be); records are
         written in time order as the run proceeds and flushed when run() returns."""
     def trace_nam(self, path: str, preamble: str) -> None:

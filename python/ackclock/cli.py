@@ -1,6 +1,7 @@
 """The `ackclock` command line.
 
     ackclock run FILE [--until T] [--seed N] [--json] [--out DIR]
+    ackclock tcl SCRIPT.tcl [ARGS...]
     ackclock experiment mm1 [--replications R] [--jobs J] [--seed N] [--out DIR]
     ackclock experiment sack-ber [--seeds K] [--bytes SIZE] [--ber B ...] [--seed N] [--out DIR]
 
@@ -26,6 +27,7 @@ from ackclock.scenario import load_scenario
 from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
+from ackclock.tcl import TclScriptError, run_script
 
 USAGE_ERROR = 2
 CORE_ERROR = 1
@@ -103,6 +105,28 @@ def run_command(
             click.echo(f"\nresults written to {out / 'results.json'}")
             for path in series_paths:
                 click.echo(f"time series written to {path}")
+
+
+@cli.command(
+    "tcl",
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Random seed (an option before SCRIPT; what follows it is the script's argv).",
+)
+@click.argument("script", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def tcl_command(seed: int, script: Path, args: tuple[str, ...]) -> int:
+    """Run the ns-2 script SCRIPT unmodified, with ARGS as its argv.
+
+    The script writes its traces and output as under ns-2; its exit status
+    is ackclock's. What is supported: docs/tcl.md.
+    """
+    return run_script(script, list(args), seed)
 
 
 def _write_series(sim: Simulator, out: Path) -> list[Path]:
@@ -318,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as error:
         _error(error.format_message())
         return USAGE_ERROR
-    except (ConfigError, UnitError, ScenarioError) as error:
+    except (ConfigError, UnitError, ScenarioError, TclScriptError) as error:
         _error(str(error))
         return USAGE_ERROR
     except OSError as error:  # e.g. an output directory that cannot be written

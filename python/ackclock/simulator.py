@@ -418,6 +418,28 @@ class Simulator:
         `variables`) cwnd_, ssthresh_, ack_, maxseq_, rtt_ and srtt_ of every TCP
         sender, in ns-2's trace format. `traced` instead names (node, port,
         variable) of the senders to trace, like ns-2's `tracevar`."""
+        self.trace_ns2(path, None, variables, traced)
+
+    def trace_queue(self, src: Node, dst: Node, path: str | os.PathLike[str]) -> None:
+        """ns-2's `trace-queue`: the records of the src->dst link direction only."""
+        self.trace_ns2(path, [self.link(src, dst)], variables=False)
+
+    def trace_ns2(
+        self,
+        path: str | os.PathLike[str],
+        links: list[Link] | None,
+        variables: bool = True,
+        traced: list[tuple[Node, int, str]] | None = None,
+    ) -> None:
+        """One ns-2 trace file: the records of `links` (every link when None)
+        and the variable records that `variables` or `traced` select."""
+        channels = None
+        if links is not None:
+            own = list(self._links.values())
+            for link in links:
+                if link not in own:
+                    raise ParameterError("links", f"{link!r} is not a link of this simulation")
+            channels = [link.id for link in links]
         selected = None
         if traced is not None:
             selected = [
@@ -425,13 +447,13 @@ class Simulator:
                 for node, port, name in traced
             ]
         self._native.trace_ns2(
-            os.fspath(path), None, checks.flag(variables, "variables"), selected
+            os.fspath(path), channels, checks.flag(variables, "variables"), selected
         )
 
-    def trace_queue(self, src: Node, dst: Node, path: str | os.PathLike[str]) -> None:
-        """ns-2's `trace-queue`: the records of the src->dst link direction only."""
-        link = self.link(src, dst)
-        self._native.trace_ns2(os.fspath(path), [link.id], False)
+    def trace_nam(self, path: str | os.PathLike[str], preamble: str = "") -> None:
+        """ns-2's `namtrace-all`: every packet event in nam's format, after
+        `preamble` (the topology lines; see `ackclock.nam.preamble`)."""
+        self._native.trace_nam(os.fspath(path), preamble)
 
     def tcpdump(
         self, path: str | os.PathLike[str], node: Node | None = None, link: Link | None = None

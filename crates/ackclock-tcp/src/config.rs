@@ -33,7 +33,8 @@ pub struct TcpConfig {
     /// sets ssthresh to half of min(cwnd, max_window) in whole segments (at
     /// least 2) rather than half the flight, and Reno's fast recovery keeps
     /// that half window unrounded and grows it from the first new ACK
-    /// instead of deflating to ssthresh.
+    /// instead of deflating to ssthresh. Like ns-2's `bug_fix_`, Reno then
+    /// makes no second fast retransmit for losses in the window of the last.
     pub ns2_window_arithmetic: bool,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,

@@ -175,8 +175,10 @@ impl Endpoint {
         if self.dupacks != self.cfg.dupack_threshold && !lost {
             return;
         }
-        // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
-        if style != RecoveryStyle::Reno && self.snd_una <= self.recover && self.recover > 0 {
+        // RFC 6582 §3.2 (2): no second fast retransmit for the same window
+        // (ns-2's bug_fix_ applies it to Reno too).
+        let recover_check = style != RecoveryStyle::Reno || self.cfg.ns2_window_arithmetic;
+        if recover_check && self.snd_una <= self.recover && self.recover > 0 {
             return;
         }
         self.stats.fast_retransmits += 1;
