@@ -342,7 +342,9 @@ class Topology:
     nodes: list[NodeObject] = field(default_factory=list)
     links: list[LinkDecl] = field(default_factory=list)
     limits: dict[tuple[int, int], int] = field(default_factory=dict)
-    losses: list[tuple[ErrorModel, NodeObject, NodeObject, LossPosition]] = field(default_factory=list)
+    losses: list[tuple[ErrorModel, NodeObject, NodeObject, LossPosition]] = field(
+        default_factory=list
+    )
     queue_positions: list[tuple[int, int, str]] = field(default_factory=list)
     colors: list[tuple[int, str]] = field(default_factory=list)
 
