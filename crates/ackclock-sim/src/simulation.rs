@@ -267,7 +267,8 @@ impl Simulation {
             id: u64::from(flow),
         })?;
         match &mut f.transfer {
-            Transfer::Udp(u) => u.source.config.stop = Some(now),
+            // `stop` is the last instant a packet may leave; one due now stays.
+            Transfer::Udp(u) => u.source.config.stop = Some(Instant::from_ps(now.as_ps().saturating_sub(1))),
             Transfer::Tcp(t) => t.client.stop_writing(),
         }
         Ok(())
@@ -392,6 +393,9 @@ impl Simulation {
         let flow = &mut self.flows[id as usize];
         let (src, dst) = (flow.src, flow.dst);
         let Transfer::Udp(udp) = &mut flow.transfer else { return };
+        if udp.source.config.stop.is_some_and(|stop| now > stop) {
+            return; // stopped after this departure was scheduled
+        }
         let (size, next) = udp.source.emit(now);
         let ecn = if udp.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
         let transport = Transport::Udp(UdpHeader { src_port: udp.ports.0, dst_port: udp.ports.1 });

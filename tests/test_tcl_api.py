@@ -1,0 +1,189 @@
+"""`ackclock tcl`: the ns-2 commands scripts use beyond the chapter's, and
+the errors for what is not supported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import run_cli
+
+TOPOLOGY = """
+set ns [new Simulator]
+set A [$ns node]
+set B [$ns node]
+$ns duplex-link $A $B 1Mb 10ms DropTail
+"""
+
+TCP_PAIR = """
+set tcp [new Agent/TCP/Reno]
+$ns attach-agent $A $tcp
+set sink [new Agent/TCPSink]
+$ns attach-agent $B $sink
+$ns connect $tcp $sink
+set ftp [new Application/FTP]
+$ftp attach-agent $tcp
+"""
+
+
+def run_tcl(tmp_path: Path, body: str, *args: str):
+    (tmp_path / "s.tcl").write_text(body)
+    return run_cli("tcl", "s.tcl", *args, cwd=tmp_path)
+
+
+def test_argv_argc_and_exit_status_reach_the_script(tmp_path: Path) -> None:
+    done = run_tcl(tmp_path, 'puts "$argc [lindex $argv 1]"\nexit 3\n', "a", "b")
+    assert (done.returncode, done.stdout) == (3, "2 b\n")
+
+
+def test_class_variables_set_defaults_and_objects_read_them_back(tmp_path: Path) -> None:
+    script = (
+        "Agent/TCP set window_ 65000\n"
+        "set t [new Agent/TCP/Reno]\n"
+        'puts "[$t set window_] [$t set windowInit_] [$t set packetSize_]"\n'
+        "$t set packetSize_ 960\n"
+        'puts "[$t set packetSize_] [Agent/TCP set window_] [$t info class]"\n'
+    )
+    done = run_tcl(tmp_path, script)
+    assert done.stdout == "65000 2 1000\n960 65000 Agent/TCP/Reno\n", done.stderr
+
+
+def test_agent_variables_follow_the_simulation(tmp_path: Path) -> None:
+    script = (
+        TOPOLOGY
+        + TCP_PAIR
+        + (
+            '$ns at 0.0 "$ftp start"\n'
+            'proc done {} { global tcp sink; puts "[$tcp set ack_] [$sink set bytes_]"; exit 0 }\n'
+            '$ns at 2.0 "done"\n'
+            "$ns run\n"
+        )
+    )
+    done = run_tcl(tmp_path, script)
+    ack, received = (int(x) for x in done.stdout.split())
+    # 1 Mbit/s carries 120 packets of 1040 bytes per second.
+    assert 150 < ack < 240
+    packets, syn = divmod(received, 1040)
+    assert syn == 40, "bytes_ counts each in-order packet with its headers, and the SYN"
+    assert ack <= packets <= ack + 5, "the sink is ahead of the sender by the ACKs in flight"
+
+
+def test_ftp_stop_ends_new_data_and_now_reports_the_time(tmp_path: Path) -> None:
+    script = (
+        TOPOLOGY
+        + TCP_PAIR
+        + (
+            '$ns at 0.0 "$ftp start"\n'
+            '$ns at 1.0 "$ftp stop"\n'
+            'proc done {} { global ns tcp; puts "[$ns now] [$tcp set maxseq_]"; exit 0 }\n'
+            "$ns at 1.5 {puts [$tcp set maxseq_]}\n"
+            '$ns at 3.0 "done"\n'
+            "$ns run\n"
+        )
+    )
+    lines = run_tcl(tmp_path, script).stdout.split("\n")
+    at_stop = int(lines[0])
+    now, at_end = lines[1].split()
+    assert (now, int(at_end)) == ("3.0", at_stop), "nothing new after the stop"
+
+
+def test_cbr_over_udp_with_interval_counts_packets_at_a_loss_monitor(tmp_path: Path) -> None:
+    script = TOPOLOGY + (
+        "set udp [new Agent/UDP]\n"
+        "$ns attach-agent $A $udp\n"
+        "set mon [new Agent/LossMonitor]\n"
+        "$ns attach-agent $B $mon\n"
+        "$ns connect $udp $mon\n"
+        "set cbr [new Application/Traffic/CBR]\n"
+        "$cbr set packetSize_ 500\n"
+        "$cbr set interval_ 0.01\n"
+        "$cbr attach-agent $udp\n"
+        '$ns at 0.0 "$cbr start"\n'
+        '$ns at 1.0 "$cbr stop"\n'
+        '$ns at 2.0 {puts "[$cbr set rate_] [$mon set npkts_] [$mon set bytes_]"; exit 0}\n'
+        "$ns run\n"
+    )
+    done = run_tcl(tmp_path, script)
+    # One 500-byte packet every 10 ms from 0 until the stop at 1 s (ns-2: the
+    # stop, scheduled first, comes before the packet due at the same time).
+    assert done.stdout == "400000 100 50000\n", done.stderr
+
+
+def test_error_model_list_drops_the_listed_packets_before_the_queue(tmp_path: Path) -> None:
+    script = (
+        TOPOLOGY
+        + TCP_PAIR
+        + (
+            "set em [new ErrorModel/List]\n"
+            "$em droplist {3}\n"
+            "$ns lossmodel $em $A $B\n"
+            "set f [open out.tr w]\n"
+            "$ns trace-all $f\n"
+            '$ns at 0.0 "$ftp start"\n'
+            '$ns at 1.0 "close $f; exit 0"\n'
+            "$ns run\n"
+        )
+    )
+    assert run_tcl(tmp_path, script).returncode == 0
+    drops = [line.split() for line in (tmp_path / "out.tr").read_text().splitlines()]
+    drops = [d for d in drops if d[0] == "d"]
+    # ns-2 counts from 0: the fourth packet (the SYN is 0), data packet 3.
+    assert [(d[2], d[3], d[4], d[10]) for d in drops] == [("0", "1", "tcp", "3")]
+
+
+def test_trace_queue_writes_only_that_link_direction(tmp_path: Path) -> None:
+    script = (
+        TOPOLOGY
+        + TCP_PAIR
+        + (
+            "set f [open q.tr w]\n"
+            "$ns trace-queue $A $B $f\n"
+            '$ns at 0.0 "$ftp start"\n'
+            '$ns at 1.0 "exit 0"\n'
+            "$ns run\n"
+        )
+    )
+    assert run_tcl(tmp_path, script).returncode == 0
+    records = (tmp_path / "q.tr").read_text().splitlines()
+    assert records and all(line.split()[2:4] == ["0", "1"] for line in records)
+
+
+def test_unsupported_class_names_itself_and_the_script_line(tmp_path: Path) -> None:
+    done = run_tcl(tmp_path, TOPOLOGY + "set v [new Agent/TCP/Vegas]\n")
+    assert done.returncode == 2
+    assert "s.tcl:6:" in done.stderr
+    assert "Agent/TCP/Vegas: TCP Vegas is not implemented yet" in done.stderr
+
+
+def test_unknown_class_lists_the_supported_ones(tmp_path: Path) -> None:
+    done = run_tcl(tmp_path, "set x [new Agent/TCP/FullTcp]\n")
+    assert done.returncode == 2
+    assert "s.tcl:1:" in done.stderr
+    assert "'Agent/TCP/FullTcp' is not supported" in done.stderr
+    assert "Agent/TCP/Newreno" in done.stderr
+
+
+def test_unknown_command_in_a_scheduled_procedure_names_procedure_and_line(
+    tmp_path: Path,
+) -> None:
+    script = (
+        TOPOLOGY + 'proc finish {} {\n  global ns\n  $ns teleport\n}\n$ns at 1 "finish"\n$ns run\n'
+    )
+    done = run_tcl(tmp_path, script)
+    assert done.returncode == 2
+    assert "procedure 'finish', its line 3" in done.stderr
+    assert "Simulator has no command 'teleport'" in done.stderr
+    assert "duplex-link" in done.stderr, "the supported commands are listed"
+
+
+def test_unsupported_queue_type_is_refused_with_the_supported_ones(tmp_path: Path) -> None:
+    body = "set ns [new Simulator]\nset a [$ns node]\nset b [$ns node]\n"
+    done = run_tcl(tmp_path, body + "$ns duplex-link $a $b 1Mb 10ms SFQ\n")
+    assert done.returncode == 2
+    assert "queue type 'SFQ' is not supported (supported: DropTail, RED)" in done.stderr
+
+
+def test_plain_tcl_errors_keep_their_message_and_line(tmp_path: Path) -> None:
+    done = run_tcl(tmp_path, "set a 1\nputs $nothing\n")
+    assert done.returncode == 2
+    assert "s.tcl:2:" in done.stderr
+    assert 'can\'t read "nothing": no such variable' in done.stderr
