@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli
 
 NS2 = ROOT / "benchmarks" / "ns2"
