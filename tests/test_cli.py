@@ -185,12 +185,12 @@ def test_bad_command_lines_exit_2_with_one_line(args, fragment):
 
 
 def test_core_failure_exits_1_with_its_message(monkeypatch, capsys):
-    from ackclock import cli
+    from ackclock import cli, scenario
 
     def failing_load(path):
         raise ac.SimulationError("event queue went back in time")
 
-    monkeypatch.setattr(cli, "load_scenario", failing_load)
+    monkeypatch.setattr(scenario, "load_scenario", failing_load)
     assert cli.main(["run", DUMBBELL]) == 1
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "event queue went back in time" in error

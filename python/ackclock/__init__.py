@@ -16,7 +16,6 @@ from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
 from ackclock.errors import ConfigError, ScenarioError, SimulationError, UnitError
 from ackclock.handles import Flow, Link, Node, TcpFlow
 from ackclock.results import FlowResult, LinkResult, RunResult
-from ackclock.scenario import Scenario, load_scenario
 from ackclock.simulator import Simulator
 from ackclock.specs import (
     RED,
@@ -72,3 +71,13 @@ __all__ = [
     "mean_confidence_interval",
     "size_bytes",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Scenario files need pydantic, whose import costs about 0.2 s: load it
+    # only when asked for (this keeps `ackclock tcl` and the API quick to start).
+    if name in ("Scenario", "load_scenario"):
+        from ackclock import scenario
+
+        return getattr(scenario, name)
+    raise AttributeError(f"module 'ackclock' has no attribute {name!r}")

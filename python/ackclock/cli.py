@@ -23,7 +23,6 @@ from ackclock import units
 from ackclock.errors import ConfigError, ParameterError, ScenarioError, SimulationError, UnitError
 from ackclock.files import write_atomically
 from ackclock.handles import TcpFlow
-from ackclock.scenario import load_scenario
 from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
@@ -83,6 +82,8 @@ def run_command(
     file: Path, until: str | None, seed: int | None, as_json: bool, out: Path | None
 ) -> None:
     """Run the scenario FILE (TOML) and print its link and flow statistics."""
+    from ackclock.scenario import load_scenario  # pydantic: only scenario files need it
+
     sim = load_scenario(file).run(seed=seed, until=until, trace_dir=out)
     results = sim.results()
     # wall_s is kept out of Simulator.results() so that those stay deterministic.
