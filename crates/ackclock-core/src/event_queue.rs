@@ -5,39 +5,33 @@
 //! its clock never goes backwards.
 
 use crate::time::Instant;
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::HashSet;
 
 /// Names a scheduled event so that it can be cancelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EventId(u64);
 
+#[derive(Clone, Copy)]
 struct Entry<E> {
     at: Instant,
     seq: u64,
     event: E,
 }
 
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    /// Reversed: `BinaryHeap` is a max-heap and we want the earliest first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
+impl<E> Entry<E> {
+    fn before(&self, other: &Self) -> bool {
+        (self.at, self.seq) < (other.at, other.seq)
     }
 }
 
+/// Events are small `Copy` values (ids into the simulation's tables), which
+/// lets the heap move entries into a hole instead of swapping them.
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    /// A binary min-heap on (time, sequence), hand-written: `BinaryHeap`
+    /// sifts every popped replacement to the bottom and back up, which
+    /// costs more than it saves with the handful of events (about six in
+    /// the dumbbell) that a network keeps pending.
+    heap: Vec<Entry<E>>,
     next_seq: u64,
     now: Instant,
     /// Sequence numbers of cancelled events still in the heap. Cancelling is
@@ -46,15 +40,15 @@ pub struct EventQueue<E> {
     popped: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> EventQueue<E> {
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::new(), next_seq: 0, now: Instant::ZERO, cancelled: HashSet::new(), popped: 0 }
+        EventQueue { heap: Vec::new(), next_seq: 0, now: Instant::ZERO, cancelled: HashSet::new(), popped: 0 }
     }
 
     /// The time of the last event popped (the simulation clock).
@@ -74,7 +68,7 @@ impl<E> EventQueue<E> {
         let at = at.max(self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { at, seq, event });
+        self.sift_up(Entry { at, seq, event });
         EventId(seq)
     }
 
@@ -90,13 +84,13 @@ impl<E> EventQueue<E> {
     /// The time of the next live event, if any.
     pub fn peek_time(&mut self) -> Option<Instant> {
         self.skip_cancelled();
-        self.heap.peek().map(|e| e.at)
+        self.heap.first().map(|e| e.at)
     }
 
     /// Removes the earliest event and advances the clock to its time.
     pub fn pop(&mut self) -> Option<(Instant, E)> {
         self.skip_cancelled();
-        let Entry { at, event, .. } = self.heap.pop()?;
+        let Entry { at, event, .. } = self.remove_first()?;
         assert!(at >= self.now, "event queue went backwards");
         self.now = at;
         self.popped += 1;
@@ -120,15 +114,54 @@ impl<E> EventQueue<E> {
 
     fn skip_cancelled(&mut self) {
         while !self.cancelled.is_empty() {
-            match self.heap.peek() {
+            match self.heap.first() {
                 Some(e) if self.cancelled.contains(&e.seq) => {
                     let seq = e.seq;
-                    self.heap.pop();
+                    self.remove_first();
                     self.cancelled.remove(&seq);
                 }
                 _ => break,
             }
         }
+    }
+
+    /// Adds `entry`, moving the parents it precedes down into its hole.
+    fn sift_up(&mut self, entry: Entry<E>) {
+        let mut hole = self.heap.len();
+        self.heap.push(entry);
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            if !entry.before(&self.heap[parent]) {
+                break;
+            }
+            self.heap[hole] = self.heap[parent];
+            hole = parent;
+        }
+        self.heap[hole] = entry;
+    }
+
+    /// Takes the earliest entry; the last entry refills the root's hole,
+    /// which moves down while a child precedes it.
+    fn remove_first(&mut self) -> Option<Entry<E>> {
+        let last = self.heap.pop()?;
+        let Some(&first) = self.heap.first() else { return Some(last) };
+        let len = self.heap.len();
+        let mut hole = 0;
+        loop {
+            let left = 2 * hole + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < len && self.heap[right].before(&self.heap[left]) { right } else { left };
+            if !self.heap[child].before(&last) {
+                break;
+            }
+            self.heap[hole] = self.heap[child];
+            hole = child;
+        }
+        self.heap[hole] = last;
+        Some(first)
     }
 }
 
