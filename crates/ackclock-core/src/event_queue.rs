@@ -13,14 +13,24 @@ pub struct EventId(u64);
 
 #[derive(Clone, Copy)]
 struct Entry<E> {
-    at: Instant,
-    seq: u64,
+    /// Time in the high half, sequence in the low half: one integer
+    /// comparison orders by time, then by insertion.
+    key: u128,
     event: E,
 }
 
 impl<E> Entry<E> {
+    fn new(at: Instant, seq: u64, event: E) -> Self {
+        Entry { key: u128::from(at.as_ps()) << 64 | u128::from(seq), event }
+    }
+    fn at(&self) -> Instant {
+        Instant::from_ps((self.key >> 64) as u64)
+    }
+    fn seq(&self) -> u64 {
+        self.key as u64
+    }
     fn before(&self, other: &Self) -> bool {
-        (self.at, self.seq) < (other.at, other.seq)
+        self.key < other.key
     }
 }
 
@@ -68,14 +78,14 @@ impl<E: Copy> EventQueue<E> {
         let at = at.max(self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.sift_up(Entry { at, seq, event });
+        self.sift_up(Entry::new(at, seq, event));
         EventId(seq)
     }
 
     /// Cancels a pending event. Returns false if it already ran or was
     /// cancelled before.
     pub fn cancel(&mut self, id: EventId) -> bool {
-        if id.0 >= self.next_seq || !self.heap.iter().any(|e| e.seq == id.0) {
+        if id.0 >= self.next_seq || !self.heap.iter().any(|e| e.seq() == id.0) {
             return false;
         }
         self.cancelled.insert(id.0)
@@ -84,13 +94,14 @@ impl<E: Copy> EventQueue<E> {
     /// The time of the next live event, if any.
     pub fn peek_time(&mut self) -> Option<Instant> {
         self.skip_cancelled();
-        self.heap.first().map(|e| e.at)
+        self.heap.first().map(Entry::at)
     }
 
     /// Removes the earliest event and advances the clock to its time.
     pub fn pop(&mut self) -> Option<(Instant, E)> {
         self.skip_cancelled();
-        let Entry { at, event, .. } = self.remove_first()?;
+        let first = self.remove_first()?;
+        let (at, event) = (first.at(), first.event);
         assert!(at >= self.now, "event queue went backwards");
         self.now = at;
         self.popped += 1;
@@ -115,8 +126,8 @@ impl<E: Copy> EventQueue<E> {
     fn skip_cancelled(&mut self) {
         while !self.cancelled.is_empty() {
             match self.heap.first() {
-                Some(e) if self.cancelled.contains(&e.seq) => {
-                    let seq = e.seq;
+                Some(e) if self.cancelled.contains(&e.seq()) => {
+                    let seq = e.seq();
                     self.remove_first();
                     self.cancelled.remove(&seq);
                 }
