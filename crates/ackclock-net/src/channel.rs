@@ -326,6 +326,7 @@ impl Channel {
     }
 
     /// Brings the ledger and statistics up to `now`.
+    #[inline]
     pub fn advance(&mut self, now: Instant) {
         while let Some(front) = self.ledger.front().copied() {
             let change = if front.started { front.tx_end } else { front.tx_start };
