@@ -161,6 +161,9 @@ pub struct Channel {
     pub from: NodeId,
     pub to: NodeId,
     bandwidth: Bandwidth,
+    /// The last packet size sent and its serialization time: a link sees
+    /// few distinct sizes, and the division is the slowest step of a send.
+    last_tx_time: (u32, Duration),
     delay: Duration,
     discipline: Discipline,
     loss: Option<LossModel>,
@@ -194,6 +197,7 @@ impl Channel {
             from: config.from,
             to: config.to,
             bandwidth: config.bandwidth,
+            last_tx_time: (0, config.bandwidth.tx_time(0)),
             delay: config.delay,
             discipline: config.discipline,
             loss: config.loss,
@@ -378,7 +382,10 @@ impl Channel {
     /// its first and last bits leave.
     fn commit_departure(&mut self, now: Instant, size: u32) -> (Instant, Instant) {
         let tx_start = now.max(self.busy_until);
-        let tx_end = tx_start + self.bandwidth.tx_time(size);
+        if self.last_tx_time.0 != size {
+            self.last_tx_time = (size, self.bandwidth.tx_time(size));
+        }
+        let tx_end = tx_start + self.last_tx_time.1;
         self.busy_until = tx_end;
         let started = tx_start == now;
         if started {
