@@ -101,7 +101,7 @@ impl<E: Copy> EventQueue<E> {
     /// Cancels a pending event. Returns false if it already ran or was
     /// cancelled before.
     pub fn cancel(&mut self, id: EventId) -> bool {
-        self.fill_root();
+        self.settle();
         if id.0 >= self.next_seq || !self.heap.iter().any(|e| e.seq() == id.0) {
             return false;
         }
@@ -110,15 +110,13 @@ impl<E: Copy> EventQueue<E> {
 
     /// The time of the next live event, if any.
     pub fn peek_time(&mut self) -> Option<Instant> {
-        self.fill_root();
-        self.skip_cancelled();
+        self.settle();
         self.heap.first().map(Entry::at)
     }
 
     /// Removes the earliest event and advances the clock to its time.
     pub fn pop(&mut self) -> Option<(Instant, E)> {
-        self.fill_root();
-        self.skip_cancelled();
+        self.settle();
         let first = *self.heap.first()?;
         self.root_vacant = true;
         let (at, event) = (first.at(), first.event);
@@ -141,6 +139,16 @@ impl<E: Copy> EventQueue<E> {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Makes the root the next live event. Inlined for the common case, in
+    /// which there is nothing to do: the run loop calls it twice per event.
+    #[inline]
+    fn settle(&mut self) {
+        if self.root_vacant || !self.cancelled.is_empty() {
+            self.fill_root();
+            self.skip_cancelled();
+        }
     }
 
     fn skip_cancelled(&mut self) {
