@@ -131,18 +131,21 @@ impl ArrivalLine {
             ArrivalLine::Fifo(VecDeque::new())
         }
     }
+    #[inline]
     fn push(&mut self, f: InFlight) {
         match self {
             ArrivalLine::Fifo(q) => q.push_back(f),
             ArrivalLine::Reordering(h) => h.push(f),
         }
     }
+    #[inline]
     fn head_time(&self) -> Option<Instant> {
         match self {
             ArrivalLine::Fifo(q) => q.front().map(|f| f.at),
             ArrivalLine::Reordering(h) => h.peek().map(|f| f.at),
         }
     }
+    #[inline]
     fn pop(&mut self) -> Option<InFlight> {
         match self {
             ArrivalLine::Fifo(q) => q.pop_front(),
@@ -329,8 +332,10 @@ impl Channel {
         self.armed
     }
 
-    /// Brings the ledger and statistics up to `now`.
-    #[inline]
+    /// Brings the ledger and statistics up to `now`. Always inlined: it
+    /// runs on every send, and the Python extension's build would otherwise
+    /// keep it out of line.
+    #[inline(always)]
     pub fn advance(&mut self, now: Instant) {
         while let Some(front) = self.ledger.front().copied() {
             let change = if front.started { front.tx_end } else { front.tx_start };
