@@ -131,18 +131,21 @@ impl ArrivalLine {
             ArrivalLine::Fifo(VecDeque::new())
         }
     }
+    #[inline]
     fn push(&mut self, f: InFlight) {
         match self {
             ArrivalLine::Fifo(q) => q.push_back(f),
             ArrivalLine::Reordering(h) => h.push(f),
         }
     }
+    #[inline]
     fn head_time(&self) -> Option<Instant> {
         match self {
             ArrivalLine::Fifo(q) => q.front().map(|f| f.at),
             ArrivalLine::Reordering(h) => h.peek().map(|f| f.at),
         }
     }
+    #[inline]
     fn pop(&mut self) -> Option<InFlight> {
         match self {
             ArrivalLine::Fifo(q) => q.pop_front(),
@@ -161,6 +164,9 @@ pub struct Channel {
     pub from: NodeId,
     pub to: NodeId,
     bandwidth: Bandwidth,
+    /// The last packet size sent and its serialization time: a link sees
+    /// few distinct sizes, and the division is the slowest step of a send.
+    last_tx_time: (u32, Duration),
     delay: Duration,
     discipline: Discipline,
     loss: Option<LossModel>,
@@ -194,6 +200,7 @@ impl Channel {
             from: config.from,
             to: config.to,
             bandwidth: config.bandwidth,
+            last_tx_time: (0, config.bandwidth.tx_time(0)),
             delay: config.delay,
             discipline: config.discipline,
             loss: config.loss,
@@ -325,7 +332,10 @@ impl Channel {
         self.armed
     }
 
-    /// Brings the ledger and statistics up to `now`.
+    /// Brings the ledger and statistics up to `now`. Always inlined: it
+    /// runs on every send, and the Python extension's build would otherwise
+    /// keep it out of line.
+    #[inline(always)]
     pub fn advance(&mut self, now: Instant) {
         while let Some(front) = self.ledger.front().copied() {
             let change = if front.started { front.tx_end } else { front.tx_start };
@@ -377,7 +387,10 @@ impl Channel {
     /// its first and last bits leave.
     fn commit_departure(&mut self, now: Instant, size: u32) -> (Instant, Instant) {
         let tx_start = now.max(self.busy_until);
-        let tx_end = tx_start + self.bandwidth.tx_time(size);
+        if self.last_tx_time.0 != size {
+            self.last_tx_time = (size, self.bandwidth.tx_time(size));
+        }
+        let tx_end = tx_start + self.last_tx_time.1;
         self.busy_until = tx_end;
         let started = tx_start == now;
         if started {

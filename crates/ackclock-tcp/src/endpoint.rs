@@ -356,17 +356,15 @@ impl Endpoint {
 
     /// The earliest time `on_timer` must be called.
     pub fn poll_at(&self) -> Option<Instant> {
-        [
-            self.rto_deadline,
-            self.persist_deadline,
-            self.delack_deadline,
-            self.time_wait_deadline,
-            self.overhead_deadline,
-            self.read_wakeup(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        // Called after every segment: a plain chain of minima, which the
+        // compiler keeps branch-light, rather than an iterator over options.
+        let earlier = |a: Option<Instant>, b: Option<Instant>| match (a, b) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            _ => a.or(b),
+        };
+        let deadlines = earlier(earlier(self.rto_deadline, self.persist_deadline), self.delack_deadline);
+        let deadlines = earlier(earlier(deadlines, self.time_wait_deadline), self.overhead_deadline);
+        earlier(deadlines, self.read_wakeup())
     }
 
     /// Handles every timer due at `now`.
