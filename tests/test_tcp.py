@@ -296,7 +296,7 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         initial_ssthresh=10_000,
         max_window=20_000,
         abc=True,
-        ns2_window_arithmetic=False,
+        ns2_arithmetic=False,
         dupack_threshold=3,
         limited_transmit=True,
         sack=True,

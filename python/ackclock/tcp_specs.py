@@ -109,7 +109,7 @@ class TcpParams(_Spec):
     initial_ssthresh: WindowSize | None = None
     max_window: WindowSize | None = None
     abc: bool | None = None
-    ns2_window_arithmetic: bool | None = None
+    ns2_arithmetic: bool | None = None
     dupack_threshold: int | None = None
     limited_transmit: bool | None = None
     sack: bool | None = None
@@ -181,7 +181,7 @@ class TcpParams(_Spec):
 _FLAGS = (
     "mss_option",
     "abc",
-    "ns2_window_arithmetic",
+    "ns2_arithmetic",
     "limited_transmit",
     "sack",
     "dsack",

@@ -297,7 +297,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "initial_ssthresh",
         "max_window",
         "abc",
-        "ns2_window_arithmetic",
+        "ns2_arithmetic",
         "dupack_threshold",
         "limited_transmit",
         "initial_rto_ps",
@@ -362,7 +362,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.initial_ssthresh = bound("initial_ssthresh", c.initial_ssthresh)?;
     c.max_window = bound("max_window", c.max_window)?;
     c.abc = flag("abc")?.unwrap_or(c.abc);
-    c.ns2_window_arithmetic = flag("ns2_window_arithmetic")?.unwrap_or(c.ns2_window_arithmetic);
+    c.ns2_arithmetic = flag("ns2_arithmetic")?.unwrap_or(c.ns2_arithmetic);
     c.dupack_threshold = count("dupack_threshold")?.unwrap_or(c.dupack_threshold).max(1);
     c.limited_transmit = flag("limited_transmit")?.unwrap_or(c.limited_transmit);
     c.initial_rto = ps("initial_rto_ps")?.unwrap_or(c.initial_rto);

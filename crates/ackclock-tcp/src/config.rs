@@ -35,7 +35,7 @@ pub struct TcpConfig {
     /// that half window unrounded and grows it from the first new ACK
     /// instead of deflating to ssthresh. Like ns-2's `bug_fix_`, Reno then
     /// makes no second fast retransmit for losses in the window of the last.
-    pub ns2_window_arithmetic: bool,
+    pub ns2_arithmetic: bool,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,
     /// RFC 3042 limited transmit: one new segment on each of the first two
@@ -96,7 +96,7 @@ impl Default for TcpConfig {
             max_window: None,
             cc: CcKind::NewReno,
             abc: false,
-            ns2_window_arithmetic: false,
+            ns2_arithmetic: false,
             dupack_threshold: 3,
             limited_transmit: false,
             sack: true,
@@ -145,7 +145,7 @@ impl TcpConfig {
             initial_window: 2,
             max_window: Some(20 * payload),
             cc: CcKind::Tahoe,
-            ns2_window_arithmetic: true,
+            ns2_arithmetic: true,
             limited_transmit: true,
             sack: false,
             dsack: false,

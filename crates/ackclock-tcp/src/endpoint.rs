@@ -17,7 +17,7 @@ use crate::scoreboard::Scoreboard;
 use crate::stats::TcpStats;
 use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
 use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 
 /// RFC 9293 §3.3.2 connection states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +105,7 @@ pub struct Endpoint {
     /// due now (until the window is used up).
     pub(crate) overhead_deadline: Option<Instant>,
     pub(crate) overhead_released: bool,
-    pub(crate) overhead_rng: SimRng,
+    pub(crate) rng: SimRng,
     pub(crate) persist_deadline: Option<Instant>,
     pub(crate) persist_backoff: u32,
     pub(crate) probe_due: bool,
@@ -154,7 +154,7 @@ impl Endpoint {
         let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
         let cc = cfg.cc.build(cfg.abc);
         let send_mss = cfg.mss;
-        Endpoint {
+        let mut endpoint = Endpoint {
             state: State::Closed,
             local_port,
             remote_port,
@@ -186,7 +186,7 @@ impl Endpoint {
             rto_count: 0,
             overhead_deadline: None,
             overhead_released: false,
-            overhead_rng: SimRng::seed_from_u64(u64::from(iss.0)),
+            rng: SimRng::seed_from_u64(u64::from(iss.0)),
             persist_deadline: None,
             persist_backoff: 0,
             probe_due: false,
@@ -216,7 +216,9 @@ impl Endpoint {
             sack_recent: Vec::new(),
             dsack_pending: None,
             cfg,
-        }
+        };
+        endpoint.start_ns2_clock();
+        endpoint
     }
 
     // --- application interface ---
@@ -281,10 +283,21 @@ impl Endpoint {
     pub fn state(&self) -> State {
         self.state
     }
-    /// The random stream for `send_overhead` delays (by default one seeded
+    /// The random stream for what ns-2's agents draw: `send_overhead`
+    /// delays and the phase of the ns-2 tick clock (by default one seeded
     /// from the ISS); give each connection its own.
-    pub fn set_overhead_rng(&mut self, rng: SimRng) {
-        self.overhead_rng = rng;
+    pub fn set_rng(&mut self, rng: SimRng) {
+        self.rng = rng;
+        self.start_ns2_clock();
+    }
+
+    /// ns-2's RTT clock, with a random phase (`boot_time_`), under ns-2 arithmetic.
+    fn start_ns2_clock(&mut self) {
+        if self.cfg.ns2_arithmetic {
+            let u: f64 = self.rng.random();
+            let tick = self.cfg.clock_granularity.as_ps();
+            self.rtt.use_ns2_clock(Duration::from_ps((u * tick as f64) as u64));
+        }
     }
     pub fn config(&self) -> &TcpConfig {
         &self.cfg
@@ -517,7 +530,7 @@ impl Endpoint {
         self.rto_deadline = None;
         self.rto_count = 0;
         if let Some(sent) = self.syn_sent_at.take() {
-            self.take_rtt_sample(now - sent);
+            self.take_rtt_sample(now, now - sent);
         }
     }
 

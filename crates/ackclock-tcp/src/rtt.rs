@@ -1,6 +1,18 @@
-//! RFC 6298 round-trip estimation and retransmission timeout.
+//! RFC 6298 round-trip estimation and retransmission timeout, or ns-2's
+//! tick-counting version of it.
 
-use ackclock_core::Duration;
+use ackclock_core::{Duration, Instant};
+
+/// ns-2's estimator: a sample counts the ticks a clock with a random phase
+/// (`boot_time_`) crosses between send and ACK; srtt and rttvar are tick
+/// counts in fixed point with 3 and 2 fractional bits, and the RTO is
+/// srtt + 4 rttvar truncated to whole ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ns2Clock {
+    phase: Duration,
+    srtt8: i64,
+    rttvar4: i64,
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct RttEstimator {
@@ -12,6 +24,7 @@ pub struct RttEstimator {
     min_rto: Duration,
     max_rto: Duration,
     granularity: Duration,
+    ns2: Option<Ns2Clock>,
 }
 
 impl RttEstimator {
@@ -24,7 +37,13 @@ impl RttEstimator {
             min_rto,
             max_rto,
             granularity: granularity.max(Duration::from_ps(1)),
+            ns2: None,
         }
+    }
+
+    /// Estimates as ns-2 does, with the tick clock's phase in [0, granularity).
+    pub fn use_ns2_clock(&mut self, phase: Duration) {
+        self.ns2 = Some(Ns2Clock { phase, srtt8: 0, rttvar4: 0 });
     }
 
     pub fn srtt(&self) -> Option<Duration> {
@@ -53,10 +72,19 @@ impl RttEstimator {
         self.backoff = 0;
     }
 
-    /// Feeds a sample taken under Karn's rule (never from a retransmission).
-    /// The sample is first rounded down to whole clock ticks, as a
-    /// coarse-grained TCP clock would measure it.
-    pub fn sample(&mut self, rtt: Duration) {
+    /// Feeds a sample taken under Karn's rule (never from a retransmission):
+    /// `rtt` for a segment sent at `sent`.
+    pub fn sample(&mut self, sent: Instant, rtt: Duration) {
+        match self.ns2 {
+            Some(clock) => self.ns2_sample(clock, sent, rtt),
+            None => self.rfc_sample(rtt),
+        }
+        self.backoff = 0;
+    }
+
+    /// RFC 6298, with the sample first rounded down to whole clock ticks, as
+    /// a coarse-grained TCP clock would measure it.
+    fn rfc_sample(&mut self, rtt: Duration) {
         let g = self.granularity.as_ps();
         let r = Duration::from_ps(rtt.as_ps() / g * g);
         match self.srtt {
@@ -76,7 +104,28 @@ impl RttEstimator {
         let spread = self.granularity.max(self.rttvar * 4);
         // RFC 6298 (2.4), (2.5)
         self.base_rto = (srtt + spread).max(self.min_rto).min(self.max_rto);
-        self.backoff = 0;
+    }
+
+    /// ns-2's `rtt_update` (tcp.cc) with `rttvar_exp_` 2.
+    fn ns2_sample(&mut self, mut c: Ns2Clock, sent: Instant, rtt: Duration) {
+        let tick = self.granularity.as_ps();
+        let offset = (sent.as_ps() + c.phase.as_ps()) % tick;
+        let ticks = (((rtt.as_ps() + offset) / tick) as i64).max(1);
+        if c.srtt8 == 0 {
+            c.srtt8 = ticks << 3;
+            c.rttvar4 = ticks << 1;
+        } else {
+            let delta = ticks - (c.srtt8 >> 3);
+            c.srtt8 = (c.srtt8 + delta).max(1);
+            let delta = delta.abs() - (c.rttvar4 >> 2);
+            c.rttvar4 = (c.rttvar4 + delta).max(1);
+        }
+        self.ns2 = Some(c);
+        self.srtt = Some(Duration::from_ps(c.srtt8 as u64 * tick / 8));
+        self.rttvar = Duration::from_ps(c.rttvar4 as u64 * tick / 4);
+        let rto_ticks = ((c.rttvar4 << 3) + c.srtt8) >> 3;
+        let rto = Duration::from_ps(rto_ticks as u64 * tick);
+        self.base_rto = rto.max(self.min_rto).max(self.granularity * 2).min(self.max_rto);
     }
 }
 
@@ -96,7 +145,7 @@ mod tests {
     #[test]
     fn first_sample_sets_srtt_and_half_variance() {
         let mut e = est();
-        e.sample(Duration::from_millis(100));
+        e.sample(Instant::ZERO, Duration::from_millis(100));
         assert_eq!(e.srtt(), Some(Duration::from_millis(100)));
         assert_eq!(e.rttvar(), Duration::from_millis(50));
         assert_eq!(e.rto(), Duration::from_millis(300));
@@ -105,8 +154,8 @@ mod tests {
     #[test]
     fn later_samples_use_the_rfc_gains() {
         let mut e = est();
-        e.sample(Duration::from_millis(100));
-        e.sample(Duration::from_millis(200));
+        e.sample(Instant::ZERO, Duration::from_millis(100));
+        e.sample(Instant::ZERO, Duration::from_millis(200));
         // rttvar = 3/4 * 50 + 1/4 * 100 = 62.5; srtt = 7/8 * 100 + 1/8 * 200 = 112.5
         assert_eq!(e.rttvar(), Duration::from_ps(62_500_000_000));
         assert_eq!(e.srtt(), Some(Duration::from_ps(112_500_000_000)));
@@ -116,7 +165,7 @@ mod tests {
     #[test]
     fn rto_is_clamped_to_the_minimum() {
         let mut e = est();
-        e.sample(Duration::from_millis(10));
+        e.sample(Instant::ZERO, Duration::from_millis(10));
         assert_eq!(e.rto(), Duration::from_millis(200));
     }
 
@@ -141,7 +190,40 @@ mod tests {
             Duration::from_secs(60),
             Duration::from_millis(10),
         );
-        e.sample(Duration::from_millis(239));
+        e.sample(Instant::ZERO, Duration::from_millis(239));
         assert_eq!(e.srtt(), Some(Duration::from_millis(230)));
+    }
+
+    fn ns2_est(phase_ms: u64) -> RttEstimator {
+        let mut e = RttEstimator::new(
+            Duration::from_secs(3),
+            Duration::from_millis(200),
+            Duration::from_secs(60),
+            Duration::from_millis(10),
+        );
+        e.use_ns2_clock(Duration::from_millis(phase_ms));
+        e
+    }
+
+    #[test]
+    fn ns2_samples_count_the_ticks_crossed_by_a_phased_clock() {
+        // Sent at 0.121 s with phase 5 ms: the clock reads 0.126, 4 ms past a
+        // tick, so 237 ms later it has crossed 24 ticks (rather than 23).
+        let mut e = ns2_est(5);
+        e.sample(Instant::from_ps(121_000_000_000), Duration::from_millis(237));
+        assert_eq!(e.srtt(), Some(Duration::from_millis(240)));
+        // rttvar = 12 ticks; RTO = 24 + 4 * 12 = 72 ticks.
+        assert_eq!(e.rto(), Duration::from_millis(720));
+    }
+
+    #[test]
+    fn ns2_fixed_point_updates_truncate_like_tcp_cc() {
+        let mut e = ns2_est(0);
+        e.sample(Instant::ZERO, Duration::from_millis(100)); // srtt8 80, rttvar4 20
+        e.sample(Instant::ZERO, Duration::from_millis(200)); // delta 10: srtt8 90; |10| - 5: rttvar4 25
+        assert_eq!(e.srtt(), Some(Duration::from_ps(112_500_000_000)));
+        assert_eq!(e.rttvar(), Duration::from_ps(62_500_000_000));
+        // ((25 << 3) + 90) >> 3 = 36 ticks
+        assert_eq!(e.rto(), Duration::from_millis(360));
     }
 }

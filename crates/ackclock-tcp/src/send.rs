@@ -38,8 +38,8 @@ impl Endpoint {
         });
     }
 
-    pub(crate) fn take_rtt_sample(&mut self, rtt: Duration) {
-        self.rtt.sample(rtt);
+    pub(crate) fn take_rtt_sample(&mut self, now: Instant, rtt: Duration) {
+        self.rtt.sample(Instant::from_ps(now.as_ps().saturating_sub(rtt.as_ps())), rtt);
         self.stats.record_rtt(rtt);
     }
 
@@ -114,7 +114,7 @@ impl Endpoint {
             _ => None,
         };
         if let Some(r) = rtt {
-            self.take_rtt_sample(r);
+            self.take_rtt_sample(now, r);
         }
         let acked32 = acked.min(u64::from(u32::MAX)) as u32;
         self.cc.pkts_acked(&AckSample { now, acked_bytes: acked32, rtt });
@@ -139,7 +139,7 @@ impl Endpoint {
                 // deflates to its unrounded half window and grows it at once.
                 self.cwnd = self.recovery_cwnd;
                 self.set_phase(Phase::Open);
-                if self.cfg.ns2_window_arithmetic {
+                if self.cfg.ns2_arithmetic {
                     self.cwnd = self.cc.cong_avoid(&self.window_state(), acked32);
                 }
             }
@@ -177,7 +177,7 @@ impl Endpoint {
         }
         // RFC 6582 §3.2 (2): no second fast retransmit for the same window
         // (ns-2's bug_fix_ applies it to Reno too).
-        let recover_check = style != RecoveryStyle::Reno || self.cfg.ns2_window_arithmetic;
+        let recover_check = style != RecoveryStyle::Reno || self.cfg.ns2_arithmetic;
         if recover_check && self.snd_una <= self.recover && self.recover > 0 {
             return;
         }
@@ -208,7 +208,7 @@ impl Endpoint {
             }
             RecoveryStyle::Reno | RecoveryStyle::NewReno => {
                 self.retransmit_at = Some(self.snd_una);
-                if self.cfg.ns2_window_arithmetic {
+                if self.cfg.ns2_arithmetic {
                     self.recovery_cwnd = window / 2;
                 }
                 self.cwnd = self.recovery_cwnd + self.cfg.dupack_threshold * self.send_mss;
@@ -220,7 +220,7 @@ impl Endpoint {
     /// ssthresh after a congestion event: the algorithm's choice, or ns-2's
     /// max(2, int(min(cwnd_, window_) / 2)) segments.
     fn congestion_ssthresh(&mut self) -> u32 {
-        if self.cfg.ns2_window_arithmetic {
+        if self.cfg.ns2_arithmetic {
             let mss = self.send_mss;
             (self.capped_cwnd() / (2 * mss)).max(2) * mss
         } else {
@@ -272,7 +272,9 @@ impl Endpoint {
     /// RFC 3042's allowance of one segment per early duplicate ACK.
     fn send_limit(&self) -> u64 {
         let mut cwnd = u64::from(self.cwnd);
-        if self.cfg.limited_transmit && self.phase == Phase::Open && self.dupacks < self.cfg.dupack_threshold {
+        // ns-2's singledup_ also sends on the first duplicate ACKs after a timeout.
+        let phase_allows = self.phase == Phase::Open || (self.cfg.ns2_arithmetic && self.phase == Phase::Loss);
+        if self.cfg.limited_transmit && phase_allows && self.dupacks < self.cfg.dupack_threshold {
             cwnd += u64::from(self.dupacks * self.send_mss);
         }
         let mut wnd = cwnd;
@@ -331,7 +333,7 @@ impl Endpoint {
             return true;
         }
         if self.overhead_deadline.is_none() {
-            let u: f64 = self.overhead_rng.random();
+            let u: f64 = self.rng.random();
             self.overhead_deadline = Some(now + Duration::from_ps((u * max as f64) as u64));
         }
         false

@@ -255,13 +255,8 @@ fn tahoe_fast_retransmit_restarts_slow_start_from_one_segment() {
 #[test]
 fn ns2_reno_halves_the_capped_window_unrounded_and_grows_it_on_the_exit_ack() {
     // cwnd 10.5 segments, window_ 9: ns-2 halves min(cwnd_, window_) = 9.
-    let cfg = TcpConfig {
-        cc: CcKind::Reno,
-        ns2_window_arithmetic: true,
-        max_window: Some(9 * MSS),
-        initial_window: 10,
-        ..config()
-    };
+    let cfg =
+        TcpConfig { cc: CcKind::Reno, ns2_arithmetic: true, max_window: Some(9 * MSS), initial_window: 10, ..config() };
     let mut ep = established(cfg, 65_535);
     ep.write(20 * u64::from(MSS));
     assert_eq!(sent_summary(&mut ep, ms(100)).len(), 9, "window_ caps the flight");

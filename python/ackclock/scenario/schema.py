@@ -272,7 +272,7 @@ class TcpTable(SpecTable):
     initial_ssthresh: Optional[WindowValue] = None
     max_window: Optional[WindowValue] = None
     abc: Optional[bool] = None
-    ns2_window_arithmetic: Optional[bool] = None
+    ns2_arithmetic: Optional[bool] = None
     dupack_threshold: Optional[int] = None
     limited_transmit: Optional[bool] = None
     sack: Optional[bool] = None
