@@ -153,7 +153,7 @@ class TcpSpec(TypedDict, total=False):
     initial_ssthresh: int | None  # bytes; None = unbounded (absent: the profile's)
     max_window: int | None  # bytes (ns-2's window_); None = no cap (absent: the profile's)
     abc: bool  # RFC 3465 appropriate byte counting
-    ns2_arithmetic: bool  # ns-2 loss response: ssthresh int(min(cwnd, window_)/2)
+    ns2_arithmetic: bool  # ns-2's window and RTT arithmetic (docs/tcp.md)
     dupack_threshold: int
     limited_transmit: bool  # RFC 3042
     initial_rto_ps: int

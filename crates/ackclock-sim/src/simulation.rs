@@ -487,14 +487,19 @@ impl Simulation {
         let f = &self.flows[id as usize];
         let node = if side == Side::Client { f.src } else { f.dst };
         // Traced variables are written as ns-2 writes them: what the input
-        // changed first, then maxseq_ after each segment sent.
-        let trace_vars = side == Side::Client && self.tracer.is_some();
-        if trace_vars {
+        // changed first, then maxseq_ after each segment sent; the first
+        // segment after a window cut carries ns-2's `A` flag.
+        let tracing_sender = side == Side::Client && self.tracer.is_some();
+        if tracing_sender {
             self.trace_tcp_vars(now, id);
         }
         while let Some(seg) = self.tcp(id).endpoint(side).poll_transmit(now) {
+            if tracing_sender && self.tcp(id).congestion_action_due() {
+                let uid = self.next_uid;
+                self.tracer().mark_congestion_action(uid);
+            }
             self.send_segment(now, id, node, seg);
-            if trace_vars {
+            if tracing_sender {
                 self.trace_tcp_vars(now, id);
             }
         }
@@ -599,7 +604,8 @@ impl Simulation {
         let now = self.now();
         if let Some(tracer) = &mut self.tracer {
             let (from, to) = self.channel_ends[channel as usize];
-            tracer.record(TraceRecord::Packet(PacketRecord { time, event, channel, from, to, packet }));
+            let record = PacketRecord { time, event, channel, from, to, packet, congestion_action: false };
+            tracer.record(TraceRecord::Packet(record));
             // Records are produced in time order except `-` records, which
             // are known early; everything up to now can be written. The
             // event loop itself never looks at the tracer.

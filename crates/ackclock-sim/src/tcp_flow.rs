@@ -73,6 +73,9 @@ pub struct TcpFlow {
     pub completed_at: Option<Instant>,
     pub series: Vec<SeriesPoint>,
     last_values: [f64; SERIES_NAMES.len()],
+    /// Congestion events (fast retransmits and timeouts) already marked in
+    /// traces with ns-2's `A` flag.
+    marked_cuts: u64,
     /// Last values written to an ns-2 variable trace.
     last_ns2_vars: [Option<VarValue>; NS2_VARS.len()],
 }
@@ -104,6 +107,7 @@ impl TcpFlow {
             series: Vec::new(),
             last_values: [f64::NAN; SERIES_NAMES.len()],
             last_ns2_vars: [None; NS2_VARS.len()],
+            marked_cuts: 0,
         }
     }
 
@@ -196,6 +200,13 @@ impl TcpFlow {
         wake
     }
 
+    /// Whether the client cut its window since the last segment marked so:
+    /// its next segment carries ns-2's congestion-action flag.
+    pub fn congestion_action_due(&mut self) -> bool {
+        let cuts = self.client.stats().fast_retransmits + self.client.stats().timeouts;
+        std::mem::replace(&mut self.marked_cuts, cuts) < cuts
+    }
+
     /// The client's ns-2 variables whose values changed since last asked.
     pub fn changed_ns2_vars(&mut self) -> Vec<(&'static str, VarValue)> {
         let values = self.ns2_vars();
@@ -226,9 +237,9 @@ impl TcpFlow {
         // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
         let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
         // ns-2's cwnd_ is 1 until the SYN is acknowledged.
-        let cwnd = if c.snd_una() == 0 { mss as f64 } else { f64::from(c.cwnd_excluding_inflation()) };
+        let cwnd = if c.snd_una() == 0 { 1.0 } else { c.cwnd_packets() };
         [
-            VarValue::Real(cwnd / mss as f64),
+            VarValue::Real(cwnd),
             VarValue::Int(i64::from(c.ssthresh()) / mss),
             VarValue::Int(packets(c.snd_una())),
             VarValue::Int(packets(c.snd_max())),

@@ -29,12 +29,13 @@ pub struct TcpConfig {
     pub cc: CcKind,
     /// RFC 3465 appropriate byte counting (L = 2 in slow start).
     pub abc: bool,
-    /// ns-2's window arithmetic instead of RFC 5681's: a congestion event
-    /// sets ssthresh to half of min(cwnd, max_window) in whole segments (at
-    /// least 2) rather than half the flight, and Reno's fast recovery keeps
-    /// that half window unrounded and grows it from the first new ACK
-    /// instead of deflating to ssthresh. Like ns-2's `bug_fix_`, Reno then
-    /// makes no second fast retransmit for losses in the window of the last.
+    /// ns-2's arithmetic instead of the RFCs' (docs/tcp.md): cwnd as a double
+    /// count of packets grown per ACK; a congestion event sets ssthresh to
+    /// half of min(cwnd, max_window) in whole segments (at least 2), and
+    /// Reno's fast recovery keeps that half window unrounded and grows it
+    /// from the first new ACK; like ns-2's `bug_fix_`, Reno makes no second
+    /// fast retransmit for losses in the window of the last; limited transmit
+    /// also after a timeout; ns-2's tick-counting RTT estimator.
     pub ns2_arithmetic: bool,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,

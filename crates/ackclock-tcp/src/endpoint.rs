@@ -90,6 +90,9 @@ pub struct Endpoint {
     /// cwnd without the fast-recovery inflation, while in recovery: what
     /// the window returns to when recovery ends.
     pub(crate) recovery_cwnd: u32,
+    /// ns-2's cwnd_: packets as a double, without fast-recovery inflation.
+    /// Under ns-2 arithmetic it is the authority and `cwnd` its bytes.
+    pub(crate) ns2_cwnd: f64,
     /// RFC 6582 `recover`: snd_max when the current recovery began.
     pub(crate) recover: u64,
     pub(crate) dupacks: u32,
@@ -177,6 +180,7 @@ impl Endpoint {
             cc,
             phase: Phase::Open,
             recovery_cwnd: 0,
+            ns2_cwnd: f64::from(cfg.initial_window),
             recover: 0,
             dupacks: 0,
             retransmit_at: None,
@@ -319,6 +323,14 @@ impl Endpoint {
             self.recovery_cwnd
         } else {
             self.cwnd
+        }
+    }
+    /// cwnd in packets without the fast-recovery inflation (ns-2's cwnd_).
+    pub fn cwnd_packets(&self) -> f64 {
+        if self.cfg.ns2_arithmetic {
+            self.ns2_cwnd
+        } else {
+            f64::from(self.cwnd_excluding_inflation()) / f64::from(self.send_mss.max(1))
         }
     }
     pub fn ssthresh(&self) -> u32 {
@@ -519,6 +531,7 @@ impl Endpoint {
             _ => self.cfg.mss,
         };
         self.cwnd = self.cfg.initial_window * self.send_mss;
+        self.ns2_cwnd = f64::from(self.cfg.initial_window);
         self.snd_wnd = u64::from(seg.window);
         self.max_snd_wnd = self.snd_wnd;
     }

@@ -140,14 +140,14 @@ impl Endpoint {
                 self.cwnd = self.recovery_cwnd;
                 self.set_phase(Phase::Open);
                 if self.cfg.ns2_arithmetic {
-                    self.cwnd = self.cc.cong_avoid(&self.window_state(), acked32);
+                    self.grow_cwnd(acked32);
                 }
             }
             Phase::Loss | Phase::Open => {
                 if self.phase == Phase::Loss && ack >= self.recover {
                     self.set_phase(Phase::Open);
                 }
-                self.cwnd = self.cc.cong_avoid(&self.window_state(), acked32);
+                self.grow_cwnd(acked32);
             }
         }
         // RFC 6298 (5.2), (5.3)
@@ -182,7 +182,7 @@ impl Endpoint {
             return;
         }
         self.stats.fast_retransmits += 1;
-        let window = self.capped_cwnd();
+        let window = self.ns2_window();
         self.ssthresh = self.congestion_ssthresh();
         self.recover = self.snd_max;
         self.recovery_cwnd = self.ssthresh;
@@ -192,7 +192,7 @@ impl Endpoint {
         self.rto_deadline = None;
         match style {
             RecoveryStyle::Tahoe => {
-                self.cwnd = self.send_mss;
+                self.set_cwnd_packets(1.0);
                 self.snd_nxt = self.snd_una; // go back N from the hole
                 self.set_phase(Phase::Loss);
             }
@@ -209,7 +209,8 @@ impl Endpoint {
             RecoveryStyle::Reno | RecoveryStyle::NewReno => {
                 self.retransmit_at = Some(self.snd_una);
                 if self.cfg.ns2_arithmetic {
-                    self.recovery_cwnd = window / 2;
+                    self.set_cwnd_packets(window / 2.0);
+                    self.recovery_cwnd = self.cwnd;
                 }
                 self.cwnd = self.recovery_cwnd + self.cfg.dupack_threshold * self.send_mss;
                 self.set_phase(Phase::FastRecovery);
@@ -221,17 +222,34 @@ impl Endpoint {
     /// max(2, int(min(cwnd_, window_) / 2)) segments.
     fn congestion_ssthresh(&mut self) -> u32 {
         if self.cfg.ns2_arithmetic {
-            let mss = self.send_mss;
-            (self.capped_cwnd() / (2 * mss)).max(2) * mss
+            ((self.ns2_window() / 2.0) as u32).max(2) * self.send_mss
         } else {
             self.cc.ssthresh(&self.window_state())
         }
     }
 
-    /// min(cwnd, max_window) without fast-recovery inflation (ns-2's windowd()).
-    fn capped_cwnd(&self) -> u32 {
-        let cwnd = self.cwnd_excluding_inflation();
-        self.cfg.max_window.map_or(cwnd, |cap| cwnd.min(cap))
+    /// ns-2's windowd(): min(cwnd_, window_) in packets.
+    fn ns2_window(&self) -> f64 {
+        let cap = self.cfg.max_window.map_or(f64::INFINITY, |w| f64::from(w) / f64::from(self.send_mss));
+        self.ns2_cwnd.min(cap)
+    }
+
+    /// Sets cwnd to `packets` segments (ns-2's cwnd_ keeps the fraction).
+    fn set_cwnd_packets(&mut self, packets: f64) {
+        self.ns2_cwnd = packets;
+        self.cwnd = (packets * f64::from(self.send_mss)) as u32;
+    }
+
+    /// Growth on a new ACK outside recovery: the algorithm's, or ns-2's
+    /// opencwnd(): one packet per ACK in slow start, else 1/cwnd_.
+    fn grow_cwnd(&mut self, acked: u32) {
+        if self.cfg.ns2_arithmetic {
+            let c = self.ns2_cwnd;
+            let slow_start = c < f64::from(self.ssthresh) / f64::from(self.send_mss);
+            self.set_cwnd_packets(if slow_start { c + 1.0 } else { c + 1.0 / c });
+        } else {
+            self.cwnd = self.cc.cong_avoid(&self.window_state(), acked);
+        }
     }
 
     pub(crate) fn restart_rto(&mut self, now: Instant) {
@@ -257,7 +275,7 @@ impl Endpoint {
         self.dupacks = 0;
         if self.snd_una > 0 {
             self.ssthresh = self.congestion_ssthresh();
-            self.cwnd = self.send_mss;
+            self.set_cwnd_packets(1.0);
             self.recover = self.snd_max;
             self.set_phase(Phase::Loss);
         }

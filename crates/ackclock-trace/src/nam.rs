@@ -30,8 +30,8 @@ fn write_event(out: &mut dyn Write, symbol: char, r: &PacketRecord, p: &Ns2Packe
     write_g15(out, r.time.as_ps(), -12)?;
     writeln!(
         out,
-        " -s {} -d {} -p {} -e {} -c {} -i {} -a {} -x {{{}.{} {}.{} {} ------- null}}",
-        r.from, r.to, p.kind, p.size, p.fid, p.uid, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, seq
+        " -s {} -d {} -p {} -e {} -c {} -i {} -a {} -x {{{}.{} {}.{} {} {} null}}",
+        r.from, r.to, p.kind, p.size, p.fid, p.uid, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, seq, p.flags
     )
 }
 
@@ -57,7 +57,15 @@ mod tests {
             seq: 0,
             created: Instant::ZERO,
         };
-        PacketRecord { time: Instant::from_ps(us * 1_000_000), event, channel: 0, from: hop.0, to: hop.1, packet }
+        PacketRecord {
+            time: Instant::from_ps(us * 1_000_000),
+            event,
+            channel: 0,
+            from: hop.0,
+            to: hop.1,
+            packet,
+            congestion_action: false,
+        }
     }
 
     /// Packet 28 of basic1's TCP flow, 1000 bytes with headers.

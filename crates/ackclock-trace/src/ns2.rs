@@ -73,6 +73,7 @@ pub(crate) struct Ns2Packet {
     /// Packet number for TCP (not bytes), the source's count for UDP.
     pub seq: i64,
     pub uid: u64,
+    pub flags: &'static str,
 }
 
 impl Ns2Packet {
@@ -84,7 +85,8 @@ impl Ns2Packet {
         };
         let (sport, dport) = ports(r);
         let p = &r.packet;
-        Ns2Packet { kind, size: p.size, fid, src: (p.ip.src, sport), dst: (p.ip.dst, dport), seq, uid: p.uid }
+        let flags = if r.congestion_action { "---A---" } else { "-------" };
+        Ns2Packet { kind, size: p.size, fid, src: (p.ip.src, sport), dst: (p.ip.dst, dport), seq, uid: p.uid, flags }
     }
 }
 
@@ -125,8 +127,8 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
     write_time(out, r.time)?;
     writeln!(
         out,
-        " {} {} {} {} ------- {} {}.{} {}.{} {} {}",
-        r.from, r.to, p.kind, p.size, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, p.seq, p.uid
+        " {} {} {} {} {} {} {}.{} {}.{} {} {}",
+        r.from, r.to, p.kind, p.size, p.flags, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, p.seq, p.uid
     )
 }
 
@@ -187,7 +189,15 @@ mod tests {
             seq: 0,
             created: Instant::ZERO,
         };
-        PacketRecord { time: Instant::from_ps(586_160_000_000), event, channel: 1, from: 1, to: 2, packet }
+        PacketRecord {
+            time: Instant::from_ps(586_160_000_000),
+            event,
+            channel: 1,
+            from: 1,
+            to: 2,
+            packet,
+            congestion_action: false,
+        }
     }
 
     fn line(r: &PacketRecord, view: &FlowView) -> String {

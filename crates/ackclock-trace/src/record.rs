@@ -36,6 +36,9 @@ pub struct PacketRecord {
     pub from: NodeId,
     pub to: NodeId,
     pub packet: Packet,
+    /// ns-2's `A` flag: the first packet its sender sent after cutting its
+    /// window (set by the tracer from `Tracer::mark_congestion_action`).
+    pub congestion_action: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

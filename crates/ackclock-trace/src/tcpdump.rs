@@ -106,6 +106,7 @@ mod tests {
             from: src,
             to: dst,
             packet,
+            congestion_action: false,
         }
     }
 

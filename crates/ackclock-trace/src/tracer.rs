@@ -8,6 +8,7 @@ use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord}
 use crate::tcpdump;
 use ackclock_core::Instant;
 use ackclock_net::{ChannelId, NodeId};
+use std::collections::HashSet;
 use std::io::{self, Write};
 
 pub type Output = Box<dyn Write + Send + Sync>;
@@ -132,6 +133,8 @@ pub struct Tracer {
     pending: TimeOrdered<TraceRecord>,
     sinks: Vec<Sink>,
     flows: Vec<Option<FlowView>>,
+    /// Packets that carry ns-2's congestion-action flag.
+    congestion_actions: HashSet<u64>,
     /// The first write error; later records are dropped and `finish`
     /// reports it.
     error: Option<io::Error>,
@@ -154,8 +157,16 @@ impl Tracer {
         self.sinks.iter().any(Sink::wants_vars)
     }
 
-    pub fn record(&mut self, rec: TraceRecord) {
+    pub fn record(&mut self, mut rec: TraceRecord) {
+        if let TraceRecord::Packet(p) = &mut rec {
+            p.congestion_action = self.congestion_actions.contains(&p.packet.uid);
+        }
         self.pending.push(rec.time(), rec);
+    }
+
+    /// Packet `uid` is the first its sender sent after cutting its window.
+    pub fn mark_congestion_action(&mut self, uid: u64) {
+        self.congestion_actions.insert(uid);
     }
 
     /// Writes every record due by `now`.
