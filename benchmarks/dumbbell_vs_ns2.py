@@ -19,8 +19,9 @@ Runs, each in a fresh child process (wall time and peak RSS are those of the chi
   ns-2, trace-all      benchmarks/ns2/basic2.tcl as it is: it writes a ~1.8 GB trace
                        file (skip with --skip-ns2-trace; needs that much space in $TMPDIR)
 
-ns-2 runs `ns basic2.tcl 0 0 8.0 SECONDS` (delayB 0, overhead 0: ackclock does not model
-ns-2's random `overhead_`) in a scratch directory. If `ns` or /usr/bin/time is missing it
+ns-2 runs `ns basic2.tcl 0 0 8.0 SECONDS` (delayB 0, overhead 0, so that both simulate
+the same deterministic traffic; benchmarks/tcl_vs_ns2.py runs the script with `overhead_`)
+in a scratch directory. If `ns` or /usr/bin/time is missing it
 installs the Debian packages ns2 and time with apt-get. Peak RSS is measured by GNU time.
 "Delivered packets" are data packets delivered in order to the receiving application: for
 ns-2 the sum of the two TCPSinks' bytes_ / 1000 as basic2.tcl prints it (recv0 + recv1), for
