@@ -187,3 +187,56 @@ def test_plain_tcl_errors_keep_their_message_and_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "s.tcl:2:" in done.stderr
     assert 'can\'t read "nothing": no such variable' in done.stderr
+
+
+def test_default_rng_and_ns_random_seed_the_run(tmp_path: Path) -> None:
+    script = TOPOLOGY + (
+        "set em [new ErrorModel]\n"
+        "$em set rate_ 0.05\n"
+        "$ns lossmodel $em $A $B\n"
+        + TCP_PAIR
+        + '$ns at 0.0 "$ftp start"\n'
+        + "$ns at 5.0 {puts [$tcp set ack_]; exit 0}\n"
+    )
+    acks = {
+        seeding: run_tcl(tmp_path, seeding + script + "$ns run\n").stdout
+        for seeding in ("", "$defaultRNG seed 7\n", "ns-random 7\n", "ns-random 8\n")
+    }
+    assert acks["$defaultRNG seed 7\n"] == acks["ns-random 7\n"], "both seed the same run"
+    assert len(set(acks.values())) == 3, "another seed, other losses"
+
+
+def test_delack_sink_acknowledges_every_second_packet(tmp_path: Path) -> None:
+    script = (
+        TOPOLOGY
+        + TCP_PAIR.replace("Agent/TCPSink", "Agent/TCPSink/DelAck")
+        + (
+            "set f [open out.tr w]\n"
+            "$ns trace-all $f\n"
+            '$ns at 0.0 "$ftp start"\n'
+            '$ns at 2.0 "exit 0"\n'
+            "$ns run\n"
+        )
+    )
+    assert run_tcl(tmp_path, script).returncode == 0
+    records = [line.split() for line in (tmp_path / "out.tr").read_text().splitlines()]
+    data = sum(1 for r in records if r[0] == "r" and r[3] == "1" and r[4] == "tcp")
+    acks = sum(1 for r in records if r[0] == "+" and r[2] == "1" and r[4] == "ack")
+    assert data > 100
+    assert abs(acks - data / 2) < 0.05 * data, (acks, data)
+
+
+def test_telnet_sends_packets_at_its_mean_interval(tmp_path: Path) -> None:
+    script = (
+        TOPOLOGY
+        + TCP_PAIR.replace("Application/FTP", "Application/Telnet")
+        + (
+            "$ftp set interval_ 0.1\n"
+            '$ns at 0.0 "$ftp start"\n'
+            "$ns at 100.0 {puts [$tcp set ack_]; exit 0}\n"
+            "$ns run\n"
+        )
+    )
+    done = run_tcl(tmp_path, script)
+    # About 1000 packets in 100 s at one every 0.1 s on average.
+    assert 900 < int(done.stdout) < 1100, done.stdout + done.stderr

@@ -6,6 +6,7 @@ commands implemented by `World`.
 from __future__ import annotations
 
 import os
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class TclRun:
         self.tcl = tkinter.Tcl()
         self.paths: dict[str, str] = {}
         self.failure: BaseException | None = None
+        self.draws: random.Random | None = None  # for `ns-random` without a seed
         self.world = World(
             seed,
             eval_global=lambda script: self.tcl.call("uplevel", "#0", script),
@@ -45,12 +47,15 @@ class TclRun:
         self.command("new", self.new)
         self.command("delete", lambda name: None)
         self.command("exit", self.exit)
-        self.command("ns-random", lambda *seed: "0")
+        self.command("ns-random", self.ns_random)
         self.tcl.eval("namespace eval ::ackclock {}")
         self.tcl.eval("rename open ::ackclock::open")
         self.command("open", self.open)
         for name in classes.names():
             self.command(name, lambda *args, cls=name: self.class_command(cls, args))
+        # ns-2 creates its default generator at start-up.
+        self.world.default_rng = self.world.new("RNG")
+        self.tcl.setvar("defaultRNG", self.world.default_rng.name)
 
     def command(self, name: str, handler: Any) -> None:
         """A Tcl command whose Python errors are remembered for the report."""
@@ -85,6 +90,15 @@ class TclRun:
                 return args[2]
             return self.world.class_vars.require(cls, args[1])
         raise TclScriptError(f"{cls} {' '.join(args[:1])}: classes support only 'set'")
+
+    def ns_random(self, *seed: str) -> str:
+        """`ns-random N` seeds the run; `ns-random` draws a number."""
+        if seed:
+            self.world.reseed(seed[0])
+            return ""
+        if self.draws is None:
+            self.draws = random.Random(self.world.seed)
+        return str(self.draws.getrandbits(31))
 
     def exit(self, status: str = "0") -> None:
         raise ScriptExit(int(status))

@@ -320,9 +320,12 @@ class ErrorModel(TclObject):
 
 class Passive(TclObject):
     """RNG and random variables: accepted; ackclock's streams derive from the
-    run's seed."""
+    run's seed, which seeding ns-2's default generator sets."""
 
-    def cmd_seed(self, *args: str) -> None: ...
+    def cmd_seed(self, *args: str) -> None:
+        if self is self.world.default_rng and args:
+            self.world.reseed(args[0])
+
     def cmd_use_rng(self, *args: str) -> None: ...
 
 
@@ -378,6 +381,7 @@ class World:
         self.trace_queues: list[tuple[NodeObject, NodeObject, str]] = []
         self.nam_channels: list[str] = []
         self.simulator: TclObject | None = None
+        self.default_rng: TclObject | None = None
 
     # --- objects --------------------------------------------------------------
 
@@ -421,6 +425,20 @@ class World:
 
     def node(self, name: str) -> NodeObject:
         return self.object(name, NodeObject, "a node")  # type: ignore[no-any-return]
+
+    def reseed(self, seed: str) -> None:
+        """`ns-random N` / `$defaultRNG seed N`: N > 0 becomes the run's seed
+        (0, ns-2's "seed from the clock", keeps it, for reproducibility)."""
+        try:
+            value = int(seed)
+        except ValueError:
+            raise TclScriptError(f"seed {seed!r} is not a whole number") from None
+        if value < 0:
+            raise TclScriptError(f"seed {value} must not be negative")
+        if self.sim is not None:
+            raise TclScriptError("the seed must be set before $ns run")
+        if value > 0:
+            self.seed = value
 
     def attach(self, node: NodeObject, agent: Agent) -> None:
         agent.node, agent.port = node, node.next_port
