@@ -24,6 +24,23 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     )
 
 
+def check_scenario_variant(path: Path, base: str, old: str, new: str, message: str | None) -> None:
+    """Writes `base` with `old` replaced by `new` to `path` and runs it: a
+    valid variation (`message` None) must run; any other must fail with one
+    line naming the file and containing `message`."""
+    assert old in base
+    path.write_text(base.replace(old, new, 1))
+    if message is None:
+        ac.load_scenario(path).run()
+        return
+    with pytest.raises(ac.ScenarioError) as caught:
+        ac.load_scenario(path).run()
+    text = str(caught.value)
+    assert text.startswith(f"{path}: ")
+    assert message in text
+    assert "\n" not in text
+
+
 @pytest.fixture
 def sim() -> ac.Simulator:
     return ac.Simulator(seed=1)

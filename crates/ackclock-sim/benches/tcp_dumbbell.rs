@@ -7,7 +7,9 @@ use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::Discipline;
 use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
 use ackclock_tcp::{CcKind, Reader, TcpConfig};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion};
+
+mod common;
 
 const SIM_SECONDS: u64 = 3000;
 
@@ -43,21 +45,7 @@ fn delivered_segments(sim: &Simulation) -> u64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let until = Some(Instant::from_ps(SIM_SECONDS * 1_000_000_000_000));
-    let mut probe = dumbbell();
-    probe.run(until).unwrap();
-    eprintln!("one run: {} events, {} segments delivered", probe.events(), delivered_segments(&probe));
-    let mut group = c.benchmark_group("tcp_dumbbell_3000s");
-    group.throughput(Throughput::Elements(delivered_segments(&probe)));
-    group.sample_size(10);
-    group.bench_function("delivered_segments", |b| {
-        b.iter(|| {
-            let mut sim = dumbbell();
-            sim.run(until).unwrap();
-            sim
-        })
-    });
-    group.finish();
+    common::bench_delivered(c, ("tcp_dumbbell_3000s", "delivered_segments"), SIM_SECONDS, dumbbell, delivered_segments);
 }
 
 criterion_group!(benches, bench);

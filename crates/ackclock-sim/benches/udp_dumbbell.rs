@@ -5,7 +5,9 @@
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::Discipline;
 use ackclock_sim::{Simulation, SizeModel, Traffic, UdpSourceConfig};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion};
+
+mod common;
 
 const SIM_SECONDS: u64 = 60;
 
@@ -40,20 +42,7 @@ fn delivered(sim: &Simulation) -> u64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let until = Some(Instant::from_ps(SIM_SECONDS * 1_000_000_000_000));
-    let mut probe = dumbbell();
-    probe.run(until).unwrap();
-    let mut group = c.benchmark_group("udp_dumbbell_60s");
-    group.throughput(Throughput::Elements(delivered(&probe)));
-    group.sample_size(10);
-    group.bench_function("delivered_packets", |b| {
-        b.iter(|| {
-            let mut sim = dumbbell();
-            sim.run(until).unwrap();
-            sim
-        })
-    });
-    group.finish();
+    common::bench_delivered(c, ("udp_dumbbell_60s", "delivered_packets"), SIM_SECONDS, dumbbell, delivered);
 }
 
 criterion_group!(benches, bench);

@@ -260,15 +260,9 @@ impl Simulation {
     /// Stops a flow's sender now: a UDP source sends no more, a TCP
     /// application writes no more (data already written is still delivered).
     pub fn stop_flow(&mut self, flow: u32) -> Result<(), ConfigError> {
-        let now = self.now();
-        let f = self.flows.get_mut(flow as usize).ok_or(ConfigError::UnknownId {
-            field: "flow",
-            what: "flow",
-            id: u64::from(flow),
-        })?;
+        let f = self.flows.get_mut(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
         match &mut f.transfer {
-            // `stop` is the last instant a packet may leave; one due now stays.
-            Transfer::Udp(u) => u.source.config.stop = Some(Instant::from_ps(now.as_ps().saturating_sub(1))),
+            Transfer::Udp(u) => u.source.halt(),
             Transfer::Tcp(t) => t.client.stop_writing(),
         }
         Ok(())
@@ -276,10 +270,7 @@ impl Simulation {
 
     /// A TCP flow's sender variables in ns-2's units, by ns-2 name.
     pub fn ns2_vars(&self, flow: u32) -> Result<Vec<(&'static str, VarValue)>, ConfigError> {
-        match self.flows.get(flow as usize).map(|f| &f.transfer) {
-            Some(Transfer::Tcp(t)) => Ok(NS2_VARS.into_iter().zip(t.ns2_vars()).collect()),
-            _ => Err(ConfigError::UnknownId { field: "flow", what: "TCP flow", id: u64::from(flow) }),
-        }
+        Ok(NS2_VARS.into_iter().zip(self.tcp_flow(flow)?.ns2_vars()).collect())
     }
 
     pub fn flow_count(&self) -> usize {
@@ -356,20 +347,20 @@ impl Simulation {
         self.register_flow_views();
         let now = self.now();
         for id in 0..self.flows.len() as u32 {
-            if !self.flows[id as usize].scheduled && matches!(self.flows[id as usize].transfer, Transfer::Tcp(_)) {
-                self.trace_initial_vars(now, id);
-            }
-        }
-        for (id, f) in self.flows.iter_mut().enumerate() {
+            let f = &mut self.flows[id as usize];
             if std::mem::replace(&mut f.scheduled, true) {
                 continue;
             }
+            let is_tcp = matches!(f.transfer, Transfer::Tcp(_));
             let first = match &mut f.transfer {
-                Transfer::Udp(u) => u.source.first_departure().map(|t| (t, Event::Departure(id as u32))),
-                Transfer::Tcp(t) => Some((t.config.start.min(t.config.server_start), Event::AppWake(id as u32))),
+                Transfer::Udp(u) => u.source.first_departure().map(|t| (t, Event::Departure(id))),
+                Transfer::Tcp(t) => Some((t.config.start.min(t.config.server_start), Event::AppWake(id))),
             };
             if let Some((t, event)) = first {
                 self.queue.schedule(t.max(now), event);
+            }
+            if is_tcp {
+                self.trace_initial_vars(now, id);
             }
         }
         Ok(())
@@ -393,7 +384,7 @@ impl Simulation {
         let flow = &mut self.flows[id as usize];
         let (src, dst) = (flow.src, flow.dst);
         let Transfer::Udp(udp) = &mut flow.transfer else { return };
-        if udp.source.config.stop.is_some_and(|stop| now > stop) {
+        if udp.source.is_halted() {
             return; // stopped after this departure was scheduled
         }
         let (size, next) = udp.source.emit(now);
@@ -723,11 +714,7 @@ impl Simulation {
     }
 
     pub fn flow_report(&self, flow: u32) -> Result<FlowReport, ConfigError> {
-        let f = self.flows.get(flow as usize).ok_or(ConfigError::UnknownId {
-            field: "flow",
-            what: "flow",
-            id: u64::from(flow),
-        })?;
+        let f = self.flows.get(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
         let secs = |ps: u64| ps as f64 / PS_PER_SEC as f64;
         let mut report = FlowReport {
             id: flow,
@@ -774,9 +761,13 @@ impl Simulation {
 
     /// The recorded window variables of a TCP flow (empty unless requested).
     pub fn tcp_series(&self, flow: u32) -> Result<&[SeriesPoint], ConfigError> {
+        Ok(&self.tcp_flow(flow)?.series)
+    }
+
+    fn tcp_flow(&self, flow: u32) -> Result<&TcpFlow, ConfigError> {
         match self.flows.get(flow as usize).map(|f| &f.transfer) {
-            Some(Transfer::Tcp(t)) => Ok(&t.series),
-            _ => Err(ConfigError::UnknownId { field: "flow", what: "TCP flow", id: u64::from(flow) }),
+            Some(Transfer::Tcp(t)) => Ok(t),
+            _ => Err(unknown_flow(flow, "TCP flow")),
         }
     }
 
@@ -795,4 +786,8 @@ impl Simulation {
             id: u64::from(channel),
         })
     }
+}
+
+fn unknown_flow(flow: u32, what: &'static str) -> ConfigError {
+    ConfigError::UnknownId { field: "flow", what, id: u64::from(flow) }
 }

@@ -71,6 +71,9 @@ pub struct UdpSource {
     sent: u64,
     /// End of the current on period (on-off traffic only).
     on_until: Instant,
+    /// Stopped by its application (ns-2's `$cbr stop`): sends nothing more,
+    /// not even a departure already scheduled.
+    halted: bool,
 }
 
 fn exponential(mean: Duration, rng: &mut SimRng) -> Duration {
@@ -80,7 +83,7 @@ fn exponential(mean: Duration, rng: &mut SimRng) -> Duration {
 
 impl UdpSource {
     pub fn new(config: UdpSourceConfig, rng: SimRng) -> Self {
-        UdpSource { config, rng, sent: 0, on_until: Instant::ZERO }
+        UdpSource { config, rng, sent: 0, on_until: Instant::ZERO, halted: false }
     }
 
     /// The first departure, if the source sends at all.
@@ -122,7 +125,18 @@ impl UdpSource {
         }
     }
 
+    pub fn halt(&mut self) {
+        self.halted = true;
+    }
+
+    pub fn is_halted(&self) -> bool {
+        self.halted
+    }
+
     fn permit(&self, at: Instant) -> Option<Instant> {
+        if self.halted {
+            return None;
+        }
         let within_stop = self.config.stop.is_none_or(|s| at <= s);
         let within_count = self.config.max_packets.is_none_or(|m| self.sent < m);
         (within_stop && within_count).then_some(at)

@@ -335,10 +335,7 @@ def _event_problem(fields: list[str]) -> str | None:
         (10, "sequence number", _is_int),
         (11, "packet id", _is_int),
     ]
-    for index, what, check in checks:
-        if not check(fields[index]):
-            return f"field {index + 1} ({what}) of an event record is {fields[index]!r}"
-    return None
+    return _first_bad_field(fields, checks, "an event record")
 
 
 def _variable_problem(fields: list[str]) -> str | None:
@@ -355,9 +352,15 @@ def _variable_problem(fields: list[str]) -> str | None:
         (4, "destination port", _is_int),
         (6, "value", _is_float),
     ]
+    return _first_bad_field(fields, checks, "a variable record")
+
+
+def _first_bad_field(
+    fields: list[str], checks: list[tuple[int, str, Callable[[str], bool]]], record: str
+) -> str | None:
     for index, what, check in checks:
         if not check(fields[index]):
-            return f"field {index + 1} ({what}) of a variable record is {fields[index]!r}"
+            return f"field {index + 1} ({what}) of {record} is {fields[index]!r}"
     return None
 
 

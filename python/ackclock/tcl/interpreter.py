@@ -75,12 +75,6 @@ class TclRun:
         self.command(obj.name, lambda method, *args: obj.command(method, args))
 
     def new(self, cls: str, *args: str) -> str:
-        if not classes.exists(cls):
-            raise TclScriptError(
-                f"class {cls!r} is not supported (supported: {', '.join(classes.names())})"
-            )
-        if cls in classes.UNSUPPORTED:
-            raise TclScriptError(f"{cls}: {classes.UNSUPPORTED[cls]}")
         return self.world.new(cls).name
 
     def class_command(self, cls: str, args: tuple[str, ...]) -> str:

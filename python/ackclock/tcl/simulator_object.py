@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ackclock.specs import LossPosition
-from ackclock.tcl.classes import exists
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.world import LinkDecl, NodeObject, TclObject, tcl_number
 
@@ -87,10 +86,7 @@ class SimulatorObject(TclObject):
         """ns-2's shortcut: two agents, attached and connected; returns the source."""
         agents = []
         for kind, node in ((src_type, src), (dst_type, dst)):
-            cls = f"Agent/{kind}"
-            if not exists(cls):
-                raise TclScriptError(f"create-connection: unknown agent type {kind!r}")
-            agent = self.world.agent(self.world.new(cls).name)
+            agent = self.world.agent(self.world.new(f"Agent/{kind}").name)
             self.world.attach(self.world.node(node), agent)
             agents.append(agent)
         agents[0].assign("fid_", fid)

@@ -13,13 +13,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ackclock import nam, specs, units
 from ackclock.handles import Flow, Node, TcpFlow
 from ackclock.simulator import Simulator
 from ackclock.specs import LossPosition
-from ackclock.tcl.classes import UNSUPPORTED, ClassVariables, is_a
+from ackclock.tcl.classes import UNSUPPORTED, ClassVariables, exists, is_a, names
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcp_specs import Bulk, TcpParams, Telnet
 
@@ -36,6 +36,8 @@ CONGESTION_CONTROL = {
 # only value it accepts.
 FIXED_TCP_VARIABLES = {"maxburst_": "0", "timestamps_": "0", "syn_": "1"}
 
+
+T = TypeVar("T", bound="TclObject")
 
 def tcl_number(x: float) -> str:
     """A number as Tcl prints a double (10.0, 0.5)."""
@@ -162,7 +164,8 @@ class Agent(TclObject):
 
 class TcpAgent(Agent):
     def flow(self) -> TcpFlow | None:
-        return self.flows[-1] if self.flows else None  # type: ignore[return-value]
+        flow = self.flows[-1] if self.flows else None
+        return flow if isinstance(flow, TcpFlow) else None
 
     def live(self, var: str) -> str | None:
         flow = self.flow()
@@ -183,8 +186,6 @@ class TcpAgent(Agent):
         return str(counters[var]) if var in counters else None
 
     def params(self) -> TcpParams:
-        if self.cls in UNSUPPORTED:
-            raise TclScriptError(f"{self.cls}: {UNSUPPORTED[self.cls]}")
         for var, accepted in FIXED_TCP_VARIABLES.items():
             if float(self.read(var)) != float(accepted):
                 raise TclScriptError(
@@ -212,18 +213,19 @@ class TcpAgent(Agent):
 
 class TcpSink(Agent):
     def live(self, var: str) -> str | None:
-        if var != "bytes_" or not self.world.started_flows(self):
+        flows = [f for f in self.world.started_flows(self) if isinstance(f, TcpFlow)]
+        if var != "bytes_" or not flows:
             return None
         # ns-2 counts every in-order packet's size, headers included, and the SYN.
         total = 0
-        for flow in self.world.started_flows(self):
+        for flow in flows:
             payload = flow.stats()["rx_bytes"]
-            packets = math.ceil(payload / max(1, getattr(flow, "mss", 1)))
+            packets = math.ceil(payload / flow.mss)
             total += payload + TCP_HEADER_BYTES * (packets + 1)
         return str(total)
 
     def params(self) -> TcpParams:
-        delayed = is_a(self.cls, "Agent/TCPSink/DelAck") or self.cls.endswith("/DelAck")
+        delayed = self.cls.endswith("/DelAck")
         return TcpParams(
             profile="ns2",
             sack=is_a(self.cls, "Agent/TCPSink/Sack1"),
@@ -388,6 +390,12 @@ class World:
     def new(self, cls: str) -> TclObject:
         from ackclock.tcl.simulator_object import SimulatorObject
 
+        if not exists(cls):
+            raise TclScriptError(
+                f"class {cls!r} is not supported (supported: {', '.join(names())})"
+            )
+        if cls in UNSUPPORTED:
+            raise TclScriptError(f"{cls}: {UNSUPPORTED[cls]}")
         name = f"_o{len(self.objects) + 1}"
         kinds: list[tuple[str, type[TclObject]]] = [
             ("Simulator", SimulatorObject),
@@ -414,17 +422,17 @@ class World:
         self.register(obj)
         return obj
 
-    def object(self, name: str, kind: type[TclObject], what: str) -> Any:
+    def object(self, name: str, kind: type[T], what: str) -> T:
         obj = self.objects.get(name)
         if not isinstance(obj, kind):
             raise TclScriptError(f"{name!r} is not {what}")
         return obj
 
     def agent(self, name: str) -> Agent:
-        return self.object(name, Agent, "an agent")  # type: ignore[no-any-return]
+        return self.object(name, Agent, "an agent")
 
     def node(self, name: str) -> NodeObject:
-        return self.object(name, NodeObject, "a node")  # type: ignore[no-any-return]
+        return self.object(name, NodeObject, "a node")
 
     def reseed(self, seed: str) -> None:
         """`ns-random N` / `$defaultRNG seed N`: N > 0 becomes the run's seed
