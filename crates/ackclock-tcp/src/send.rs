@@ -182,13 +182,13 @@ impl Endpoint {
             return;
         }
         self.stats.fast_retransmits += 1;
-        let window = self.ns2_window();
         self.ssthresh = self.congestion_ssthresh();
         self.recover = self.snd_max;
         self.recovery_cwnd = self.ssthresh;
-        self.rtt_probe = None; // Karn: the timed segment may be resent
-                               // Restart the timer with the retransmission, as BSD and Linux do:
-                               // otherwise a timer set one RTT ago expires before its ACK returns.
+        // Karn: the timed segment may be resent.
+        self.rtt_probe = None;
+        // Restart the timer with the retransmission, as BSD and Linux do:
+        // otherwise a timer set one RTT ago expires before its ACK returns.
         self.rto_deadline = None;
         match style {
             RecoveryStyle::Tahoe => {
@@ -209,7 +209,7 @@ impl Endpoint {
             RecoveryStyle::Reno | RecoveryStyle::NewReno => {
                 self.retransmit_at = Some(self.snd_una);
                 if self.cfg.ns2_arithmetic {
-                    self.set_cwnd_packets(window / 2.0);
+                    self.set_cwnd_packets(self.ns2_window() / 2.0);
                     self.recovery_cwnd = self.cwnd;
                 }
                 self.cwnd = self.recovery_cwnd + self.cfg.dupack_threshold * self.send_mss;

@@ -19,8 +19,8 @@ def build(world: World) -> Simulator:
         assert a.handle is not None and b.handle is not None
         sim.link(a.handle, b.handle).set_loss(model.spec(position))
     _add_traces(world, sim)
+    world.sim = sim  # so that the scripts scheduled so far go into it
     for time, script in world.pending_at:
-        world.sim = sim
         world.schedule(time, script)
     world.pending_at.clear()
     return sim

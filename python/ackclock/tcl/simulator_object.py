@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ackclock.specs import LossPosition
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.world import LinkDecl, NodeObject, TclObject, tcl_number
+from ackclock.tcl.world import LinkDecl, TclObject, tcl_number
 
 QUEUE_TYPES = ("DropTail", "RED")
 
@@ -13,14 +13,7 @@ class SimulatorObject(TclObject):
     # --- topology -------------------------------------------------------------
 
     def cmd_node(self) -> str:
-        topology = self.world.topology
-        node = NodeObject(
-            self.world, "Node", f"_o{len(self.world.objects) + 1}", len(topology.nodes)
-        )
-        self.world.objects[node.name] = node
-        self.world.register(node)
-        topology.nodes.append(node)
-        return node.name
+        return self.world.add_node().name
 
     def cmd_duplex_link(self, a: str, b: str, bandwidth: str, delay: str, queue: str) -> None:
         self._link(a, b, bandwidth, delay, queue, duplex=True)

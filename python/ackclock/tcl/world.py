@@ -39,6 +39,7 @@ FIXED_TCP_VARIABLES = {"maxburst_": "0", "timestamps_": "0", "syn_": "1"}
 
 T = TypeVar("T", bound="TclObject")
 
+
 def tcl_number(x: float) -> str:
     """A number as Tcl prints a double (10.0, 0.5)."""
     return repr(float(x))
@@ -396,7 +397,6 @@ class World:
             )
         if cls in UNSUPPORTED:
             raise TclScriptError(f"{cls}: {UNSUPPORTED[cls]}")
-        name = f"_o{len(self.objects) + 1}"
         kinds: list[tuple[str, type[TclObject]]] = [
             ("Simulator", SimulatorObject),
             ("Agent/TCPSink", TcpSink),
@@ -415,10 +415,23 @@ class World:
         kind = next(k for base, k in kinds if is_a(cls, base))
         if kind is SimulatorObject and self.simulator is not None:
             raise TclScriptError("a script may create only one Simulator")
-        obj = kind(self, cls, name)
+        obj = self._adopt(kind(self, cls, self._next_name()))
         if kind is SimulatorObject:
             self.simulator = obj
-        self.objects[name] = obj
+        return obj
+
+    def add_node(self) -> NodeObject:
+        node = NodeObject(self, "Node", self._next_name(), len(self.topology.nodes))
+        self.topology.nodes.append(node)
+        return self._adopt(node)
+
+    def _next_name(self) -> str:
+        """ns-2's style of object names: _o1, _o2, ..."""
+        return f"_o{len(self.objects) + 1}"
+
+    def _adopt(self, obj: T) -> T:
+        """Makes `obj` known by its name, as a Tcl command too."""
+        self.objects[obj.name] = obj
         self.register(obj)
         return obj
 
@@ -463,14 +476,12 @@ class World:
     # --- building and running ---------------------------------------------------
 
     def built(self) -> Simulator:
+        """The simulation, built from the description at first use."""
         if self.sim is None:
-            self.sim = self.build()
+            from ackclock.tcl.build import build
+
+            self.sim = build(self)
         return self.sim
-
-    def build(self) -> Simulator:
-        from ackclock.tcl.build import build
-
-        return build(self)
 
     def now_ps(self) -> int:
         return 0 if self.sim is None else self.sim.now_ps
