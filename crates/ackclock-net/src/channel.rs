@@ -1,8 +1,9 @@
 //! One direction of a point-to-point link: queue, transmitter and wire.
 //!
 //! A FIFO transmitter at a fixed rate knows each accepted packet's
-//! departure the moment it arrives, so the channel commits the packet to its
-//! arrival line right away and keeps only a ledger of departure times for
+//! departure the moment it arrives, so the channel commits the packet (its
+//! pool handle and size; the packet itself stays in the engine's
+//! [`PacketPool`](crate::PacketPool)) to its arrival line right away and keeps only a ledger of departure times for
 //! queue accounting. The engine then needs one pending event per channel
 //! (its earliest arrival), not one per packet per stage.
 //!
@@ -13,7 +14,8 @@
 use crate::discipline::{Admission, Backlog, Discipline};
 use crate::jitter::Jitter;
 use crate::loss::{LossModel, LossPosition};
-use crate::packet::{Ecn, NodeId, Packet};
+use crate::packet::NodeId;
+use crate::pool::PacketId;
 use ackclock_core::{Bandwidth, Duration, Instant, RngStreams, SimRng};
 use rand::RngExt;
 use std::cmp::Ordering;
@@ -51,17 +53,22 @@ pub enum SendOutcome {
     Dropped(DropReason),
     /// Accepted; transmission starts at `departs`. `wake` is set when the
     /// engine must schedule an arrival event for this channel at that time.
+    /// `ce_marked`: the queue marked the packet Congestion Experienced
+    /// instead of dropping it (RED with ECN); the caller sets its ECN bits.
     Accepted {
         departs: Instant,
         wake: Option<Instant>,
+        ce_marked: bool,
     },
 }
 
-/// A packet reaching the far end; `lost` when the wire corrupted it.
+/// A packet reaching the far end; `lost` when the wire corrupted it,
+/// `duplicated` when the far end receives it twice (the copy right behind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arrival {
-    pub packet: Packet,
+    pub packet: PacketId,
     pub lost: bool,
+    pub duplicated: bool,
 }
 
 /// Counters and time integrals, as of the last `advance`.
@@ -273,45 +280,39 @@ impl Channel {
         self.jitter = jitter;
     }
 
-    /// Offers a packet to the channel at `now`.
-    /// Takes the packet by reference so that a caller tracing it afterwards
-    /// needs no second copy.
-    pub fn send(&mut self, now: Instant, packet: &Packet) -> SendOutcome {
-        let mut packet = *packet;
+    /// Offers a packet of `size` bytes to the channel at `now`.
+    pub fn send(&mut self, now: Instant, packet: PacketId, size: u32, ecn_capable: bool) -> SendOutcome {
         self.advance(now);
-        if self.loses(packet.size, LossPosition::BeforeQueue) {
+        if self.loses(size, LossPosition::BeforeQueue) {
             self.stats.loss_drops += 1;
             return SendOutcome::Dropped(DropReason::Loss);
         }
         let backlog = self.backlog(now);
-        let ecn_capable = packet.ip.ecn.is_capable();
-        match self.discipline.admit(&backlog, self.bandwidth, packet.size, ecn_capable, &mut self.aqm_rng) {
+        let ce_marked = match self.discipline.admit(&backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng) {
             Admission::Drop => {
                 self.stats.queue_drops += 1;
                 return SendOutcome::Dropped(DropReason::Queue);
             }
             Admission::Mark => {
-                packet.ip.ecn = Ecn::Ce;
                 self.stats.ecn_marks += 1;
+                true
             }
-            Admission::Accept => {}
-        }
-        let (departs, tx_end) = self.commit_departure(now, packet.size);
-        let lost = self.loses(packet.size, LossPosition::OnWire);
+            Admission::Accept => false,
+        };
+        let (departs, tx_end) = self.commit_departure(now, size);
+        let lost = self.loses(size, LossPosition::OnWire);
         if lost {
             self.stats.loss_drops += 1;
         }
         let at = self.arrival_time(tx_end);
-        let copies = if self.duplicate > 0.0 && self.duplicate_rng.random::<f64>() < self.duplicate { 2 } else { 1 };
-        for _ in 0..copies {
-            self.line.push(InFlight { at, order: self.sent_order, arrival: Arrival { packet, lost } });
-            self.sent_order += 1;
-        }
+        let duplicated = self.duplicate > 0.0 && self.duplicate_rng.random::<f64>() < self.duplicate;
+        self.line.push(InFlight { at, order: self.sent_order, arrival: Arrival { packet, lost, duplicated } });
+        self.sent_order += 1;
         let wake = self.armed.is_none_or(|a| at < a).then(|| {
             self.armed = Some(at);
             at
         });
-        SendOutcome::Accepted { departs, wake }
+        SendOutcome::Accepted { departs, wake, ce_marked }
     }
 
     /// Takes the next packet due at the far end by `now`, if any.
@@ -447,20 +448,12 @@ mod tests {
     use crate::discipline::{DropTail, QueueLimit};
     use crate::jitter::JitterDistribution;
     use crate::loss::LossProcess;
-    use crate::packet::{Ipv4Header, Transport, UdpHeader};
 
     const MS: u64 = 1_000_000_000;
 
-    fn packet(seq: u64, size: u32) -> Packet {
-        Packet {
-            uid: seq,
-            ip: Ipv4Header { src: 0, dst: 1, ttl: 64, ecn: Ecn::NotEct },
-            transport: Transport::Udp(UdpHeader { src_port: 1, dst_port: 1 }),
-            size,
-            flow: 0,
-            seq,
-            created: Instant::ZERO,
-        }
+    /// Offers the packet named `seq` (not ECN-capable).
+    fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
+        c.send(now, PacketId::new(seq as u32), size, false)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {
@@ -482,19 +475,30 @@ mod tests {
 
     /// The sequence numbers that reach the far end, in arrival order.
     fn arrivals(c: &mut Channel) -> Vec<u64> {
-        std::iter::from_fn(|| c.pop_due(Instant::MAX)).filter(|a| !a.lost).map(|a| a.packet.seq).collect()
+        std::iter::from_fn(|| c.pop_due(Instant::MAX)).filter(|a| !a.lost).map(|a| u64::from(a.packet.raw())).collect()
     }
 
     #[test]
     fn serialization_plus_propagation_is_exact_to_the_picosecond() {
         let mut c = channel(10_000_000, 10, QueueLimit::Unlimited, false);
-        let first = c.send(Instant::ZERO, &packet(0, 1040));
-        let second = c.send(Instant::ZERO, &packet(1, 1040));
+        let first = send(&mut c, Instant::ZERO, 0, 1040);
+        let second = send(&mut c, Instant::ZERO, 1, 1040);
         // 1040 B at 10 Mbit/s = 832 us; the second waits for the first.
         let t1 = Instant::from_ps(832_000_000);
-        assert_eq!(first, SendOutcome::Accepted { departs: Instant::ZERO, wake: Some(t1 + Duration::from_millis(10)) });
-        assert_eq!(second, SendOutcome::Accepted { departs: t1, wake: None }, "one live event per channel");
-        let seq_due = |c: &mut Channel, ps: u64| c.pop_due(Instant::from_ps(ps)).map(|a| a.packet.seq);
+        assert_eq!(
+            first,
+            SendOutcome::Accepted {
+                departs: Instant::ZERO,
+                wake: Some(t1 + Duration::from_millis(10)),
+                ce_marked: false
+            }
+        );
+        assert_eq!(
+            second,
+            SendOutcome::Accepted { departs: t1, wake: None, ce_marked: false },
+            "one live event per channel"
+        );
+        let seq_due = |c: &mut Channel, ps: u64| c.pop_due(Instant::from_ps(ps)).map(|a| u64::from(a.packet.raw()));
         let (t1, t2) = (832_000_000 + 10 * MS, 2 * 832_000_000 + 10 * MS);
         assert_eq!(seq_due(&mut c, t1 - 1), None);
         assert_eq!(seq_due(&mut c, t1), Some(0));
@@ -505,8 +509,8 @@ mod tests {
     #[test]
     fn rearm_schedules_the_next_head_only_for_the_live_event() {
         let mut c = channel(8_000_000, 1, QueueLimit::Unlimited, false);
-        c.send(Instant::ZERO, &packet(0, 1000)); // arrives 2 ms
-        c.send(Instant::ZERO, &packet(1, 1000)); // arrives 3 ms
+        send(&mut c, Instant::ZERO, 0, 1000); // arrives 2 ms
+        send(&mut c, Instant::ZERO, 1, 1000); // arrives 3 ms
         let t = Instant::from_ps(2 * MS);
         assert!(c.pop_due(t).is_some());
         assert_eq!(c.rearm(t), Some(Instant::from_ps(3 * MS)));
@@ -516,7 +520,7 @@ mod tests {
     #[test]
     fn usual_limit_counts_waiting_packets_only() {
         let mut c = channel(1_000_000, 0, QueueLimit::Packets(3), false);
-        let out: Vec<_> = (0..10).map(|i| c.send(Instant::ZERO, &packet(i, 1000))).collect();
+        let out: Vec<_> = (0..10).map(|i| send(&mut c, Instant::ZERO, i, 1000)).collect();
         assert_eq!(accepted(&out), 4, "one in service plus three waiting");
         assert_eq!(c.stats().queue_drops, 6);
     }
@@ -524,18 +528,18 @@ mod tests {
     #[test]
     fn ns2_limit_counts_the_packet_in_transmission() {
         let mut c = channel(1_000_000, 0, QueueLimit::Packets(3), true);
-        let out: Vec<_> = (0..10).map(|i| c.send(Instant::ZERO, &packet(i, 1000))).collect();
+        let out: Vec<_> = (0..10).map(|i| send(&mut c, Instant::ZERO, i, 1000)).collect();
         assert_eq!(accepted(&out), 3, "one in service plus limit - 1 waiting");
         // After one transmission time (8 ms) one packet left the queue: room for one more.
         let later = Instant::from_ps(8 * MS);
-        assert!(matches!(c.send(later, &packet(10, 1000)), SendOutcome::Accepted { .. }));
-        assert_eq!(c.send(later, &packet(11, 1000)), SendOutcome::Dropped(DropReason::Queue));
+        assert!(matches!(send(&mut c, later, 10, 1000), SendOutcome::Accepted { .. }));
+        assert_eq!(send(&mut c, later, 11, 1000), SendOutcome::Dropped(DropReason::Queue));
     }
 
     #[test]
     fn byte_limit_admits_while_the_bytes_fit() {
         let mut c = channel(1_000_000, 0, QueueLimit::Bytes(2500), false);
-        let out: Vec<_> = (0..5).map(|i| c.send(Instant::ZERO, &packet(i, 1000))).collect();
+        let out: Vec<_> = (0..5).map(|i| send(&mut c, Instant::ZERO, i, 1000)).collect();
         assert_eq!(accepted(&out), 3, "one in service, 2000 of 2500 bytes waiting");
     }
 
@@ -544,7 +548,7 @@ mod tests {
         let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
         c.set_loss(Some(LossModel { process: LossProcess::drop_list(vec![2, 5]), position: LossPosition::OnWire }));
         for i in 0..6 {
-            c.send(Instant::from_ps(i * 10 * MS), &packet(i, 1000));
+            send(&mut c, Instant::from_ps(i * 10 * MS), i, 1000);
         }
         assert_eq!(arrivals(&mut c), vec![0, 2, 3, 5], "the 2nd and 5th packets (seq 1 and 4) are lost");
         assert_eq!(c.stats().tx_packets, 6, "wire losses still use the link");
@@ -555,8 +559,8 @@ mod tests {
     fn loss_before_the_queue_never_uses_the_link() {
         let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
         c.set_loss(Some(LossModel { process: LossProcess::drop_list(vec![1]), position: LossPosition::BeforeQueue }));
-        assert_eq!(c.send(Instant::ZERO, &packet(0, 1000)), SendOutcome::Dropped(DropReason::Loss));
-        c.send(Instant::ZERO, &packet(1, 1000));
+        assert_eq!(send(&mut c, Instant::ZERO, 0, 1000), SendOutcome::Dropped(DropReason::Loss));
+        send(&mut c, Instant::ZERO, 1, 1000);
         c.advance(Instant::from_ps(100 * MS));
         assert_eq!(c.stats().tx_packets, 1);
         assert_eq!(c.busy_time(Instant::from_ps(100 * MS)), Duration::from_millis(8));
@@ -567,7 +571,7 @@ mod tests {
         // Three 1 ms packets at t = 0: waiting 2, 1, 0 over the first three ms.
         let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
         for i in 0..3 {
-            c.send(Instant::ZERO, &packet(i, 1000));
+            send(&mut c, Instant::ZERO, i, 1000);
         }
         let end = Instant::from_ps(4 * MS);
         c.advance(end);
@@ -580,8 +584,8 @@ mod tests {
     #[test]
     fn partial_transmission_counts_towards_busy_time() {
         let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
-        c.send(Instant::ZERO, &packet(0, 1000));
-        c.send(Instant::ZERO, &packet(1, 1000));
+        send(&mut c, Instant::ZERO, 0, 1000);
+        send(&mut c, Instant::ZERO, 1, 1000);
         let mid = Instant::from_ps(MS + MS / 2);
         c.advance(mid);
         assert_eq!(c.busy_time(mid), Duration::from_ps(MS + MS / 2));
@@ -593,7 +597,7 @@ mod tests {
         let mut c = channel(8_000_000, 0, QueueLimit::Unlimited, false);
         c.record_queue(Instant::ZERO);
         for i in 0..3 {
-            c.send(Instant::ZERO, &packet(i, 1000));
+            send(&mut c, Instant::ZERO, i, 1000);
         }
         c.advance(Instant::from_ps(5 * MS));
         let series: Vec<(u64, u32)> = c.queue_series().iter().map(|&(t, n, _)| (t.as_ps() / MS, n)).collect();
@@ -605,7 +609,7 @@ mod tests {
         let distribution = JitterDistribution::Exponential { mean: Duration::from_millis(5) };
         c.set_jitter(Some(Jitter { distribution, reorder }));
         for i in 0..200 {
-            c.send(Instant::from_ps(i * MS / 10), &packet(i, 100));
+            send(&mut c, Instant::from_ps(i * MS / 10), i, 100);
         }
         arrivals(&mut c)
     }
@@ -689,13 +693,13 @@ mod tests {
             for (seq, &(gap_ms, quarter_kb)) in sends.iter().enumerate() {
                 now += Duration::from_millis(gap_ms);
                 let size = 250 * quarter_kb;
-                let accepted = matches!(c.send(now, &packet(seq as u64, size)), SendOutcome::Accepted { .. });
+                let accepted = matches!(send(&mut c, now, seq as u64, size), SendOutcome::Accepted { .. });
                 proptest::prop_assert_eq!(accepted, reference.send(now, seq as u64, size), "packet {}", seq);
             }
             reference.serve_until(Instant::MAX);
             let mut lazy = Vec::new();
             while let Some(t) = c.line.head_time() {
-                lazy.push((t, c.pop_due(t).unwrap().packet.seq));
+                lazy.push((t, c.pop_due(t).unwrap().packet.raw().into()));
             }
             proptest::prop_assert_eq!(lazy, reference.arrivals);
         }

@@ -11,6 +11,7 @@ pub mod discipline;
 pub mod jitter;
 pub mod loss;
 pub mod packet;
+pub mod pool;
 pub mod routing;
 
 pub use channel::{Arrival, Channel, ChannelConfig, ChannelStats, DropReason, SendOutcome};
@@ -18,4 +19,5 @@ pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, 
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{LossModel, LossPosition, LossProcess};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
+pub use pool::{PacketId, PacketPool};
 pub use routing::{ChannelId, RoutingTable};

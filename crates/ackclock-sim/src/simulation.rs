@@ -8,8 +8,8 @@ use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
 use ackclock_net::{
-    Channel, ChannelConfig, ChannelId, Discipline, Ecn, Ipv4Header, Jitter, LossModel, NodeId, Packet, RoutingTable,
-    SendOutcome, Transport, UdpHeader,
+    Channel, ChannelConfig, ChannelId, Discipline, Ecn, Ipv4Header, Jitter, LossModel, NodeId, Packet, PacketId,
+    PacketPool, RoutingTable, SendOutcome, Transport, UdpHeader,
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
@@ -75,6 +75,8 @@ pub struct Simulation {
     /// `None` when the topology changed since the routes were computed.
     routes: Option<RoutingTable>,
     flows: Vec<Flow>,
+    /// Every packet in the network; channels and events hold its id.
+    packets: PacketPool,
     callbacks: HashMap<CallbackId, EventId>,
     next_callback: CallbackId,
     next_uid: u64,
@@ -93,6 +95,7 @@ impl Simulation {
             channel_ends: Vec::new(),
             routes: None,
             flows: Vec::new(),
+            packets: PacketPool::default(),
             callbacks: HashMap::new(),
             next_callback: 0,
             next_uid: 0,
@@ -108,6 +111,11 @@ impl Simulation {
     /// Events processed so far.
     pub fn events(&self) -> u64 {
         self.queue.delivered()
+    }
+
+    /// Packets sent and not yet delivered or dropped.
+    pub fn packets_in_network(&self) -> usize {
+        self.packets.live()
     }
 
     pub fn add_node(&mut self, name: &str) -> NodeId {
@@ -369,7 +377,7 @@ impl Simulation {
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
         let node = self.channels[ch as usize].to;
         while let Some(arrival) = self.channels[ch as usize].pop_due(now) {
-            if arrival.lost || self.tracer.is_some() {
+            if arrival.lost || arrival.duplicated || self.tracer.is_some() {
                 self.arrival_slow_path(now, ch, node, arrival);
             } else {
                 self.forward(now, node, arrival.packet);
@@ -396,12 +404,13 @@ impl Simulation {
         if let Some(t) = next {
             self.queue.schedule(t, Event::Departure(id));
         }
-        let packet = self.packet(now, id, (src, dst), ecn, transport, size, seq);
+        let packet = self.new_packet(now, id, (src, dst), ecn, transport, size, seq);
         self.forward(now, src, packet);
     }
 
+    /// Puts a new packet into the network's pool.
     #[allow(clippy::too_many_arguments)]
-    fn packet(
+    fn new_packet(
         &mut self,
         now: Instant,
         flow: u32,
@@ -410,9 +419,9 @@ impl Simulation {
         transport: Transport,
         size: u32,
         seq: u64,
-    ) -> Packet {
+    ) -> PacketId {
         self.next_uid += 1;
-        Packet {
+        self.packets.insert(Packet {
             uid: self.next_uid - 1,
             ip: Ipv4Header { src, dst, ttl: INITIAL_TTL, ecn },
             transport,
@@ -420,7 +429,7 @@ impl Simulation {
             flow,
             seq,
             created: now,
-        }
+        })
     }
 
     fn tcp(&mut self, flow: u32) -> &mut TcpFlow {
@@ -454,19 +463,22 @@ impl Simulation {
     }
 
     /// A TCP segment reached its destination node.
-    fn receive_tcp(&mut self, now: Instant, node: NodeId, id: u32, seg: TcpRepr) {
-        let client_node = self.flows[id as usize].src;
-        let side = if node == client_node { Side::Client } else { Side::Server };
-        let flow = self.tcp(id);
+    fn receive_tcp(&mut self, now: Instant, node: NodeId, packet: PacketId) {
+        let p = &self.packets[packet];
+        let Transport::Tcp(seg) = &p.transport else { unreachable!("only TCP packets come here") };
+        let id = p.flow;
+        let f = &mut self.flows[id as usize];
+        let side = if node == f.src { Side::Client } else { Side::Server };
+        let Transfer::Tcp(flow) = &mut f.transfer else { unreachable!("TCP packets name TCP flows") };
         let ep = flow.endpoint(side);
         if matches!(ep.state(), State::Closed) {
             // No connection here: refuse with a reset (RFC 9293 §3.10.7.1).
-            if let Some(rst) = Endpoint::reset_for(&seg) {
+            if let Some(rst) = Endpoint::reset_for(seg) {
                 self.send_segment(now, id, node, rst);
             }
             return;
         }
-        ep.on_segment(now, &seg);
+        ep.on_segment(now, seg);
         if let Some(t) = flow.after_input(now, side) {
             self.queue.schedule(t, Event::AppWake(id));
         }
@@ -509,39 +521,59 @@ impl Simulation {
         let peer = if node == f.src { f.dst } else { f.src };
         let size = ackclock_net::packet::IPV4_HEADER_BYTES + seg.wire_len();
         let seq = u64::from(seg.seq.0);
-        let packet = self.packet(now, id, (node, peer), Ecn::NotEct, Transport::Tcp(seg), size, seq);
+        let packet = self.new_packet(now, id, (node, peer), Ecn::NotEct, Transport::Tcp(seg), size, seq);
         self.forward(now, node, packet);
     }
 
     /// Hands a packet that is at `node` to its sink or to the next channel.
-    fn forward(&mut self, now: Instant, node: NodeId, mut packet: Packet) {
+    fn forward(&mut self, now: Instant, node: NodeId, id: PacketId) {
+        let packet = &mut self.packets[id];
         if packet.ip.dst == node {
-            match packet.transport {
-                Transport::Tcp(seg) => self.receive_tcp(now, node, packet.flow, seg),
-                Transport::Udp(_) => {
-                    if let Transfer::Udp(udp) = &mut self.flows[packet.flow as usize].transfer {
-                        udp.stats.rx_packets += 1;
-                        udp.stats.rx_bytes += u64::from(packet.size);
-                        udp.stats.delay.record((now - packet.created).as_ps());
-                    }
-                }
-            }
+            self.deliver(now, node, id);
             return;
         }
         let routes = self.routes.as_ref().expect("routes are computed before any event");
         let Some(ch) = routes.next_hop(node, packet.ip.dst) else {
-            return; // prepare() checked every flow, so only a stray packet lands here
+            // prepare() checked every flow, so only a stray packet lands here
+            self.packets.free(id);
+            return;
         };
         if node != packet.ip.src {
             packet.ip.ttl = packet.ip.ttl.saturating_sub(1);
         }
-        let outcome = self.channels[ch as usize].send(now, &packet);
+        let (size, ecn_capable) = (packet.size, packet.ip.ecn.is_capable());
+        let outcome = self.channels[ch as usize].send(now, id, size, ecn_capable);
         if self.tracer.is_some() {
-            self.trace_send(now, ch, packet, outcome);
+            self.trace_send(now, ch, self.packets[id], outcome);
         }
-        if let SendOutcome::Accepted { wake: Some(t), .. } = outcome {
-            self.queue.schedule(t, Event::Arrival(ch));
+        match outcome {
+            SendOutcome::Accepted { wake, ce_marked, .. } => {
+                if ce_marked {
+                    self.packets[id].ip.ecn = Ecn::Ce;
+                }
+                if let Some(t) = wake {
+                    self.queue.schedule(t, Event::Arrival(ch));
+                }
+            }
+            SendOutcome::Dropped(_) => self.packets.free(id),
         }
+    }
+
+    /// A packet reached its destination: its sink takes it and it leaves
+    /// the network.
+    fn deliver(&mut self, now: Instant, node: NodeId, id: PacketId) {
+        let packet = &self.packets[id];
+        match packet.transport {
+            Transport::Tcp(_) => self.receive_tcp(now, node, id),
+            Transport::Udp(_) => {
+                if let Transfer::Udp(udp) = &mut self.flows[packet.flow as usize].transfer {
+                    udp.stats.rx_packets += 1;
+                    udp.stats.rx_bytes += u64::from(packet.size);
+                    udp.stats.delay.record((now - packet.created).as_ps());
+                }
+            }
+        }
+        self.packets.free(id);
     }
 
     // --- tracing ---
@@ -604,15 +636,20 @@ impl Simulation {
         }
     }
 
-    /// An arrival that was lost on the wire or is traced: kept out of line so
-    /// the common case stays a plain `forward`.
+    /// An arrival that was lost on the wire, duplicated or is traced: kept
+    /// out of line so the common case stays a plain `forward`.
     #[cold]
     #[inline(never)]
     fn arrival_slow_path(&mut self, now: Instant, ch: ChannelId, node: NodeId, arrival: Arrival) {
+        let copy = arrival.duplicated.then(|| self.packets.insert(self.packets[arrival.packet]));
         let event = if arrival.lost { PacketEvent::Drop } else { PacketEvent::Receive };
-        self.trace_packet(now, event, ch, arrival.packet);
-        if !arrival.lost {
-            self.forward(now, node, arrival.packet);
+        for id in std::iter::once(arrival.packet).chain(copy) {
+            self.trace_packet(now, event, ch, self.packets[id]);
+            if arrival.lost {
+                self.packets.free(id);
+            } else {
+                self.forward(now, node, id);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! Property: whatever the network does (loss up to 20%, duplication,
 //! reordering), every TCP variant delivers exactly the bytes written, in
-//! order, once, and both ends close.
+//! order, once, and both ends close; every packet sent is then delivered or
+//! dropped, none left behind in the engine's packet pool.
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
@@ -70,7 +71,7 @@ proptest! {
         ..ProptestConfig::default()
     })]
     #[test]
-    fn every_byte_arrives_once_in_order_and_the_connection_closes(
+    fn every_byte_arrives_once_in_order_the_connection_closes_and_no_packet_is_left(
         seed in 0u64..1_000_000,
         cc in prop::sample::select(CcKind::ALL.to_vec()),
         bytes in 1u64..300_000,
@@ -86,6 +87,7 @@ proptest! {
         prop_assert_eq!(tcp.bytes_delivered, bytes);
         prop_assert_eq!(tcp.client_state.as_str(), format!("{:?}", State::Closed));
         prop_assert_eq!(tcp.server_state.as_str(), format!("{:?}", State::Closed));
+        prop_assert_eq!(sim.packets_in_network(), 0);
     }
 }
 

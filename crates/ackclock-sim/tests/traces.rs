@@ -1,8 +1,9 @@
-//! Trace output: ns-2 text (golden file), tcpdump text and pcap bytes.
+//! Trace output: ns-2 text (golden file), tcpdump text and pcap bytes (with
+//! the ECN marks a RED queue made).
 
 use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::{Discipline, NodeId};
-use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
+use ackclock_net::{Discipline, DropTail, NodeId, QueueLimit, Red, RedParams};
+use ackclock_sim::{Simulation, SizeModel, TcpApp, TcpFlowConfig, Traffic, UdpSourceConfig};
 use ackclock_tcp::{AckPolicy, CcKind, Reader, TcpConfig};
 use ackclock_trace::tracer::{Capture, Sink, TracedVars};
 use std::io::Write;
@@ -128,4 +129,49 @@ fn pcap_starts_with_a_nanosecond_header_and_raw_ip_records() {
     let caplen = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
     assert_eq!(caplen, 40, "the SYN: 20 bytes of IPv4 and 20 of TCP");
     assert_eq!(bytes[40], 0x45);
+}
+
+#[test]
+fn pcap_after_a_red_queue_shows_the_ce_marks_it_made() {
+    let mut sim = Simulation::new(3, 0);
+    let (a, r, b) = (sim.add_node("A"), sim.add_node("R"), sim.add_node("B"));
+    let red = RedParams { ecn: true, ..RedParams::default() };
+    let hard = DropTail { limit: QueueLimit::Packets(100), ns2_limit: false };
+    let ms = Duration::from_millis(5);
+    let (ar, _) = sim
+        .add_duplex(a, r, Bandwidth::from_bps(1_000_000).unwrap(), ms, Discipline::Red(Red::new(red, hard)))
+        .unwrap();
+    let (rb, _) =
+        sim.add_duplex(r, b, Bandwidth::from_bps(10_000_000).unwrap(), ms, Discipline::ns2_drop_tail(100)).unwrap();
+    // 10% overload keeps RED's average queue between its thresholds.
+    let cbr = UdpSourceConfig {
+        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(1_100_000).unwrap() },
+        size: SizeModel::Fixed(500),
+        start: Instant::ZERO,
+        stop: Some(Instant::from_ps(8 * 1_000_000_000_000)), // then 2 s to drain
+        max_packets: None,
+        ecn: true,
+        label: None,
+    };
+    sim.add_udp_flow("f", a, b, cbr).unwrap();
+    let out = Shared::default();
+    let writer =
+        ackclock_trace::pcap::PcapWriter::new(Box::new(out.clone()) as Box<dyn Write + Send + Sync>, 65535).unwrap();
+    sim.tracer().add_sink(Sink::Pcap { out: writer, capture: Capture::Channels(vec![rb]) });
+    sim.run(Some(Instant::from_ps(10 * 1_000_000_000_000))).unwrap();
+    sim.finish_traces().unwrap();
+    // Each record: 16 bytes of pcap header, then the IPv4 header (ECN in
+    // the low two bits of its second byte).
+    let bytes = out.0.lock().unwrap().clone();
+    let (mut at, mut ecn_counts) = (24, [0u64; 4]);
+    while at < bytes.len() {
+        let caplen = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
+        ecn_counts[usize::from(bytes[at + 16 + 1] & 0b11)] += 1;
+        at += 16 + caplen;
+    }
+    let marks = sim.link_report(ar).unwrap().ecn_marks;
+    assert!(marks > 50, "RED marked only {marks} packets");
+    assert_eq!(ecn_counts[0b11], marks, "CE on R->B; ECN counts {ecn_counts:?}");
+    assert!(ecn_counts[0b10] > 0, "the unmarked rest stays ECT(0); ECN counts {ecn_counts:?}");
+    assert_eq!(ecn_counts[0b00] + ecn_counts[0b01], 0);
 }
