@@ -59,6 +59,14 @@ def _axes(title: str | None, ylabel: str) -> tuple[Figure, Axes]:
     return figure, axes
 
 
+def _finish(figure: Figure, axes: Axes, lines: int) -> Figure:
+    """A legend when there is more than one line; the y axis from zero."""
+    if lines > 1:
+        axes.legend()
+    axes.set_ylim(bottom=0)
+    return figure
+
+
 def plot_cwnd(
     source: CwndSource,
     *,
@@ -80,10 +88,7 @@ def plot_cwnd(
     for flow in flows:
         part = frame.loc[frame["flow"] == flow]
         axes.plot(part["time"], part["cwnd"], drawstyle="steps-post", label=f"flow {flow}")
-    if len(flows) > 1:
-        axes.legend()
-    axes.set_ylim(bottom=0)
-    return figure
+    return _finish(figure, axes, len(flows))
 
 
 def plot_throughput(
@@ -106,10 +111,7 @@ def plot_throughput(
         part = series.loc[series["fid"] == flow]
         edges = np.append(part["time"].to_numpy(), part["time"].to_numpy()[-1] + bin)
         axes.stairs(part["bits_per_s"].to_numpy() / 1e6, edges, baseline=None, label=f"fid {flow}")
-    if len(fids) > 1:
-        axes.legend()
-    axes.set_ylim(bottom=0)
-    return figure
+    return _finish(figure, axes, len(fids))
 
 
 def plot_queue(
@@ -133,8 +135,7 @@ def plot_queue(
     figure, axes = _axes(title, QUEUE_LABEL)
     label = f"{from_node} -> {to_node}" if to_node is not None else f"node {from_node}"
     axes.plot(times, lengths, drawstyle="steps-post", label=label)
-    axes.set_ylim(bottom=0)
-    return figure
+    return _finish(figure, axes, 1)
 
 
 def save_figure(figure: Figure, path: PathLike) -> Path:

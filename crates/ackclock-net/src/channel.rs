@@ -1,11 +1,12 @@
 //! One direction of a point-to-point link: queue, transmitter and wire.
 //!
 //! A FIFO transmitter at a fixed rate knows each accepted packet's
-//! departure the moment it arrives, so the channel commits the packet (its
-//! pool handle and size; the packet itself stays in the engine's
-//! [`PacketPool`](crate::PacketPool)) to its arrival line right away and keeps only a ledger of departure times for
+//! departure the moment it arrives, so the channel commits the packet to its
+//! arrival line right away and keeps only a ledger of departure times for
 //! queue accounting. The engine then needs one pending event per channel
-//! (its earliest arrival), not one per packet per stage.
+//! (its earliest arrival), not one per packet per stage. The channel sees a
+//! packet's size and its id in the engine's [`PacketPool`](crate::PacketPool),
+//! never the packet itself.
 //!
 //! The ledger is consulted lazily: `advance(now)` retires the departures
 //! that happened before `now`, integrating queue length and busy time
@@ -84,7 +85,7 @@ pub struct ChannelStats {
     /// Integral over time of waiting packets, in packet-picoseconds.
     pub queue_packet_ps: u128,
     pub queue_byte_ps: u128,
-    /// occupancy[n]: picoseconds spent with n packets in the system
+    /// `occupancy[n]`: picoseconds spent with n packets in the system
     /// (waiting plus in service).
     pub occupancy: Vec<u64>,
 }

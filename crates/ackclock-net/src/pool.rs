@@ -14,13 +14,14 @@ use std::ops::{Index, IndexMut};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PacketId(u32);
 
+/// Channel tests name their packets by number, without a pool.
+#[cfg(test)]
 impl PacketId {
-    /// A handle for a caller that keeps packets elsewhere (tests).
-    pub fn new(raw: u32) -> Self {
+    pub(crate) fn new(raw: u32) -> Self {
         PacketId(raw)
     }
 
-    pub fn raw(self) -> u32 {
+    pub(crate) fn raw(self) -> u32 {
         self.0
     }
 }

@@ -3,8 +3,7 @@
 //! DropTail queue, two Reno bulk flows of 960-byte segments, 3000 simulated
 //! seconds. Throughput is delivered data packets per wall second.
 
-use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::Discipline;
+use ackclock_core::Instant;
 use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
 use ackclock_tcp::{CcKind, Reader, TcpConfig};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -16,13 +15,9 @@ const SIM_SECONDS: u64 = 3000;
 fn dumbbell() -> Simulation {
     let mut sim = Simulation::new(1, 0);
     let n: Vec<u32> = ["A", "B", "R", "D"].iter().map(|name| sim.add_node(name)).collect();
-    let mut duplex = |a: u32, b: u32, bps: u64, ms: u64, limit: u32| {
-        let rate = Bandwidth::from_bps(bps).unwrap();
-        sim.add_duplex(a, b, rate, Duration::from_millis(ms), Discipline::ns2_drop_tail(limit)).unwrap();
-    };
-    duplex(n[0], n[2], 80_000_000, 10, 100);
-    duplex(n[1], n[2], 80_000_000, 10, 100);
-    duplex(n[2], n[3], 8_000_000, 100, 20);
+    common::duplex(&mut sim, n[0], n[2], 80_000_000, 10, 100);
+    common::duplex(&mut sim, n[1], n[2], 80_000_000, 10, 100);
+    common::duplex(&mut sim, n[2], n[3], 8_000_000, 100, 20);
     let tcp = TcpConfig { cc: CcKind::Reno, max_window: Some(65_000 * 960), ..TcpConfig::ns2(960) };
     for (i, &src) in [n[0], n[1]].iter().enumerate() {
         let flow = TcpFlowConfig {

@@ -2,8 +2,7 @@
 //! dumbbell bottleneck for 60 simulated seconds. Reports delivered packets
 //! per wall second via criterion's throughput.
 
-use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::Discipline;
+use ackclock_core::{Bandwidth, Instant};
 use ackclock_sim::{Simulation, SizeModel, Traffic, UdpSourceConfig};
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -14,14 +13,10 @@ const SIM_SECONDS: u64 = 60;
 fn dumbbell() -> Simulation {
     let mut sim = Simulation::new(1, 0);
     let n: Vec<u32> = ["s1", "s2", "r", "l", "d"].iter().map(|name| sim.add_node(name)).collect();
-    let mut duplex = |a: u32, b: u32, bps: u64, ms: u64, limit: u32| {
-        let rate = Bandwidth::from_bps(bps).unwrap();
-        sim.add_duplex(a, b, rate, Duration::from_millis(ms), Discipline::ns2_drop_tail(limit)).unwrap();
-    };
-    duplex(n[0], n[2], 80_000_000, 10, 100);
-    duplex(n[1], n[2], 80_000_000, 10, 100);
-    duplex(n[2], n[3], 8_000_000, 100, 20);
-    duplex(n[3], n[4], 80_000_000, 10, 100);
+    common::duplex(&mut sim, n[0], n[2], 80_000_000, 10, 100);
+    common::duplex(&mut sim, n[1], n[2], 80_000_000, 10, 100);
+    common::duplex(&mut sim, n[2], n[3], 8_000_000, 100, 20);
+    common::duplex(&mut sim, n[3], n[4], 80_000_000, 10, 100);
     for (i, &src) in [n[0], n[1]].iter().enumerate() {
         let config = UdpSourceConfig {
             traffic: Traffic::Cbr { rate: Bandwidth::from_bps(5_000_000).unwrap() },

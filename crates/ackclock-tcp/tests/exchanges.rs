@@ -6,15 +6,8 @@ use ackclock_core::{Duration, Instant};
 use ackclock_tcp::{AckPolicy, CcKind, Endpoint, Reader, State, TcpConfig};
 use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
 
-const LOCAL: u16 = 1000;
-const REMOTE: u16 = 2000;
-const ISS: u32 = 100;
-const PEER_ISS: u32 = 5000;
-const MSS: u32 = 1000;
-
-fn ms(x: u64) -> Instant {
-    Instant::from_ps(x * 1_000_000_000)
-}
+mod common;
+use common::{ms, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
 
 fn config() -> TcpConfig {
     TcpConfig { mss: MSS, iss: Some(ISS), initial_window: 2, ..TcpConfig::default() }

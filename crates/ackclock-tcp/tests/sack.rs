@@ -5,15 +5,8 @@ use ackclock_core::{Duration, Instant};
 use ackclock_tcp::{CcKind, Endpoint, State, TcpConfig};
 use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
 
-const LOCAL: u16 = 1000;
-const REMOTE: u16 = 2000;
-const ISS: u32 = 100;
-const PEER_ISS: u32 = 5000;
-const MSS: u32 = 1000;
-
-fn ms(x: u64) -> Instant {
-    Instant::from_ps(x * 1_000_000_000)
-}
+mod common;
+use common::{ms, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
 
 fn ack_from_peer(ack: u32, sacked: &[(u32, u32)]) -> TcpRepr {
     let mut options = TcpOptions::default();

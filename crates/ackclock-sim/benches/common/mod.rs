@@ -1,9 +1,17 @@
-//! What the whole-simulation benches share: run a freshly built simulation
-//! for a fixed simulated time and report delivered packets per wall second.
+//! What the whole-simulation benches share: the dumbbell's links, and
+//! running a freshly built simulation for a fixed simulated time to report
+//! delivered packets per wall second.
 
-use ackclock_core::Instant;
+use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_net::{Discipline, NodeId};
 use ackclock_sim::Simulation;
 use criterion::{Criterion, Throughput};
+
+/// An ns-2 `duplex-link` with a DropTail queue of `limit` packets.
+pub fn duplex(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, ms: u64, limit: u32) {
+    let rate = Bandwidth::from_bps(bps).unwrap();
+    sim.add_duplex(a, b, rate, Duration::from_millis(ms), Discipline::ns2_drop_tail(limit)).unwrap();
+}
 
 /// Benchmarks `build` + run for `seconds`; the throughput is what
 /// `delivered` counts after one probe run.
