@@ -245,7 +245,7 @@ def test_summary_shows_tcp_connections_in_their_own_table():
     for column in ("cc", "delivered", "goodput", "retx", "timeouts", "mean rtt ms", "done at s"):
         assert column in header
     row = next(line for line in lines if line.startswith("reno "))
-    assert " A->B " in row and " reno " in row and "kb/s" in row and "Established" in row
+    assert " A->B " in row and " ns2-reno " in row and "kb/s" in row and "Established" in row
 
 
 def test_out_writes_a_series_csv_for_each_recorded_tcp_flow(tmp_path):

@@ -26,6 +26,23 @@ def parse_bandwidth(text: str) -> int:
 def parse_size(text: str) -> int:
     """'1500', '1500B', '100MB', '8MiB' -> bytes."""
 
+class CcParamInfo(TypedDict):
+    name: str
+    kind: Literal["real", "integer", "flag"]  # a flag is 0 or 1
+    default: float
+    min: float  # inclusive
+    max: float
+    help: str
+
+class CongestionControlInfo(TypedDict):
+    name: str
+    summary: str
+    params: list[CcParamInfo]
+    ns2_agents: list[str]  # the ns-2 agent classes it stands for in Tcl scripts
+
+def congestion_controls() -> list[CongestionControlInfo]:
+    """The core's registry of congestion-control algorithms."""
+
 # --- configuration dicts -----------------------------------------------------
 # Queue disciplines. `limit` None = unlimited. `unit` says what limit counts.
 # `ns2_limit` True = ns-2's convention: the limit counts the packet being
@@ -146,14 +163,15 @@ class TcpSpec(TypedDict, total=False):
     timestamps: bool  # offer RFC 7323 timestamps (RTTM, PAWS)
     timestamp_granularity_ps: int  # timestamp clock tick (default 1 ms)
     window_scale: bool  # offer RFC 7323 window scaling
-    cc: Literal["tahoe", "reno", "newreno"]
+    cc: str  # a name from congestion_controls()
+    cc_params: dict[str, float]  # the algorithm's parameters by name
     mss: int  # payload bytes per segment
     mss_option: bool
     initial_window: int  # segments
     initial_ssthresh: int | None  # bytes; None = unbounded (absent: the profile's)
     max_window: int | None  # bytes (ns-2's window_); None = no cap (absent: the profile's)
     abc: bool  # RFC 3465 appropriate byte counting
-    ns2_arithmetic: bool  # ns-2's window and RTT arithmetic (docs/tcp.md)
+    ns2_arithmetic: bool  # the algorithm's ns-2 module (reno -> ns2-reno) and tick RTT clock
     dupack_threshold: int
     limited_transmit: bool  # RFC 3042
     initial_rto_ps: int

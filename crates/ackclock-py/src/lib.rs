@@ -51,6 +51,36 @@ fn parse_size(text: &str) -> PyResult<u64> {
     units::parse_size(text).map_err(unit_err)
 }
 
+/// The congestion-control registry: each algorithm's name, summary,
+/// parameters and the ns-2 agent classes it implements.
+#[pyfunction]
+fn congestion_controls(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    ackclock_tcp::CcKind::all()
+        .map(|a| {
+            let d = PyDict::new(py);
+            d.set_item("name", a.name)?;
+            d.set_item("summary", a.summary)?;
+            d.set_item("ns2_agents", a.ns2_agents.to_vec())?;
+            let params = a
+                .params
+                .iter()
+                .map(|p| {
+                    let pd = PyDict::new(py);
+                    pd.set_item("name", p.name)?;
+                    pd.set_item("kind", format!("{:?}", p.kind).to_lowercase())?;
+                    pd.set_item("default", p.default)?;
+                    pd.set_item("min", p.min)?;
+                    pd.set_item("max", p.max)?;
+                    pd.set_item("help", p.help)?;
+                    Ok(pd)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("params", params)?;
+            Ok(d)
+        })
+        .collect()
+}
+
 #[pyclass(module = "ackclock._native")]
 struct Sim {
     inner: Simulation,
@@ -420,6 +450,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bandwidth, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;
+    m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_class::<Sim>()?;
     Ok(())
 }

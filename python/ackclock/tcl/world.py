@@ -21,16 +21,14 @@ from ackclock.simulator import Simulator
 from ackclock.specs import LossPosition
 from ackclock.tcl.classes import UNSUPPORTED, ClassVariables, exists, is_a, names
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcp_specs import Bulk, TcpParams, Telnet
+from ackclock.tcp_specs import ALGORITHMS, Bulk, TcpParams, Telnet
 
 # The sender variables `tracevar` can follow (ackclock-sim's NS2_VARS).
 TRACEABLE = ("cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_")
 TCP_HEADER_BYTES = 40
+# The algorithm each ns-2 agent class runs, from the core's registry.
 CONGESTION_CONTROL = {
-    "Agent/TCP": "tahoe",
-    "Agent/TCP/Reno": "reno",
-    "Agent/TCP/Newreno": "newreno",
-    "Agent/TCP/Sack1": "reno",
+    agent: name for name, info in ALGORITHMS.items() for agent in info["ns2_agents"]
 }
 # Agent/TCP variables whose ns-2 meaning ackclock does not model, with the
 # only value it accepts.
