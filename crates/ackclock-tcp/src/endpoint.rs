@@ -47,6 +47,9 @@ pub enum Reader {
     Paused,
 }
 
+/// Offsets beyond any real transfer stand for "unlimited data".
+const UNLIMITED_END: u64 = 1 << 62;
+
 /// Default send MSS when the peer sends no MSS option (RFC 9293 §3.7.1).
 const DEFAULT_MSS: u32 = 536;
 
@@ -80,8 +83,9 @@ pub struct Endpoint {
     pub(crate) snd_wl2: u64,
     pub(crate) max_snd_wnd: u64,
     pub(crate) send_mss: u32,
-    /// Bytes the application has written; data occupies offsets 1..=written.
-    pub(crate) app_written: u64,
+    /// One past the last data byte the application has written (data
+    /// occupies offsets 1..data_end); far beyond any transfer when unlimited.
+    pub(crate) data_end: u64,
     pub(crate) unlimited: bool,
     pub(crate) close_requested: bool,
     /// cwnd, ssthresh and the pacing rate: the congestion-control
@@ -187,7 +191,7 @@ impl Endpoint {
             snd_wl2: 0,
             max_snd_wnd: 0,
             send_mss,
-            app_written: 0,
+            data_end: 1,
             unlimited: false,
             close_requested: false,
             win: Window {
@@ -267,14 +271,15 @@ impl Endpoint {
 
     /// Queues `bytes` more bytes of (virtual) application data.
     pub fn write(&mut self, bytes: u64) {
-        if !self.close_requested {
-            self.app_written += bytes;
+        if !self.close_requested && !self.unlimited {
+            self.data_end += bytes;
         }
     }
 
     /// An application that always has data to send (ns-2's FTP).
     pub fn write_unlimited(&mut self) {
         self.unlimited = true;
+        self.data_end = UNLIMITED_END;
     }
 
     /// The application stops writing (ns-2's `$ftp stop`): what is sent
@@ -282,7 +287,7 @@ impl Endpoint {
     pub fn stop_writing(&mut self) {
         if self.unlimited {
             self.unlimited = false;
-            self.app_written = self.snd_max.saturating_sub(1);
+            self.data_end = self.snd_max.max(1);
         }
     }
 
@@ -389,7 +394,7 @@ impl Endpoint {
     }
     /// Data bytes acknowledged by the peer.
     pub fn bytes_acked(&self) -> u64 {
-        self.snd_una.min(self.data_end()).saturating_sub(1)
+        self.snd_una.min(self.data_end).saturating_sub(1)
     }
     /// In-order data bytes received (available to or read by the application).
     pub fn bytes_received(&self) -> u64 {
@@ -404,17 +409,21 @@ impl Endpoint {
     }
 
     /// The earliest time `on_timer` must be called.
+    #[inline]
     pub fn poll_at(&self) -> Option<Instant> {
-        // Called after every segment: a plain chain of minima, which the
-        // compiler keeps branch-light, rather than an iterator over options.
-        let earlier = |a: Option<Instant>, b: Option<Instant>| match (a, b) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            _ => a.or(b),
-        };
-        let deadlines = earlier(earlier(self.rto_deadline, self.persist_deadline), self.delack_deadline);
-        let deadlines = earlier(earlier(deadlines, self.time_wait_deadline), self.overhead_deadline);
-        let paced = self.paced_wait.then_some(self.pacing_deadline);
-        earlier(earlier(deadlines, paced), self.read_wakeup())
+        // Called after every segment: a plain chain of minima over times in
+        // picoseconds, "never" being the largest, which compiles without
+        // branches, rather than an iterator over options.
+        let ps = |t: Option<Instant>| t.map_or(u64::MAX, Instant::as_ps);
+        let paced = if self.paced_wait { self.pacing_deadline.as_ps() } else { u64::MAX };
+        let first = ps(self.rto_deadline)
+            .min(ps(self.persist_deadline))
+            .min(ps(self.delack_deadline))
+            .min(ps(self.time_wait_deadline))
+            .min(ps(self.overhead_deadline))
+            .min(paced)
+            .min(ps(self.read_wakeup()));
+        (first != u64::MAX).then(|| Instant::from_ps(first))
     }
 
     /// Handles every timer due at `now`.
@@ -578,7 +587,7 @@ impl Endpoint {
 
     /// State changes caused by our FIN being acknowledged.
     fn after_ack_state_change(&mut self, now: Instant) {
-        let fin_acked = self.close_requested && self.snd_una > self.data_end();
+        let fin_acked = self.close_requested && self.snd_una > self.data_end;
         match self.state {
             State::FinWait1 if fin_acked => self.state = State::FinWait2,
             State::Closing if fin_acked => self.enter_time_wait(now),
@@ -644,22 +653,24 @@ impl Endpoint {
     /// A segment template carrying our current ACK and window.
     pub(crate) fn header(&mut self, now: Instant, offset: u64) -> TcpRepr {
         let synchronized = !matches!(self.state, State::SynSent | State::Closed | State::Listen);
-        let window = self.advertise(now);
-        let options = if synchronized { self.segment_options(now) } else { TcpOptions::default() };
-        self.ack_now = false;
-        self.unacked_bytes = 0;
-        self.delack_deadline = None;
-        self.last_ack_sent = self.rcv_nxt;
-        TcpRepr {
+        let mut seg = TcpRepr {
             src_port: self.local_port,
             dst_port: self.remote_port,
             seq: self.iss + offset as u32,
             ack: if synchronized { self.irs + self.rcv_nxt as u32 } else { SeqNum(0) },
             flags: TcpFlags { ack: synchronized, ..TcpFlags::default() },
-            window,
-            options,
+            window: self.advertise(now),
+            options: TcpOptions::default(),
             payload_len: 0,
+        };
+        if synchronized {
+            self.segment_options(now, &mut seg.options);
         }
+        self.ack_now = false;
+        self.unacked_bytes = 0;
+        self.delack_deadline = None;
+        self.last_ack_sent = self.rcv_nxt;
+        seg
     }
 
     /// Builds the next segment to send, if any.

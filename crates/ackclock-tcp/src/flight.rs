@@ -11,9 +11,8 @@
 
 use crate::cc::RateSample;
 use ackclock_core::{Duration, Instant};
-use std::collections::VecDeque;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SentSegment {
     /// Sequence offsets [start, end).
     pub start: u64,
@@ -36,8 +35,110 @@ pub(crate) struct SentSegment {
 }
 
 impl SentSegment {
+    #[inline]
     fn len(&self) -> u64 {
         self.end - self.start
+    }
+}
+
+/// The records in offset order, in a ring whose capacity doubles when full
+/// (a power of two, so an index wraps with a mask).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Ring {
+    buf: Vec<SentSegment>,
+    head: usize,
+    len: usize,
+}
+
+impl Ring {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn slot(&self, i: usize) -> usize {
+        (self.head + i) & (self.buf.len() - 1)
+    }
+
+    /// The `i`th oldest record.
+    #[inline]
+    fn get(&self, i: usize) -> &SentSegment {
+        &self.buf[self.slot(i)]
+    }
+
+    #[inline]
+    fn get_mut(&mut self, i: usize) -> &mut SentSegment {
+        let slot = self.slot(i);
+        &mut self.buf[slot]
+    }
+
+    #[inline]
+    fn back(&self) -> &SentSegment {
+        self.get(self.len - 1)
+    }
+
+    #[inline]
+    fn front(&self) -> Option<&SentSegment> {
+        (self.len > 0).then(|| self.get(0))
+    }
+
+    /// A new last record, to be written.
+    #[inline]
+    fn push_back(&mut self) -> &mut SentSegment {
+        if self.len == self.buf.len() {
+            self.grow();
+        }
+        self.len += 1;
+        self.get_mut(self.len - 1)
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let mut grown = vec![SentSegment::default(); (2 * self.buf.len()).max(16)];
+        for (i, slot) in grown.iter_mut().enumerate().take(self.len) {
+            *slot = *self.get(i);
+        }
+        self.buf = grown;
+        self.head = 0;
+    }
+
+    #[inline]
+    fn pop_front(&mut self) {
+        self.head = self.slot(1);
+        self.len -= 1;
+    }
+
+    /// Inserts `s` so that it becomes the `i`th record.
+    fn insert(&mut self, i: usize, s: SentSegment) {
+        self.push_back();
+        for k in (i + 1..self.len).rev() {
+            *self.get_mut(k) = *self.get(k - 1);
+        }
+        *self.get_mut(i) = s;
+    }
+
+    /// The first index whose record fails `pred` (records are ordered).
+    fn partition_point(&self, pred: impl Fn(&SentSegment) -> bool) -> usize {
+        let (mut low, mut high) = (0, self.len);
+        while low < high {
+            let mid = (low + high) / 2;
+            if pred(self.get(mid)) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        low
+    }
+
+    #[cfg(test)]
+    fn iter(&self) -> impl Iterator<Item = &SentSegment> {
+        (0..self.len).map(|i| self.get(i))
     }
 }
 
@@ -55,7 +156,13 @@ pub(crate) struct Delivery {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Flight {
-    segments: VecDeque<SentSegment>,
+    segments: Ring,
+    conn: Totals,
+}
+
+/// The connection's delivery state (the draft's C.*).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Totals {
     /// C.delivered: bytes acknowledged or SACKed so far, and when it last grew.
     delivered: u64,
     delivered_at: Instant,
@@ -71,41 +178,51 @@ pub(crate) struct Flight {
 
 impl Flight {
     pub fn min_rtt(&self) -> Option<Duration> {
-        self.min_rtt
+        self.conn.min_rtt
     }
 
     /// Records the transmission of [start, end) at `now`: new data gets a
     /// record, a retransmission refreshes the records it covers.
+    #[inline]
     pub fn on_transmit(&mut self, now: Instant, start: u64, end: u64) {
+        let c = &mut self.conn;
         if self.segments.is_empty() {
             // Nothing in flight: a new send phase starts now.
-            self.first_tx_at = now;
-            self.delivered_at = now;
+            c.first_tx_at = now;
+            c.delivered_at = now;
         }
         let fresh = SentSegment {
             start,
             end,
             sent_at: now,
-            delivered: self.delivered,
-            delivered_at: self.delivered_at,
-            delivered_ce: self.delivered_ce,
-            first_tx_at: self.first_tx_at,
-            app_limited: self.app_limited_until != 0,
+            delivered: c.delivered,
+            delivered_at: c.delivered_at,
+            delivered_ce: c.delivered_ce,
+            first_tx_at: c.first_tx_at,
+            app_limited: c.app_limited_until != 0,
             retransmitted: false,
             sacked: false,
         };
-        let high = self.segments.back().map_or(start, |s| s.end);
-        if start >= high {
-            self.segments.push_back(fresh);
-            return;
+        if self.segments.is_empty() || start >= self.segments.back().end {
+            *self.segments.push_back() = fresh;
+        } else {
+            self.on_retransmit(fresh);
         }
+    }
+
+    /// A transmission of sequence space sent before: the records it covers
+    /// take its send state.
+    #[cold]
+    fn on_retransmit(&mut self, fresh: SentSegment) {
+        let (start, end, high) = (fresh.start, fresh.end, self.segments.back().end);
         let first = self.split_at(start);
         let last = self.split_at(end.min(high));
-        for s in self.segments.range_mut(first..last) {
+        for i in first..last {
+            let s = self.segments.get_mut(i);
             *s = SentSegment { start: s.start, end: s.end, retransmitted: true, sacked: s.sacked, ..fresh };
         }
         if end > high {
-            self.segments.push_back(SentSegment { start: high, retransmitted: true, ..fresh });
+            *self.segments.push_back() = SentSegment { start: high, retransmitted: true, ..fresh };
         }
     }
 
@@ -113,59 +230,94 @@ impl Flight {
     /// that holds it if needed; the number of records if none ends above it.
     fn split_at(&mut self, offset: u64) -> usize {
         let i = self.segments.partition_point(|s| s.end <= offset);
-        match self.segments.get(i).copied() {
-            Some(s) if s.start < offset => {
-                self.segments[i].end = offset;
-                self.segments.insert(i + 1, SentSegment { start: offset, ..s });
-                i + 1
-            }
-            _ => i,
+        if i == self.segments.len() || self.segments.get(i).start >= offset {
+            return i;
         }
+        let s = *self.segments.get(i);
+        self.segments.get_mut(i).end = offset;
+        self.segments.insert(i + 1, SentSegment { start: offset, ..s });
+        i + 1
     }
 
     /// The cumulative ACK reached `ack`: records below it leave the ring,
     /// and what was not SACKed before counts as delivered.
     pub fn on_ack(&mut self, now: Instant, ack: u64, ece: bool, d: &mut Delivery) {
-        while let Some(front) = self.segments.front_mut() {
+        while let Some(front) = self.segments.front() {
             if front.start >= ack {
                 break;
             }
             if front.end > ack {
                 // A partial ACK of the record: deliver what it covers.
                 if !front.sacked {
-                    self.delivered += ack - front.start;
+                    self.conn.delivered += ack - front.start;
                     d.bytes += ack - front.start;
                 }
-                front.start = ack;
+                self.segments.get_mut(0).start = ack;
                 break;
             }
-            let s = self.segments.pop_front().expect("checked above");
-            if !s.sacked {
-                self.deliver(now, &s, ece, d);
+            if !front.sacked {
+                self.conn.deliver(now, front, ece, d);
             }
+            self.segments.pop_front();
         }
     }
 
     /// The peer SACKed [start, end): the records it covers are delivered.
     pub fn on_sack(&mut self, now: Instant, start: u64, end: u64, ece: bool, d: &mut Delivery) {
-        let high = self.segments.back().map_or(0, |s| s.end);
-        let (start, end) = (start.max(self.segments.front().map_or(0, |s| s.start)), end.min(high));
+        if self.segments.is_empty() {
+            return;
+        }
+        let (low, high) = (self.segments.get(0).start, self.segments.back().end);
+        let (start, end) = (start.max(low), end.min(high));
         if start >= end {
             return;
         }
         let first = self.split_at(start);
         let last = self.split_at(end);
         for i in first..last {
-            let s = self.segments[i];
+            let s = self.segments.get_mut(i);
             if !s.sacked {
-                self.segments[i].sacked = true;
-                self.deliver(now, &s, ece, d);
+                s.sacked = true;
+                self.conn.deliver(now, s, ece, d);
             }
         }
     }
 
+    /// tcp_rate_gen: the rate sample of an ACK, after `on_ack` and `on_sack`.
+    pub fn sample(&mut self, now: Instant, d: &Delivery, rs: &mut RateSample) {
+        let c = &mut self.conn;
+        if c.app_limited_until != 0 && c.delivered > c.app_limited_until {
+            c.app_limited_until = 0;
+        }
+        if let Some(rtt) = d.rtt {
+            c.min_rtt = Some(c.min_rtt.map_or(rtt, |m| m.min(rtt)));
+        }
+        rs.acked_sacked = d.bytes.min(u64::from(u32::MAX)) as u32;
+        rs.rtt = d.rtt;
+        let Some(prior) = d.prior else { return };
+        rs.is_app_limited = prior.app_limited;
+        // The longer of the send and ACK phases, so that ACK compression
+        // cannot inflate the rate.
+        let interval = d.send_interval.max(now.saturating_since(prior.delivered_at));
+        if c.min_rtt.is_some_and(|m| interval < m) {
+            return;
+        }
+        rs.delivered = c.delivered - prior.delivered;
+        rs.interval = interval;
+        rs.delivered_ce = c.delivered_ce - prior.delivered_ce;
+    }
+
+    /// Sending stopped for want of data with room in the window: samples
+    /// until this flight is delivered understate the path.
+    pub fn note_app_limited(&mut self, in_flight: u64) {
+        self.conn.app_limited_until = (self.conn.delivered + in_flight).max(1);
+    }
+}
+
+impl Totals {
     /// tcp_rate_skb_delivered: counts `s` and keeps the send state of the
     /// most recently sent segment delivered.
+    #[inline]
     fn deliver(&mut self, now: Instant, s: &SentSegment, ece: bool, d: &mut Delivery) {
         self.delivered += s.len();
         self.delivered_at = now;
@@ -181,35 +333,6 @@ impl Flight {
             // Karn: a retransmitted segment's RTT is ambiguous.
             d.rtt = (!s.retransmitted).then(|| now - s.sent_at);
         }
-    }
-
-    /// tcp_rate_gen: the rate sample of an ACK, after `on_ack` and `on_sack`.
-    pub fn sample(&mut self, now: Instant, d: &Delivery, rs: &mut RateSample) {
-        if self.app_limited_until != 0 && self.delivered > self.app_limited_until {
-            self.app_limited_until = 0;
-        }
-        if let Some(rtt) = d.rtt {
-            self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
-        }
-        rs.acked_sacked = d.bytes.min(u64::from(u32::MAX)) as u32;
-        rs.rtt = d.rtt;
-        let Some(prior) = d.prior else { return };
-        rs.is_app_limited = prior.app_limited;
-        // The longer of the send and ACK phases, so that ACK compression
-        // cannot inflate the rate.
-        let interval = d.send_interval.max(now.saturating_since(prior.delivered_at));
-        if self.min_rtt.is_some_and(|m| interval < m) {
-            return;
-        }
-        rs.delivered = self.delivered - prior.delivered;
-        rs.interval = interval;
-        rs.delivered_ce = self.delivered_ce - prior.delivered_ce;
-    }
-
-    /// Sending stopped for want of data with room in the window: samples
-    /// until this flight is delivered understate the path.
-    pub fn note_app_limited(&mut self, in_flight: u64) {
-        self.app_limited_until = (self.delivered + in_flight).max(1);
     }
 }
 
@@ -270,7 +393,7 @@ mod tests {
         assert_eq!(rs.acked_sacked, 2000);
         let rs = ack(&mut f, ms(110), 1 + 4000);
         assert_eq!(rs.acked_sacked, 2000, "only the first and last segment are new");
-        assert_eq!(f.delivered, 4000);
+        assert_eq!(f.conn.delivered, 4000);
     }
 
     #[test]
@@ -283,6 +406,23 @@ mod tests {
         let rs = ack(&mut f, ms(400), 1501);
         assert_eq!(rs.rtt, None, "the newest delivered segment was retransmitted");
         assert_eq!(rs.acked_sacked, 1500);
+    }
+
+    #[test]
+    fn the_ring_keeps_order_across_wrap_around_and_growth() {
+        let mut f = Flight::default();
+        for k in 0..40u64 {
+            f.on_transmit(ms(k), 1 + k * 10, 11 + k * 10);
+            if k % 3 == 0 {
+                ack(&mut f, ms(k), 1 + (k / 2) * 10);
+            }
+        }
+        let starts: Vec<u64> = f.segments.iter().map(|s| s.start).collect();
+        let expected: Vec<u64> = (19..40).map(|k| 1 + k * 10).collect();
+        assert_eq!(starts, expected);
+        f.on_transmit(ms(50), 205, 215);
+        let ends: Vec<u64> = f.segments.iter().take(4).map(|s| s.end).collect();
+        assert_eq!(ends, vec![201, 205, 211, 215], "split inside the ring");
     }
 
     #[test]
@@ -302,7 +442,7 @@ mod tests {
         f.on_transmit(ms(10), 2001, 3001);
         assert!(!ack(&mut f, ms(100), 2001).is_app_limited, "sent before the bubble");
         assert!(ack(&mut f, ms(110), 3001).is_app_limited);
-        assert_eq!(f.app_limited_until, 0, "the bubble is delivered");
+        assert_eq!(f.conn.app_limited_until, 0, "the bubble is delivered");
     }
 
     #[test]

@@ -9,19 +9,7 @@ use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
 
-/// Offsets beyond any real transfer stand for "unlimited data".
-const UNLIMITED_END: u64 = 1 << 62;
-
 impl Endpoint {
-    /// One past the last data byte the application has written.
-    pub(crate) fn data_end(&self) -> u64 {
-        if self.unlimited {
-            UNLIMITED_END
-        } else {
-            1 + self.app_written
-        }
-    }
-
     /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged.
     fn flight_size(&self) -> u32 {
         (self.snd_max - self.snd_una).min(u64::from(u32::MAX)) as u32
@@ -156,7 +144,7 @@ impl Endpoint {
         if let Some(r) = rtt {
             self.take_rtt_sample(now, r);
         }
-        let c = self.conn(now);
+        let mut c = self.conn(now);
         self.cc.pkts_acked(&c, rs);
         let owns_window = self.cc.owns_window();
         if owns_window {
@@ -189,7 +177,7 @@ impl Endpoint {
                     self.phase = Phase::Open;
                 }
                 if !owns_window {
-                    let c = self.conn(now);
+                    c.state = self.ca_state();
                     self.cc.cong_avoid(&mut self.win, &c, rs.acked);
                 }
             }
@@ -355,37 +343,46 @@ impl Endpoint {
             // Going back after a timeout: skip what the peer already holds.
             self.snd_nxt = self.scoreboard.next_unsacked(self.snd_nxt).min(self.snd_max);
         }
-        let end = self.data_end();
+        let end = self.data_end;
         let nxt = self.snd_nxt;
+        if nxt >= end {
+            if self.close_requested && nxt == end {
+                return Some(self.emit(now, nxt, 0)); // the FIN
+            }
+            if end > 1 {
+                self.out_of_data();
+            }
+            return None;
+        }
         let room = self.send_limit().saturating_sub(nxt);
-        if nxt < end {
-            let len = (end - nxt).min(u64::from(self.send_mss)).min(room);
-            if len == 0 || !self.sws_allows(len, nxt + len == end) {
-                self.arm_persist(now);
-                self.end_burst();
-                return None;
-            }
-            if !self.overhead_allows(now) {
-                return None;
-            }
-            return Some(self.emit(now, nxt, len));
-        }
-        let fin_unsent = self.close_requested && nxt == end;
-        if !fin_unsent {
-            if self.snd_max - self.snd_una < u64::from(self.cwnd()) && nxt == self.snd_max {
-                // The application left the window unused.
-                self.flight.note_app_limited(self.snd_max - self.snd_una);
-            }
+        let len = (end - nxt).min(u64::from(self.send_mss)).min(room);
+        if len == 0 || !self.sws_allows(len, nxt + len == end) {
+            self.arm_persist(now);
             self.end_burst();
+            return None;
         }
-        fin_unsent.then(|| self.emit(now, nxt, 0))
+        if !self.overhead_allows(now) {
+            return None;
+        }
+        Some(self.emit(now, nxt, len))
+    }
+
+    /// Everything written is sent: if the window had room, the application
+    /// limits the flow (delivery-rate samples note it).
+    fn out_of_data(&mut self) {
+        let flight = self.snd_max - self.snd_una;
+        if flight < u64::from(self.cwnd()) && self.snd_nxt == self.snd_max {
+            self.flight.note_app_limited(flight);
+        }
+        self.end_burst();
     }
 
     /// Linux `tcp_cwnd_validate` at the end of a burst: remembers whether
     /// the window limited sending in this round, else the largest flight.
     fn end_burst(&mut self) {
         let flight = self.snd_max - self.snd_una;
-        let limited = flight.saturating_sub(self.scoreboard.sacked_bytes()) >= u64::from(self.cwnd());
+        let cwnd = u64::from(self.cwnd());
+        let limited = flight >= cwnd && flight - self.scoreboard.sacked_bytes() >= cwnd;
         if !std::mem::take(&mut self.burst_sent) && !limited {
             return;
         }
@@ -414,7 +411,7 @@ impl Endpoint {
     /// Length of a retransmission at `at`: up to one MSS, stopping at the
     /// end of the data and at the next SACKed block.
     fn segment_len_at(&self, at: u64) -> u64 {
-        let end = self.data_end().min(at + u64::from(self.send_mss));
+        let end = self.data_end.min(at + u64::from(self.send_mss));
         if self.sack_ok {
             self.scoreboard.hole_end(at, end) - at
         } else {
@@ -430,11 +427,11 @@ impl Endpoint {
             return None;
         }
         let rwnd_room = !self.cfg.flow_control || self.snd_nxt < self.snd_una + self.snd_wnd;
-        let new_data = self.snd_nxt < self.data_end() && rwnd_room;
+        let new_data = self.snd_nxt < self.data_end && rwnd_room;
         let next = self.scoreboard.next_seg(self.snd_una, self.snd_max, new_data, dupthresh, mss)?;
         let at = match next {
             NextSeg::NewData => {
-                let len = (self.data_end() - self.snd_nxt).min(u64::from(mss));
+                let len = (self.data_end - self.snd_nxt).min(u64::from(mss));
                 return Some(self.emit(now, self.snd_nxt, len));
             }
             NextSeg::Retransmit(at) => at,
@@ -445,7 +442,7 @@ impl Endpoint {
         };
         // At the end of the data this resends just the FIN.
         let len = self.segment_len_at(at);
-        (len > 0 || at == self.data_end()).then(|| self.emit(now, at, len))
+        (len > 0 || at == self.data_end).then(|| self.emit(now, at, len))
     }
 
     /// RFC 1122 §4.2.3.4 sender SWS avoidance with Nagle's algorithm.
@@ -461,7 +458,7 @@ impl Endpoint {
     fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
         let mut seg = self.header(now, offset);
         seg.payload_len = len as u32;
-        let end = self.data_end();
+        let end = self.data_end;
         seg.flags.psh = len > 0 && offset + len == end;
         seg.flags.fin = self.close_requested && offset + len == end;
         let seq_end = offset + len + u64::from(seg.flags.fin);
@@ -514,7 +511,7 @@ impl Endpoint {
 
     /// A one-byte window probe beyond the window; it does not advance snd_nxt.
     pub(crate) fn probe_segment(&mut self, now: Instant) -> Option<TcpRepr> {
-        if !std::mem::take(&mut self.probe_due) || self.snd_nxt >= self.data_end() {
+        if !std::mem::take(&mut self.probe_due) || self.snd_nxt >= self.data_end {
             return None;
         }
         let mut seg = self.header(now, self.snd_nxt);

@@ -2,7 +2,7 @@
 //! endpoint calls each hook of the interface, with what, and that what a
 //! hook sets takes effect.
 
-use super::{CaState, Cc, Conn, CongestionOps, CwndEvent, RateSample, Window};
+use super::{CaState, Cc, CongestionOps, Conn, CwndEvent, RateSample, Window};
 use crate::{Endpoint, TcpConfig};
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_wire::{SeqNum, TcpFlags, TcpRepr};
