@@ -96,6 +96,15 @@ def test_help_and_version_succeed():
     assert run_cli("--version").stdout.startswith("ackclock, version ")
 
 
+def test_algorithms_lists_every_registered_algorithm_with_its_parameters():
+    result = run_cli("algorithms")
+    assert result.returncode == 0
+    names = [line.split(":")[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
+    assert names == [info["name"] for info in ac.congestion_controls()]
+    assert "    beta = 0.5 (real, 0.05 to 1): " in result.stdout
+    assert "    ns-2 agents: Agent/TCP/Reno, Agent/TCP/Sack1" in result.stdout
+
+
 SCENARIO = """\
 [simulation]
 seed = 1

@@ -304,6 +304,14 @@ def test_the_registry_lists_every_algorithm_with_its_parameters():
     assert algorithms["ns2-tahoe"]["ns2_agents"] == ["Agent/TCP"]
 
 
+def test_the_tcp_docs_describe_every_registered_algorithm():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "tcp.md").read_text()
+    missing = [a["name"] for a in ac.congestion_controls() if f"`{a['name']}`" not in text]
+    assert missing == []
+
+
 def test_tcp_flows_are_named_and_placed_like_udp_flows():
     sim, a, b, _ = two_nodes()
     first = sim.tcp(a, b)

@@ -2,6 +2,7 @@
 
     ackclock run FILE [--until T] [--seed N] [--json] [--out DIR]
     ackclock tcl SCRIPT.tcl [ARGS...]
+    ackclock algorithms
     ackclock experiment mm1 [--replications R] [--jobs J] [--seed N] [--out DIR]
     ackclock experiment sack-ber [--seeds K] [--bytes SIZE] [--ber B ...] [--seed N] [--out DIR]
 
@@ -27,6 +28,7 @@ from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
 from ackclock.tcl import TclScriptError, run_script
+from ackclock.tcp_specs import congestion_controls
 
 USAGE_ERROR = 2
 CORE_ERROR = 1
@@ -106,6 +108,19 @@ def run_command(
             click.echo(f"\nresults written to {out / 'results.json'}")
             for path in series_paths:
                 click.echo(f"time series written to {path}")
+
+
+@cli.command("algorithms")
+def algorithms_command() -> None:
+    """List the congestion-control algorithms, their parameters and the ns-2
+    agents they stand for (TcpParams cc and cc_params, TOML cc and cc_params)."""
+    for info in congestion_controls():
+        click.echo(f"{info['name']}: {info['summary']}")
+        if info["ns2_agents"]:
+            click.echo(f"    ns-2 agents: {', '.join(info['ns2_agents'])}")
+        for p in info["params"]:
+            bounds = f"{p['min']:g} to {p['max']:g}" if p["kind"] != "flag" else "true or false"
+            click.echo(f"    {p['name']} = {p['default']:g} ({p['kind']}, {bounds}): {p['help']}")
 
 
 @cli.command(
