@@ -6,7 +6,7 @@ configuration dict is checked by Rust; a bad key or value raises ConfigError
 whose message names the key and the value.
 """
 
-from typing import Literal, TypedDict, final
+from typing import Callable, Literal, TypedDict, final
 
 class UnitError(ValueError):
     """A unit string could not be parsed; the message quotes it."""
@@ -337,12 +337,18 @@ class Sim:
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...
-    def run(self, until_ps: int | None = None) -> tuple[RunOutcome, int | None]:
+    def run(
+        self, until_ps: int | None = None, on_pause: Callable[[], object] | None = None
+    ) -> tuple[RunOutcome, int | None]:
         """Processes events up to and including `until_ps` (or until none remain).
         Returns ("callback", id) when a scheduled callback is due (call it, then
         call run() again with the same limit), ("stopped", None) after stop(),
         ("until", None) when the limit was reached (the clock is then exactly
-        until_ps), ("idle", None) when no events remain."""
+        until_ps), ("idle", None) when no events remain.
+
+        Every few thousand events the run pauses between two events: Python's
+        signal handlers run, then `on_pause()`. An exception from either ends
+        the run there (traces written up to now); run() can be called again."""
     def trace_ns2(
         self,
         path: str,

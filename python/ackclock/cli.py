@@ -7,7 +7,8 @@
 
 A user's mistake (bad option, missing or invalid file) prints one line
 "ackclock: error: ..." and exits with status 2; a failure inside the simulator
-core prints its message and exits with status 1. Never a traceback.
+core prints its message and exits with status 1. Ctrl-C ends a run with status
+130 after closing its traces. Never a traceback.
 """
 
 from __future__ import annotations

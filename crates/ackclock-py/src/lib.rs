@@ -24,6 +24,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+/// Events between two looks at Python's signals: well under a millisecond
+/// of simulation, so that Ctrl-C is served at once, while the pause itself
+/// (taking the GIL back) costs nothing measurable.
+const EVENTS_PER_PAUSE: u64 = 8192;
+
 create_exception!(ackclock._native, UnitError, PyValueError, "A unit string could not be parsed.");
 create_exception!(ackclock._native, ConfigError, PyValueError, "A builder argument is invalid.");
 create_exception!(ackclock._native, SimulationError, PyRuntimeError, "An internal failure inside the core.");
@@ -276,18 +281,45 @@ impl Sim {
         self.guarded(|s| Ok(s.cancel_callback(callback_id)))
     }
 
-    #[pyo3(signature = (until_ps = None))]
-    fn run(&mut self, py: Python<'_>, until_ps: Option<u64>) -> PyResult<(&'static str, Option<u64>)> {
+    /// Runs in slices of `EVENTS_PER_PAUSE` events with the GIL released;
+    /// between two slices, with the simulation free to be looked at,
+    /// Python's signal handlers run (Ctrl-C raises KeyboardInterrupt there),
+    /// then `on_pause()`. An exception from either ends the run between two
+    /// events, with the traces written up to now: the simulation stays
+    /// usable and can be run further.
+    #[pyo3(signature = (until_ps = None, on_pause = None))]
+    fn run(
+        slf: &Bound<'_, Self>,
+        until_ps: Option<u64>,
+        on_pause: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(&'static str, Option<u64>)> {
+        let py = slf.py();
         let until = until_ps.map(Instant::from_ps);
-        // No Python object is touched while events run, so other threads may.
-        let outcome = py.detach(|| self.guarded(|s| s.run(until)))?;
-        let flushed = self.guarded(|s| Ok(s.flush_traces()))?;
+        let outcome = loop {
+            let mut borrowed = slf.borrow_mut();
+            let sim: &mut Sim = &mut borrowed;
+            // No Python object is touched while events run, so other threads may.
+            let outcome = py.detach(|| sim.guarded(|s| s.run_at_most(until, EVENTS_PER_PAUSE)))?;
+            if outcome != RunOutcome::EventLimit {
+                break outcome;
+            }
+            drop(borrowed);
+            if let Err(interrupted) = py.check_signals().and_then(|()| on_pause.map_or(Ok(()), |f| f.call0().map(drop)))
+            {
+                // The interruption is what the caller must see; a trace write
+                // error is reported again when the traces are closed.
+                let _ = slf.borrow_mut().guarded(|s| Ok(s.flush_traces()));
+                return Err(interrupted);
+            }
+        };
+        let flushed = slf.borrow_mut().guarded(|s| Ok(s.flush_traces()))?;
         flushed.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))?;
         Ok(match outcome {
             RunOutcome::Until => ("until", None),
             RunOutcome::Idle => ("idle", None),
             RunOutcome::Stopped => ("stopped", None),
             RunOutcome::Callback(id) => ("callback", Some(id)),
+            RunOutcome::EventLimit => unreachable!("the loop continues after a pause"),
         })
     }
 

@@ -50,6 +50,9 @@ pub enum RunOutcome {
     Stopped,
     /// A scheduled callback is due at the current time.
     Callback(CallbackId),
+    /// `run_at_most` processed its quota of events; calling it again
+    /// continues exactly where it paused.
+    EventLimit,
 }
 
 enum Transfer {
@@ -305,7 +308,15 @@ impl Simulation {
 
     /// Processes events up to and including `until` (or until none remain).
     pub fn run(&mut self, until: Option<Instant>) -> Result<RunOutcome, ConfigError> {
+        self.run_at_most(until, u64::MAX)
+    }
+
+    /// Like `run`, but pauses with `EventLimit` after `max_events` events,
+    /// between two events, so that a front end can look at signals or
+    /// report progress and then continue; pausing does not change results.
+    pub fn run_at_most(&mut self, until: Option<Instant>, max_events: u64) -> Result<RunOutcome, ConfigError> {
         self.prepare()?;
+        let limit = self.queue.delivered().saturating_add(max_events);
         loop {
             if std::mem::take(&mut self.stop_requested) {
                 return Ok(RunOutcome::Stopped);
@@ -321,6 +332,9 @@ impl Simulation {
                         None => RunOutcome::Idle,
                     })
                 }
+            }
+            if self.queue.delivered() == limit {
+                return Ok(RunOutcome::EventLimit);
             }
             let (now, event) = self.queue.pop().expect("peeked an event");
             match event {
