@@ -26,6 +26,11 @@ def parse_bandwidth(text: str) -> int:
 def parse_size(text: str) -> int:
     """'1500', '1500B', '100MB', '8MiB' -> bytes."""
 
+def index_nam(input: str, output: str) -> str:
+    """Indexes the nam trace `input` into the viewer's file `output` (written
+    whole or not at all); returns its JSON header. A line that cannot be read
+    raises ConfigError naming the file, the line number and the value."""
+
 # --- configuration dicts -----------------------------------------------------
 # Queue disciplines. `limit` None = unlimited. `unit` says what limit counts.
 # `ns2_limit` True = ns-2's convention: the limit counts the packet being
@@ -369,6 +374,11 @@ class Sim:
         channel, after `preamble`: the header lines (V A c n l q), written once
         before the first event (see ackclock.nam.preamble). The file is created
         now (ConfigError if it cannot be)."""
+    def trace_view(self, path: str, preamble: str) -> None:
+        """Writes the viewer's index (`ackclock view`) of every channel's packets and
+        the TCP senders' cwnd_ and ssthresh_, with the topology of the nam header
+        lines in `preamble`. Created now under a temporary name (ConfigError if it
+        cannot be), complete under `path` once the traces are closed."""
     def trace_tcpdump(
         self, path: str, channels: list[int] | None = None, node: int | None = None
     ) -> None:

@@ -17,6 +17,7 @@ use ackclock_sim::{
 use ackclock_tcp::Reader;
 use ackclock_trace::pcap::PcapWriter;
 use ackclock_trace::tracer::{Capture, Output, Sink, TracedVars};
+use ackclock_trace::view::{self, IndexError, ViewSink};
 use ackclock_trace::VarValue;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -54,6 +55,19 @@ fn parse_bandwidth(text: &str) -> PyResult<u64> {
 #[pyfunction]
 fn parse_size(text: &str) -> PyResult<u64> {
     units::parse_size(text).map_err(unit_err)
+}
+
+/// Indexes the nam trace at `input` into the viewer's file at `output`;
+/// returns the index's JSON header.
+#[pyfunction]
+fn index_nam(py: Python<'_>, input: &str, output: &str) -> PyResult<String> {
+    let header =
+        py.detach(|| view::index_nam_file(input.as_ref(), output.as_ref())).map_err(|e| index_err(input, e))?;
+    Ok(header.to_string())
+}
+
+fn index_err(path: &str, e: IndexError) -> PyErr {
+    ConfigError::new_err(format!("{path}: {e}"))
 }
 
 #[pyclass(module = "ackclock._native")]
@@ -358,6 +372,17 @@ impl Sim {
         })
     }
 
+    /// The viewer's index of every channel's packets and the TCP senders'
+    /// cwnd_ and ssthresh_, with the topology of the nam header lines in
+    /// `preamble`; complete when the traces are closed.
+    fn trace_view(&mut self, path: &str, preamble: &str) -> PyResult<()> {
+        let sink = ViewSink::create(path.as_ref(), preamble).map_err(|e| index_err(path, e))?;
+        self.guarded(|s| {
+            s.tracer().add_sink(Sink::View(Box::new(sink)));
+            Ok(())
+        })
+    }
+
     /// tcpdump-style text for packets leaving on `channels` or seen at `node`.
     #[pyo3(signature = (path, channels = None, node = None))]
     fn trace_tcpdump(&mut self, path: &str, channels: Option<Vec<u32>>, node: Option<u32>) -> PyResult<()> {
@@ -452,6 +477,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bandwidth, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;
+    m.add_function(wrap_pyfunction!(index_nam, m)?)?;
     m.add_class::<Sim>()?;
     Ok(())
 }
