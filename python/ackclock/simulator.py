@@ -17,7 +17,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
-from ackclock import _native, checks, specs, tcp_specs, units
+from ackclock import _native, checks, nam, specs, tcp_specs, units
 from ackclock.errors import ConfigError, ParameterError
 from ackclock.handles import Flow, Link, Node, TcpFlow
 from ackclock.results import RunResult, run_result
@@ -472,6 +472,24 @@ class Simulator:
         """ns-2's `namtrace-all`: every packet event in nam's format, after
         `preamble` (the topology lines; see `ackclock.nam.preamble`)."""
         self._native.trace_nam(os.fspath(path), preamble)
+
+    def trace_view(self, path: str | os.PathLike[str], preamble: str | None = None) -> None:
+        """The index `ackclock view` animates: every packet event and the TCP
+        senders' cwnd, complete once the traces are closed. `preamble` (nam
+        header lines) gives the topology with its drawing hints; by default,
+        this simulation's nodes, labelled with their names, and links."""
+        if preamble is None:
+            preamble = self._nam_topology()
+        self._native.trace_view(os.fspath(path), preamble)
+
+    def _nam_topology(self) -> str:
+        links = []
+        for (src, dst), link in self._links.items():
+            if (dst, src) not in self._links or src < dst:
+                delay_s = link.delay_ps / units.PS_PER_S
+                links.append((src, dst, float(link.bandwidth_bps), delay_s, None))
+        labels = nam.node_labels((node.id, node.name) for node in self._nodes)
+        return labels + nam.preamble([node.id for node in self._nodes], links)
 
     def tcpdump(
         self, path: str | os.PathLike[str], node: Node | None = None, link: Link | None = None

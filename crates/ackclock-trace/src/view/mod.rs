@@ -27,7 +27,7 @@ use std::path::Path;
 /// Hops per chunk: a chunk is then about 1.7 MB, read in milliseconds.
 pub const ROWS_PER_CHUNK: usize = 1 << 15;
 /// Bins of the whole-run series.
-pub const OVERVIEW_BINS: usize = 4096;
+pub const OVERVIEW_BINS: usize = 2048;
 
 #[derive(Debug)]
 pub enum IndexError {
