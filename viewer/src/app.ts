@@ -44,6 +44,8 @@ export interface ViewState {
   falling: PacketState[];
   /** Screen positions (CSS pixels, relative to the network canvas). */
   nodes: Record<string, { x: number; y: number }>;
+  /** Drawn node radius, CSS pixels. */
+  nodeRadius: number;
   variables: Record<string, number>;
   annotation: string | null;
   info: string;
@@ -520,6 +522,7 @@ export class App {
       queues,
       falling: c ? (s?.falls ?? []).map((f) => this.packet(c, f.row)) : [],
       nodes,
+      nodeRadius: this.renderer.nodeRadius / dpr,
       variables,
       annotation: annotation ? annotation[1] : null,
       info: this.info(),
