@@ -113,14 +113,12 @@ def main() -> int:
             browser.close()
         h = index.header
         print(f"trace: {nam} ({size / 1e9:.2f} GB, {h['packet_records']:,} packet records)")
+        chunks = len(h["chunks"]["t0"])
+        first, second = indexing + first_page, cached + second_page
+        print(f"index: {index.size / 1e6:.0f} MB, {h['hops']:,} hops in {chunks} chunks")
+        print(f"first open:   {first:6.2f} s (indexing {indexing:.2f} s, page {first_page:.2f} s)")
         print(
-            f"index: {index.size / 1e6:.0f} MB, {h['hops']:,} hops in {len(h['chunks']['t0'])} chunks"
-        )
-        print(
-            f"first open:   {indexing + first_page:6.2f} s (indexing {indexing:.2f} s, page {first_page:.2f} s)"
-        )
-        print(
-            f"second open:  {cached + second_page:6.2f} s (cached index {cached:.3f} s, page {second_page:.2f} s)"
+            f"second open:  {second:6.2f} s (cached index {cached:.3f} s, page {second_page:.2f} s)"
         )
         print(f"seek to 2500: {seek:6.3f} s (now at t = {t}, {in_flight} packets in flight)")
     finally:

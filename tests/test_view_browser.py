@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from ackclock.view import index_for, page
 from ackclock.view.server import make_server
-
 from conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -65,7 +64,8 @@ class View:
 
     def at(self, t: float) -> dict[str, Any]:
         """Seeks to `t` and returns what the page shows."""
-        return self.page.evaluate(f"window.ackclockView.ready.then(a => a.seek({t}).then(() => a.state()))")
+        script = f"window.ackclockView.ready.then(a => a.seek({t}).then(() => a.state()))"
+        return self.page.evaluate(script)
 
     def state(self) -> dict[str, Any]:
         return self.page.evaluate("window.ackclockView.ready.then(a => a.state())")
@@ -90,7 +90,10 @@ def view(browser: Any) -> Iterator[Any]:
         v.close()
 
 
-def nam_records(path: Path) -> list[tuple[str, float, int, int, int]]:
+Record = tuple[str, float, int, int, int]
+
+
+def nam_records(path: Path) -> list[Record]:
     """(event, time, from, to, packet id) of each packet record, read plainly."""
     out = []
     for line in path.read_text().splitlines():
@@ -101,9 +104,9 @@ def nam_records(path: Path) -> list[tuple[str, float, int, int, int]]:
     return out
 
 
-def expected_queue(records: list[tuple[str, float, int, int, int]], link: tuple[int, int], t: float) -> int:
-    mine = [r for r in records if (r[2], r[3]) == link and r[1] <= t]
-    return sum(r[0] == "+" for r in mine) - sum(r[0] == "-" for r in mine) - sum(r[0] == "d" for r in mine)
+def expected_queue(records: list[Record], link: tuple[int, int], t: float) -> int:
+    mine = [r[0] for r in records if (r[2], r[3]) == link and r[1] <= t]
+    return mine.count("+") - mine.count("-") - mine.count("d")
 
 
 def red_pixels(png: bytes) -> int:
@@ -184,7 +187,9 @@ def test_basic1_tcl_shows_the_chapters_slow_start_drops_and_sawtooth(
     assert max(lengths) == 6 and min(lengths) <= 1
 
 
-def test_a_real_ns2_wireless_trace_moves_the_mover_and_hops_packets(view: Any, tmp_path: Path) -> None:
+def test_a_real_ns2_wireless_trace_moves_the_mover_and_hops_packets(
+    view: Any, tmp_path: Path
+) -> None:
     nam = tmp_path / "wireless.nam"
     nam.write_bytes(gzip.decompress((FIXTURES / "wireless-10s.nam.gz").read_bytes()))
     v = view(nam)
@@ -196,7 +201,8 @@ def test_a_real_ns2_wireless_trace_moves_the_mover_and_hops_packets(view: Any, t
     # CBR packets hop from node 0 towards the mover, through the row when it is far.
     hops = set()
     for k in range(50):
-        hops |= {(p["from"], p["to"]) for p in v.at(6.0 + 0.01 * k)["inFlight"] if p["ptype"] == "cbr"}
+        flying = v.at(6.0 + 0.01 * k)["inFlight"]
+        hops |= {(p["from"], p["to"]) for p in flying if p["ptype"] == "cbr"}
     assert (0, 1) in hops or (0, 5) in hops
     assert any(to == 5 for _, to in hops)
     assert v.page.locator("#network").screenshot()  # drawn without errors
