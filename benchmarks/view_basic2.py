@@ -25,18 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 from threading import Thread
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 READY = "window.ackclockView.ready"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 
 
 def make_trace(directory: Path, with_ackclock: bool) -> Path:
@@ -58,7 +50,7 @@ def make_trace(directory: Path, with_ackclock: bool) -> Path:
     return directory / "basic2.nam"
 
 
-def open_page(browser, index) -> tuple[object, object, float]:  # type: ignore[no-untyped-def]
+def open_page(browser: Any, index: Any) -> tuple[Any, Any, float]:
     """Serves `index`, loads the page until its first drawing; returns the page,
     the server and the wall seconds the page took."""
     from ackclock.view.server import make_server
@@ -81,6 +73,7 @@ def main() -> int:
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, for us and chromium
 
     from ackclock.view import index_for
+    from ackclock.view.headless import launch
     from playwright.sync_api import sync_playwright
 
     scratch = Path(tempfile.mkdtemp(prefix="view-basic2-"))
@@ -89,7 +82,7 @@ def main() -> int:
         nam = options.nam or make_trace(options.keep or scratch, options.ackclock)
         size = nam.stat().st_size
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+            browser = launch(p)
             start = time.perf_counter()
             index = index_for(nam)
             indexing = time.perf_counter() - start

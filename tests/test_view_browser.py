@@ -17,21 +17,11 @@ from typing import Any
 
 import pytest
 from ackclock.view import index_for, page
+from ackclock.view.headless import CHROMIUM, launch
 from ackclock.view.server import make_server
 from conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
 if not CHROMIUM.exists() and not os.environ.get("ACKCLOCK_REQUIRE_BROWSER"):
     pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -40,7 +30,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        chromium = launch(p)
         yield chromium
         chromium.close()
 

@@ -14,17 +14,18 @@ import shutil
 import tempfile
 from pathlib import Path
 from threading import Thread
+from typing import Any
 
 from ackclock.view import index_for
+from ackclock.view.headless import launch
 from ackclock.view.server import make_server
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "img"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
 
-def shoot(browser, source: Path, shots: list[tuple[float, str, str]]) -> None:  # type: ignore[no-untyped-def]
+def shoot(browser: Any, source: Path, shots: list[tuple[float, str, str]]) -> None:
     server = make_server(index_for(source))
     Thread(target=server.serve_forever, daemon=True).start()
     page = browser.new_page(viewport={"width": 1400, "height": 760})
@@ -45,9 +46,11 @@ def main() -> None:
     os.chdir(scratch)
     shutil.copy(ROOT / "benchmarks" / "ns2" / "basic1.tcl", scratch)
     wireless = scratch / "wireless.nam"
-    wireless.write_bytes(gzip.decompress((ROOT / "tests/fixtures/wireless-10s.nam.gz").read_bytes()))
+    wireless.write_bytes(
+        gzip.decompress((ROOT / "tests/fixtures/wireless-10s.nam.gz").read_bytes())
+    )
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+        browser = launch(p)
         shoot(
             browser,
             scratch / "basic1.tcl",

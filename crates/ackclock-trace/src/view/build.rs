@@ -166,65 +166,11 @@ impl Builder {
         })
     }
 
-    // --- topology records -----------------------------------------------------
+    /// Nodes, links, colours and the rest that is not packets.
+    pub fn topology(&mut self) -> &mut Topology {
+        &mut self.topology
+    }
 
-    pub fn node(
-        &mut self,
-        id: i64,
-        shape: Option<&str>,
-        color: Option<&str>,
-        position: Option<(f64, f64)>,
-        size: Option<f64>,
-    ) {
-        self.topology.node(id, shape, color, position, size);
-    }
-    pub fn node_label(&mut self, t: Option<f64>, id: i64, label: &str) {
-        self.topology.node_label(t, id, label);
-    }
-    pub fn node_color(&mut self, t: f64, id: i64, color: &str) {
-        self.topology.node_event(t, id, "node-color", color);
-    }
-    pub fn node_state(&mut self, t: f64, id: i64, state: &str) {
-        self.topology.node_event(t, id, "node-state", state);
-    }
-    pub fn mark(&mut self, t: f64, id: i64, name: &str, color: Option<&str>, shape: &str) {
-        self.topology.mark(t, id, name, color, shape);
-    }
-    pub fn motion(&mut self, t: f64, id: i64, position: (f64, f64), velocity: (f64, f64), duration: f64) {
-        self.topology.motion(t, id, position, velocity, duration);
-    }
-    pub fn link(
-        &mut self,
-        src: i64,
-        dst: i64,
-        bandwidth: Option<f64>,
-        delay: Option<f64>,
-        orient: Option<&str>,
-        color: Option<&str>,
-    ) {
-        self.topology.link(src, dst, bandwidth, delay, orient, color);
-    }
-    pub fn link_label(&mut self, t: Option<f64>, src: i64, dst: i64, label: &str) {
-        self.topology.link_label(t, src, dst, label);
-    }
-    pub fn link_state(&mut self, t: f64, src: i64, dst: i64, state: &str) {
-        self.topology.link_event(t, src, dst, "link-state", state);
-    }
-    pub fn link_color(&mut self, t: f64, src: i64, dst: i64, color: &str) {
-        self.topology.link_event(t, src, dst, "link-color", color);
-    }
-    pub fn queue_pos(&mut self, src: i64, dst: i64, pos: &str) {
-        self.topology.queue_pos(src, dst, pos);
-    }
-    pub fn color(&mut self, id: i64, name: &str) {
-        self.topology.color(id, name);
-    }
-    pub fn wireless_area(&mut self, width: f64, height: f64) {
-        self.topology.wireless_area(width, height);
-    }
-    pub fn annotation(&mut self, t: f64, text: &str) {
-        self.topology.annotation(t, text);
-    }
     pub fn ignored(&mut self, letter: u8) {
         *self.ignored.entry(letter as char).or_default() += 1;
     }

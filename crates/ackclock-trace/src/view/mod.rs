@@ -14,7 +14,7 @@ mod chunks;
 mod nam_text;
 mod overview;
 mod sink;
-mod topology;
+pub mod topology;
 
 pub use build::{Builder, PacketLine, FORMAT_VERSION};
 pub use sink::ViewSink;

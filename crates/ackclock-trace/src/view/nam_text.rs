@@ -267,28 +267,41 @@ fn record(line: &[u8], spans: &mut Vec<(u32, u32, u32, u32)>, builder: &mut Buil
             let (s, d) = (required_int(f, "s")?, required_int(f, "d")?);
             let state = f.get(b"S").map(text);
             match state {
-                Some("DLABEL") => builder.link_label(t, s, d, text(f.get(b"l").unwrap_or(b""))),
-                Some(state @ ("UP" | "DOWN")) if t.is_some() => builder.link_state(t.unwrap_or(0.0), s, d, state),
+                Some("DLABEL") => builder.topology().link_label(t, s, d, text(f.get(b"l").unwrap_or(b""))),
+                Some(state @ ("UP" | "DOWN")) if t.is_some() => {
+                    builder.topology().link_event(t.unwrap_or(0.0), s, d, "link-state", state)
+                }
                 _ => {}
             }
             if t.is_none() {
-                builder.link(s, d, number(f, "r")?, number(f, "D")?, f.get(b"o").map(text), f.get(b"c").map(text));
+                builder.topology().link(
+                    s,
+                    d,
+                    number(f, "r")?,
+                    number(f, "D")?,
+                    f.get(b"o").map(text),
+                    f.get(b"c").map(text),
+                );
             }
             if let (Some(t), Some(c)) = (t, f.get(b"c")) {
                 if state.is_none() || state == Some("COLOR") {
-                    builder.link_color(t, s, d, text(c));
+                    builder.topology().link_event(t, s, d, "link-color", text(c));
                 }
             }
         }
-        b'q' => builder.queue_pos(required_int(f, "s")?, required_int(f, "d")?, text(f.get(b"a").unwrap_or(b"0"))),
-        b'c' => builder.color(required_int(f, "i")?, text(f.get(b"n").unwrap_or(b"black"))),
-        b'W' => builder.wireless_area(required(f, "x")?, required(f, "y")?),
+        b'q' => builder.topology().queue_pos(
+            required_int(f, "s")?,
+            required_int(f, "d")?,
+            text(f.get(b"a").unwrap_or(b"0")),
+        ),
+        b'c' => builder.topology().color(required_int(f, "i")?, text(f.get(b"n").unwrap_or(b"black"))),
+        b'W' => builder.topology().wireless_area(required(f, "x")?, required(f, "y")?),
         b'v' => {
             if let (Some(t), Some(e)) = (time(f)?, f.get(b"e")) {
                 // `sim_annotation T SEQ text...`
                 let mut words = text(e).splitn(4, ' ');
                 if words.next() == Some("sim_annotation") {
-                    builder.annotation(t, words.nth(2).unwrap_or("").trim_end());
+                    builder.topology().annotation(t, words.nth(2).unwrap_or("").trim_end());
                 }
             }
         }
@@ -298,7 +311,7 @@ fn record(line: &[u8], spans: &mut Vec<(u32, u32, u32, u32)>, builder: &mut Buil
                 let node = required_int(f, "s")?;
                 let name = text(f.get(b"n").unwrap_or(b""));
                 let color = if removed { None } else { Some(text(f.get(b"c").unwrap_or(b"black"))) };
-                builder.mark(t, node, name, color, text(f.get(b"h").unwrap_or(b"circle")));
+                builder.topology().mark(t, node, name, color, text(f.get(b"h").unwrap_or(b"circle")));
             }
         }
         b'f' => {
@@ -323,20 +336,20 @@ fn node_record(f: &Fields, builder: &mut Builder) -> Result<(), String> {
             let x = number(f, "x")?;
             let y = number(f, "y")?;
             let position = x.zip(y);
-            builder.node(id, f.get(b"v").map(text), color, position, number(f, "z")?);
+            builder.topology().node(id, f.get(b"v").map(text), color, position, number(f, "z")?);
             if state == Some("DLABEL") {
-                builder.node_label(None, id, text(f.get(b"l").unwrap_or(b"")));
+                builder.topology().node_label(None, id, text(f.get(b"l").unwrap_or(b"")));
             }
         }
-        (Some(t), Some("DLABEL")) => builder.node_label(Some(t), id, text(f.get(b"l").unwrap_or(b""))),
-        (Some(t), Some("COLOR")) => builder.node_color(t, id, color.unwrap_or("black")),
-        (Some(t), Some(state @ ("UP" | "DOWN"))) => builder.node_state(t, id, state),
+        (Some(t), Some("DLABEL")) => builder.topology().node_label(Some(t), id, text(f.get(b"l").unwrap_or(b""))),
+        (Some(t), Some("COLOR")) => builder.topology().node_event(t, id, "node-color", color.unwrap_or("black")),
+        (Some(t), Some(state @ ("UP" | "DOWN"))) => builder.topology().node_event(t, id, "node-state", state),
         (Some(t), _) => {
             if let (Some(x), Some(y)) = (number(f, "x")?, number(f, "y")?) {
                 let velocity = (number(f, "U")?.unwrap_or(0.0), number(f, "V")?.unwrap_or(0.0));
-                builder.motion(t, id, (x, y), velocity, number(f, "T")?.unwrap_or(0.0));
+                builder.topology().motion(t, id, (x, y), velocity, number(f, "T")?.unwrap_or(0.0));
             } else if let Some(c) = color {
-                builder.node_color(t, id, c);
+                builder.topology().node_event(t, id, "node-color", c);
             }
         }
     }
