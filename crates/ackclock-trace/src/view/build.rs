@@ -564,7 +564,7 @@ impl Builder {
             "t_first": self.first_time.unwrap_or(0.0),
             "t_last": t_last,
             "packet_records": self.events,
-            "hops": c.index.iter().map(|i| u64::from(i.rows)).sum::<u64>(),
+            "hops": c.index.iter().map(|i| u64::from(i.rows - i.snapshot)).sum::<u64>(),
             "fall_s": c.fall_s,
             "convs": self.convs.iter().map(|k| json!({
                 "ptype": k.ptype, "fid": k.fid, "attr": k.attr, "src": k.src, "dst": k.dst, "layer": k.layer,

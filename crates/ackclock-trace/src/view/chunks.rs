@@ -67,6 +67,8 @@ pub struct ChunkIndex {
     pub offset: u64,
     pub length: u64,
     pub rows: u32,
+    /// Of which the first ones are the snapshot (hops of earlier chunks).
+    pub snapshot: u32,
 }
 
 pub struct Chunks {
@@ -155,7 +157,14 @@ impl Chunks {
         let rows: Vec<Hop> = self.alive.drain(..).chain(self.rows.drain(..)).collect();
         let bytes = encode(t0, t1, &rows, snapshot, &counters, &vars);
         out.write_all(&bytes)?;
-        self.index.push(ChunkIndex { t0, t1, offset: self.bytes, length: bytes.len() as u64, rows: rows.len() as u32 });
+        self.index.push(ChunkIndex {
+            t0,
+            t1,
+            offset: self.bytes,
+            length: bytes.len() as u64,
+            rows: rows.len() as u32,
+            snapshot: snapshot as u32,
+        });
         self.bytes += bytes.len() as u64;
         for h in rows {
             if self.still_shown(&h, t1) {

@@ -24,8 +24,8 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
 use std::path::Path;
 
-/// Hops per chunk: a chunk is then about 1.7 MB, read in milliseconds.
-pub const ROWS_PER_CHUNK: usize = 1 << 15;
+/// Hops per chunk: a chunk is then about 0.85 MB, one read per seek.
+pub const ROWS_PER_CHUNK: usize = 1 << 14;
 /// Bins of the whole-run series.
 pub const OVERVIEW_BINS: usize = 2048;
 
