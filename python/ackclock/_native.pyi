@@ -6,7 +6,7 @@ configuration dict is checked by Rust; a bad key or value raises ConfigError
 whose message names the key and the value.
 """
 
-from typing import Literal, TypedDict, final
+from typing import Callable, Literal, TypedDict, final
 
 class UnitError(ValueError):
     """A unit string could not be parsed; the message quotes it."""
@@ -42,6 +42,11 @@ class CongestionControlInfo(TypedDict):
 
 def congestion_controls() -> list[CongestionControlInfo]:
     """The core's registry of congestion-control algorithms."""
+
+def index_nam(input: str, output: str) -> str:
+    """Indexes the nam trace `input` into the viewer's file `output` (written
+    whole or not at all); returns its JSON header. A line that cannot be read
+    raises ConfigError naming the file, the line number and the value."""
 
 # --- configuration dicts -----------------------------------------------------
 # Queue disciplines. `limit` None = unlimited. `unit` says what limit counts.
@@ -355,12 +360,18 @@ class Sim:
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...
-    def run(self, until_ps: int | None = None) -> tuple[RunOutcome, int | None]:
+    def run(
+        self, until_ps: int | None = None, on_pause: Callable[[], object] | None = None
+    ) -> tuple[RunOutcome, int | None]:
         """Processes events up to and including `until_ps` (or until none remain).
         Returns ("callback", id) when a scheduled callback is due (call it, then
         call run() again with the same limit), ("stopped", None) after stop(),
         ("until", None) when the limit was reached (the clock is then exactly
-        until_ps), ("idle", None) when no events remain."""
+        until_ps), ("idle", None) when no events remain.
+
+        Every few thousand events the run pauses between two events: Python's
+        signal handlers run, then `on_pause()`. An exception from either ends
+        the run there (traces written up to now); run() can be called again."""
     def trace_ns2(
         self,
         path: str,
@@ -381,6 +392,11 @@ class Sim:
         channel, after `preamble`: the header lines (V A c n l q), written once
         before the first event (see ackclock.nam.preamble). The file is created
         now (ConfigError if it cannot be)."""
+    def trace_view(self, path: str, preamble: str) -> None:
+        """Writes the viewer's index (`ackclock view`) of every channel's packets and
+        the TCP senders' cwnd_ and ssthresh_, with the topology of the nam header
+        lines in `preamble`. Created now under a temporary name (ConfigError if it
+        cannot be), complete under `path` once the traces are closed."""
     def trace_tcpdump(
         self, path: str, channels: list[int] | None = None, node: int | None = None
     ) -> None:

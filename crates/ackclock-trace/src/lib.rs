@@ -14,6 +14,7 @@ pub mod pcap;
 pub mod record;
 pub mod tcpdump;
 pub mod tracer;
+pub mod view;
 
 pub use record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
 pub use tracer::{Sink, TracedVars, Tracer};

@@ -6,6 +6,7 @@ use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
 use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord};
 use crate::tcpdump;
+use crate::view::{IndexError, ViewSink};
 use ackclock_core::Instant;
 use ackclock_net::{ChannelId, NodeId};
 use std::collections::HashSet;
@@ -78,6 +79,8 @@ pub enum Sink {
         out: Output,
         preamble: String,
     },
+    /// The viewer's index (`ackclock view`), complete when the tracer finishes.
+    View(Box<ViewSink>),
 }
 
 impl Sink {
@@ -100,6 +103,11 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 nam::write_packet(out, p, view(p.packet.flow).as_ref())
             }
+            (Sink::View(sink), TraceRecord::Packet(p)) => sink.packet(p, view(p.packet.flow).as_ref()),
+            (Sink::View(sink), TraceRecord::Var(v)) => {
+                sink.variable(v);
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -112,11 +120,13 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 out.flush()
             }
+            // The index is written when it is complete.
+            Sink::View(_) => Ok(()),
         }
     }
 
     fn wants_vars(&self) -> bool {
-        matches!(self, Sink::Ns2 { vars, .. } if *vars != TracedVars::None)
+        matches!(self, Sink::Ns2 { vars, .. } if *vars != TracedVars::None) || matches!(self, Sink::View(_))
     }
 }
 
@@ -201,9 +211,17 @@ impl Tracer {
     /// as transmissions that have not started, are discarded) and flushes
     /// every sink.
     pub fn finish(&mut self, now: Instant) -> io::Result<()> {
-        let result = self.flush_files(now);
+        let mut result = self.flush_files(now);
         self.pending = TimeOrdered::default();
-        self.sinks.clear();
+        for sink in self.sinks.drain(..) {
+            if let Sink::View(view) = sink {
+                let finished = view.finish().map_err(|e| match e {
+                    IndexError::Io(e) => e,
+                    IndexError::Line { .. } => io::Error::other(e.to_string()),
+                });
+                result = result.and(finished);
+            }
+        }
         result
     }
 }

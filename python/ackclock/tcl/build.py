@@ -80,3 +80,5 @@ def _add_traces(world: World, sim: Simulator) -> None:
         sim.trace_ns2(path, links, variables=False, traced=traced or None)
     for channel in world.nam_channels:
         sim.trace_nam(world.channel_path(channel), world.nam_preamble())
+    for path in world.view_paths:
+        sim.trace_view(path, world.nam_preamble())

@@ -156,6 +156,10 @@ class TclRun:
         self.tcl.eval("flush stdout; flush stderr")
 
 
-def run_script(script: Path, args: list[str], seed: int = 1) -> int:
-    """Runs an ns-2 script with `args` as its argv; returns its exit status."""
-    return TclRun(seed).run(script, args)
+def run_script(script: Path, args: list[str], seed: int = 1, view: Path | None = None) -> int:
+    """Runs an ns-2 script with `args` as its argv; returns its exit status.
+    `view`: also write the index `ackclock view` reads there."""
+    run = TclRun(seed)
+    if view is not None:
+        run.world.view_paths.append(os.fspath(view))
+    return run.run(script, args)

@@ -381,6 +381,7 @@ class World:
         self.trace_all: list[str] = []
         self.trace_queues: list[tuple[NodeObject, NodeObject, str]] = []
         self.nam_channels: list[str] = []
+        self.view_paths: list[str] = []  # indexes for `ackclock view`
         self.simulator: TclObject | None = None
         self.default_rng: TclObject | None = None
 
