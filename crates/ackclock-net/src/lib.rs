@@ -15,11 +15,13 @@ pub mod packet;
 pub mod pool;
 pub mod routing;
 
-pub use channel::{Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, SendOutcome};
+pub use channel::{
+    Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, Flushed, Retimed, SendOutcome,
+};
 pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{LossModel, LossPosition, LossProcess};
 pub use node::{Interface, Node};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
 pub use pool::{PacketId, PacketPool};
-pub use routing::{shortest_paths, Adjacency, Fib, NextHop};
+pub use routing::{shortest_paths, Adjacency, Fib, NextHop, Router};

@@ -1,6 +1,7 @@
 //! A node: a name and the interfaces through which packets leave it.
 
 use crate::channel::ChannelId;
+use crate::routing::Router;
 
 /// One of a node's network interfaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,10 +16,11 @@ pub struct Node {
     pub name: String,
     /// In the order they were created; routing breaks ties by this order.
     pub interfaces: Vec<Interface>,
+    pub router: Router,
 }
 
 impl Node {
     pub fn new(name: &str) -> Self {
-        Node { name: name.to_string(), interfaces: Vec::new() }
+        Node { name: name.to_string(), interfaces: Vec::new(), router: Router::Static }
     }
 }

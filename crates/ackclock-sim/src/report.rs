@@ -2,7 +2,7 @@
 
 use crate::tcp_flow::TcpFlow;
 use ackclock_core::{Duration, Instant};
-use ackclock_net::NodeId;
+use ackclock_net::{NextHop, NodeId};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkReport {
@@ -16,6 +16,10 @@ pub struct LinkReport {
     pub tx_bytes: u64,
     pub queue_drops: u64,
     pub loss_drops: u64,
+    /// Packets lost because the link was down.
+    pub down_drops: u64,
+    /// Whether the link is up now.
+    pub up: bool,
     pub ecn_marks: u64,
     /// Busy time over elapsed time.
     pub utilization: f64,
@@ -26,8 +30,18 @@ pub struct LinkReport {
 
 impl LinkReport {
     pub fn drops(&self) -> u64 {
-        self.queue_drops + self.loss_drops
+        self.queue_drops + self.loss_drops + self.down_drops
     }
+}
+
+/// A node's route to a destination changed (recorded on request).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteChange {
+    pub time: Instant,
+    pub node: NodeId,
+    pub dst: NodeId,
+    /// The new way out; `None` when the route was withdrawn.
+    pub via: Option<NextHop>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

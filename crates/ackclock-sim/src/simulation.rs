@@ -1,16 +1,19 @@
 //! The simulation world and its event loop.
 
+mod network;
+
+use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
-use crate::report::{FlowReport, LinkReport, TcpReport};
+use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::{UdpFlow, UdpStats};
-use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
-use ackclock_net::{
-    shortest_paths, Adjacency, Channel, ChannelConfig, ChannelId, Discipline, Ecn, Fib, Interface, Ipv4Header, Jitter,
-    LossModel, NextHop, Node, NodeId, Packet, PacketId, PacketPool, SendOutcome, Transport, UdpHeader,
-};
+use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, SimRng, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
+use ackclock_net::{
+    Channel, ChannelConfig, ChannelId, Discipline, Ecn, Fib, Interface, Ipv4Header, Jitter, LossModel, NextHop, Node,
+    NodeId, Packet, PacketId, PacketPool, SendOutcome, Transport, UdpHeader,
+};
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
 use ackclock_wire::TcpRepr;
@@ -37,6 +40,8 @@ enum Event {
     AppWake(u32),
     /// Control returns to the caller of `run`.
     Callback(CallbackId),
+    /// A scheduled change of links (an index into `link_schedules`).
+    LinkChange(u32),
 }
 
 /// Why `run` returned.
@@ -77,9 +82,16 @@ pub struct Simulation {
     channel_ends: Vec<(NodeId, NodeId)>,
     /// Each channel's routing cost (ns-2's link cost, 1 by default).
     costs: Vec<u32>,
-    /// Every node's forwarding table; `None` when the topology changed
-    /// since the routes were computed.
-    fib: Option<Fib>,
+    /// Every node's forwarding table.
+    fib: Fib,
+    /// Set when the topology or a router changed since the routes were
+    /// computed.
+    routes_stale: bool,
+    /// (node, destination, channel) routes the user gave.
+    user_routes: Vec<(NodeId, NodeId, ChannelId)>,
+    /// Every route change, when asked for.
+    route_log: Option<Vec<RouteChange>>,
+    link_schedules: Vec<LinkSchedule>,
     flows: Vec<Flow>,
     /// Every packet in the network; channels and events hold its id.
     packets: PacketPool,
@@ -100,7 +112,11 @@ impl Simulation {
             channels: Vec::new(),
             channel_ends: Vec::new(),
             costs: Vec::new(),
-            fib: None,
+            fib: Fib::default(),
+            routes_stale: true,
+            user_routes: Vec::new(),
+            route_log: None,
+            link_schedules: Vec::new(),
             flows: Vec::new(),
             packets: PacketPool::default(),
             callbacks: HashMap::new(),
@@ -127,7 +143,7 @@ impl Simulation {
 
     pub fn add_node(&mut self, name: &str) -> NodeId {
         self.nodes.push(Node::new(name));
-        self.fib = None;
+        self.routes_stale = true;
         (self.nodes.len() - 1) as NodeId
     }
 
@@ -153,7 +169,7 @@ impl Simulation {
         self.channel_ends.push((config.from, config.to));
         self.costs.push(1);
         self.channels.push(Channel::new(config, id, &self.streams));
-        self.fib = None;
+        self.routes_stale = true;
         Ok(id)
     }
 
@@ -165,7 +181,7 @@ impl Simulation {
             return Err(ConfigError::invalid("cost", cost, "must be at least 1"));
         }
         self.costs[channel as usize] = cost;
-        self.fib = None;
+        self.routes_stale = true;
         Ok(())
     }
 
@@ -362,28 +378,22 @@ impl Simulation {
                     self.callbacks.remove(&id);
                     return Ok(RunOutcome::Callback(id));
                 }
+                Event::LinkChange(schedule) => self.on_link_schedule(now, schedule),
             }
         }
     }
 
-    /// Computes routes if the topology changed, checks every flow can reach
-    /// its sink and schedules flows added since the last run.
+    /// Computes routes if the topology changed, checks every flow added
+    /// since the last run can reach its sink and schedules those flows.
     fn prepare(&mut self) -> Result<(), ConfigError> {
-        if self.fib.is_none() {
-            self.fib = Some(self.static_routes());
+        let now = self.now();
+        if self.routes_stale {
+            self.rebuild_routes(now);
         }
-        let fib = self.fib.as_ref().expect("just computed");
-        for f in &self.flows {
-            if fib.next_hop(f.src, f.dst).is_none() {
-                return Err(ConfigError::Unreachable {
-                    flow: f.name.clone(),
-                    src: self.nodes[f.src as usize].name.clone(),
-                    dst: self.nodes[f.dst as usize].name.clone(),
-                });
-            }
+        for f in self.flows.iter().filter(|f| !f.scheduled) {
+            self.check_path(f)?;
         }
         self.register_flow_views();
-        let now = self.now();
         for id in 0..self.flows.len() as u32 {
             let f = &mut self.flows[id as usize];
             if std::mem::replace(&mut f.scheduled, true) {
@@ -402,29 +412,6 @@ impl Simulation {
             }
         }
         Ok(())
-    }
-
-    /// Shortest paths from every node.
-    fn static_routes(&self) -> Fib {
-        let adjacencies = self.adjacencies();
-        let mut fib = Fib::new(self.nodes.len());
-        for node in 0..self.nodes.len() as NodeId {
-            fib.set_row(node, &shortest_paths(&adjacencies, node));
-        }
-        fib
-    }
-
-    /// Every node's neighbours, in interface order.
-    fn adjacencies(&self) -> Vec<Vec<Adjacency>> {
-        let adjacency = |&interface: &Interface| match interface {
-            Interface::Link(ch) => Adjacency {
-                via: NextHop::Link(ch),
-                neighbor: self.channel_ends[ch as usize].1,
-                cost: self.costs[ch as usize],
-                up: true,
-            },
-        };
-        self.nodes.iter().map(|n| n.interfaces.iter().map(adjacency).collect()).collect()
     }
 
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
@@ -585,9 +572,9 @@ impl Simulation {
             self.deliver(now, node, id);
             return;
         }
-        let fib = self.fib.as_ref().expect("routes are computed before any event");
-        let Some(NextHop::Link(ch)) = fib.next_hop(node, packet.ip.dst) else {
-            // prepare() checked every flow, so only a stray packet lands here
+        let Some(NextHop::Link(ch)) = self.fib.next_hop(node, packet.ip.dst) else {
+            // No route: the destination became unreachable (prepare()
+            // checked every flow's path when it started).
             self.packets.free(id);
             return;
         };
@@ -722,6 +709,8 @@ impl Simulation {
                 self.trace_packet(now, PacketEvent::Drop, ch, packet);
             }
             SendOutcome::Dropped(DropReason::Loss) => self.trace_packet(now, PacketEvent::Drop, ch, packet),
+            // ns-2's dynamic link drops these without a trace record.
+            SendOutcome::Dropped(DropReason::LinkDown) => {}
         }
     }
 
@@ -784,6 +773,8 @@ impl Simulation {
             tx_bytes: s.tx_bytes,
             queue_drops: s.queue_drops,
             loss_drops: s.loss_drops,
+            down_drops: s.down_drops,
+            up: c.is_up(),
             ecn_marks: s.ecn_marks,
             utilization: per_time(c.busy_time(now).as_ps() as f64),
             mean_queue_packets: per_time(s.queue_packet_ps as f64),
@@ -876,6 +867,14 @@ impl Simulation {
             id: u64::from(channel),
         })
     }
+}
+
+/// Link changes scheduled for a time, or made by a failure model.
+struct LinkSchedule {
+    channels: Vec<ChannelId>,
+    change: LinkChange,
+    /// The failure model that made `change`, which makes the next.
+    model: Option<(FailureModel, SimRng)>,
 }
 
 fn unknown_flow(flow: u32, what: &'static str) -> ConfigError {

@@ -6,7 +6,7 @@
 //!
 //! `0.58616  0  0  2  0  cwnd_ 20.935`: a traced variable's new value.
 
-use crate::record::{FlowView, PacketRecord, VarRecord, VarValue};
+use crate::record::{FlowView, LinkRecord, PacketRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
 use ackclock_net::{NodeId, Transport};
 use std::io::{self, Write};
@@ -132,6 +132,49 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
     )
 }
 
+/// `v 0.10000000000000001 link-down 0 1`: ns-2 prints the time as Tcl
+/// does with its `tcl_precision` of 17.
+pub fn write_link(out: &mut dyn Write, l: &LinkRecord) -> io::Result<()> {
+    write!(out, "v ")?;
+    write_g17(out, l.time.as_secs_f64())?;
+    writeln!(out, " {} {} {}", link_event(l), l.from, l.to)
+}
+
+pub(crate) fn link_event(l: &LinkRecord) -> &'static str {
+    if l.up {
+        "link-up"
+    } else {
+        "link-down"
+    }
+}
+
+/// `x` as C's `%.17g` prints it.
+pub(crate) fn write_g17(out: &mut dyn Write, x: f64) -> io::Result<()> {
+    // `{:.16e}` gives the same seventeen significant digits, rounded as
+    // printf rounds them; only the layout differs.
+    let sci = format!("{x:.16e}");
+    let (mantissa, exp) = sci.split_once('e').expect("exponent form");
+    let exp: i32 = exp.parse().expect("an integer exponent");
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    if !(-4..17).contains(&exp) {
+        let (lead, rest) = digits.split_at(1);
+        let dot = if rest.is_empty() { "" } else { "." };
+        let sign = if exp < 0 { '-' } else { '+' };
+        return write!(out, "{lead}{dot}{rest}e{sign}{:02}", exp.abs());
+    }
+    let point = exp + 1; // digits before the decimal point
+    if point <= 0 {
+        write!(out, "0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if digits.len() <= point as usize {
+        write!(out, "{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        let (int, frac) = digits.split_at(point as usize);
+        write!(out, "{int}.{frac}")
+    }
+}
+
 pub fn write_var(out: &mut dyn Write, v: &VarRecord) -> io::Result<()> {
     let secs = v.time.as_secs_f64();
     let (node, port) = v.peer.map_or((-1, -1), |(n, p)| (i64::from(n), i64::from(p)));
@@ -177,6 +220,32 @@ mod tests {
         assert_eq!(g15(706_365_333_333, -12), "0.706365333333");
         assert_eq!(g15(5, 20), "5e+20");
         assert_eq!(g15(12, -7), "1.2e-06");
+    }
+
+    fn g17(x: f64) -> String {
+        let mut out = Vec::new();
+        write_g17(&mut out, x).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn g17_prints_doubles_as_ns2s_tcl_does() {
+        // As ns-2 2.35 prints link-down times in its traces.
+        assert_eq!(g17(0.1), "0.10000000000000001");
+        assert_eq!(g17(0.2), "0.20000000000000001");
+        assert_eq!(g17(1.0), "1");
+        assert_eq!(g17(12.5), "12.5");
+        assert_eq!(g17(0.0), "0");
+        assert_eq!(g17(3.2e-5), "3.1999999999999999e-05", "C printf rounds the double, not 3.2");
+        assert_eq!(g17(1e20), "1e+20");
+    }
+
+    #[test]
+    fn link_changes_print_as_ns2s_dynamics_records() {
+        let l = LinkRecord { time: Instant::from_ps(100_000_000_000), channel: 1, from: 0, to: 1, up: false };
+        let mut out = Vec::new();
+        write_link(&mut out, &l).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "v 0.10000000000000001 link-down 0 1\n");
     }
 
     fn tcp_record(event: PacketEvent, seg: TcpRepr, size: u32) -> PacketRecord {

@@ -19,6 +19,20 @@ pub enum NextHop {
     Link(ChannelId),
 }
 
+/// How a node's routes are made.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Router {
+    /// Shortest paths over the whole topology, computed before the run
+    /// (ns-2's default, `Static`), with the routes the user gives on top.
+    /// Links going down or up later leave them as they are.
+    #[default]
+    Static,
+    /// Shortest paths over the links that are up, recomputed whenever a
+    /// link goes down or comes up (ns-2's `Session` routing): routes
+    /// change at once, without messages.
+    Session,
+}
+
 /// One of a node's neighbours as routing sees it: how to reach it, at what
 /// cost, and whether the way there is up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +80,21 @@ impl Fib {
         for (dst, hop) in row.iter().enumerate() {
             self.set(at, dst as NodeId, *hop);
         }
+    }
+
+    /// The table for `nodes` nodes with the routes this one has among them.
+    pub fn resized(&self, nodes: usize) -> Fib {
+        let mut fib = Fib::new(nodes);
+        let keep = self.nodes.min(nodes);
+        for at in 0..keep {
+            let old = &self.hops[at * self.nodes..at * self.nodes + keep];
+            fib.hops[at * nodes..at * nodes + keep].copy_from_slice(old);
+        }
+        fib
+    }
+
+    pub fn nodes(&self) -> usize {
+        self.nodes
     }
 
     /// Sets one route.
