@@ -228,6 +228,9 @@ pub struct Channel {
     /// Time of this channel's live arrival event in the engine, if any.
     armed: Option<Instant>,
     up: bool,
+    /// Whether a packet may be refused before the queue (the link is down
+    /// or loses packets there): one test on the fast path for both.
+    head_checks: bool,
     stats: ChannelStats,
     /// (time, waiting packets, waiting bytes) at every change, when asked.
     queue_series: Option<Vec<(Instant, u32, u64)>>,
@@ -237,6 +240,7 @@ impl Channel {
     /// `id` names the channel's random streams.
     pub fn new(config: ChannelConfig, id: u32, streams: &RngStreams) -> Self {
         let reorder = config.jitter.is_some_and(|j| j.reorder);
+        let head_checks = config.loss.as_ref().is_some_and(|l| l.position == LossPosition::BeforeQueue);
         Channel {
             from: config.from,
             to: config.to,
@@ -261,6 +265,7 @@ impl Channel {
             last_arrival: Instant::ZERO,
             armed: None,
             up: true,
+            head_checks,
             stats: ChannelStats { occupancy: vec![0], ..ChannelStats::default() },
             queue_series: None,
         }
@@ -283,6 +288,7 @@ impl Channel {
     pub fn set_down(&mut self, now: Instant) -> Flushed {
         self.advance(now);
         self.up = false;
+        self.update_head_checks();
         let waiting = self.waiting_count();
         let mut entries = self.line.drain();
         // The waiting packets are the last `waiting` sent; the line holds
@@ -310,6 +316,25 @@ impl Channel {
     /// Brings the link back up.
     pub fn set_up(&mut self) {
         self.up = true;
+        self.update_head_checks();
+    }
+
+    fn update_head_checks(&mut self) {
+        self.head_checks = !self.up || self.loss.as_ref().is_some_and(|l| l.position == LossPosition::BeforeQueue);
+    }
+
+    /// Why a packet is refused before the queue, if it is.
+    #[cold]
+    fn refused_at_head(&mut self, size: u32) -> Option<DropReason> {
+        if !self.up {
+            self.stats.down_drops += 1;
+            Some(DropReason::LinkDown)
+        } else if self.loses(size, LossPosition::BeforeQueue) {
+            self.stats.loss_drops += 1;
+            Some(DropReason::Loss)
+        } else {
+            None
+        }
     }
 
     /// Changes the rate at `now`. The packet in transmission finishes at
@@ -362,6 +387,7 @@ impl Channel {
 
     pub fn set_loss(&mut self, loss: Option<LossModel>) {
         self.loss = loss;
+        self.update_head_checks();
     }
 
     /// Starts recording the queue length at every change (from now on).
@@ -404,13 +430,10 @@ impl Channel {
     /// Offers a packet of `size` bytes to the channel at `now`.
     pub fn send(&mut self, now: Instant, packet: PacketId, size: u32, ecn_capable: bool) -> SendOutcome {
         self.advance(now);
-        if !self.up {
-            self.stats.down_drops += 1;
-            return SendOutcome::Dropped(DropReason::LinkDown);
-        }
-        if self.loses(size, LossPosition::BeforeQueue) {
-            self.stats.loss_drops += 1;
-            return SendOutcome::Dropped(DropReason::Loss);
+        if self.head_checks {
+            if let Some(reason) = self.refused_at_head(size) {
+                return SendOutcome::Dropped(reason);
+            }
         }
         let backlog = self.backlog(now);
         let ce_marked = match self.discipline.admit(&backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng) {

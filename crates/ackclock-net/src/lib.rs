@@ -21,7 +21,11 @@ pub use channel::{
 pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{LossModel, LossPosition, LossProcess};
-pub use node::{Interface, Node};
-pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
+pub use node::{Interface, Node, NodeStats};
+pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};
 pub use pool::{PacketId, PacketPool};
-pub use routing::{shortest_paths, Adjacency, Fib, NextHop, Router};
+pub use routing::dv;
+pub use routing::{
+    shortest_paths, Adjacency, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router, RouterOutput,
+    RoutingProtocol,
+};

@@ -34,6 +34,22 @@ impl LinkReport {
     }
 }
 
+/// What happened at a node, beyond its links.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeReport {
+    pub id: NodeId,
+    pub name: String,
+    /// `static`, `session` or the protocol's name.
+    pub routing: &'static str,
+    /// Packets dropped for want of a route (none on arrival and no room to
+    /// wait, or none before their wait ran out).
+    pub no_route_drops: u64,
+    /// Packets dropped because their time to live ran out.
+    pub ttl_drops: u64,
+    /// Packets waiting for a route now.
+    pub waiting: usize,
+}
+
 /// A node's route to a destination changed (recorded on request).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RouteChange {

@@ -11,8 +11,8 @@ use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, SimRng, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
 use ackclock_net::{
-    Channel, ChannelConfig, ChannelId, Discipline, Ecn, Fib, Interface, Ipv4Header, Jitter, LossModel, NextHop, Node,
-    NodeId, Packet, PacketId, PacketPool, SendOutcome, Transport, UdpHeader,
+    Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, Interface, Ipv4Header, Jitter, LossModel,
+    NextHop, Node, NodeId, Packet, PacketId, PacketPool, SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
@@ -42,6 +42,11 @@ enum Event {
     Callback(CallbackId),
     /// A scheduled change of links (an index into `link_schedules`).
     LinkChange(u32),
+    /// A node's routing protocol's timer (lazy, like TCP's).
+    RoutingTimer(NodeId),
+    /// The oldest packet waiting at a node for a route may have waited
+    /// too long (lazy).
+    RouteWaitExpiry(NodeId),
 }
 
 /// Why `run` returned.
@@ -80,6 +85,9 @@ pub struct Simulation {
     nodes: Vec<Node>,
     channels: Vec<Channel>,
     channel_ends: Vec<(NodeId, NodeId)>,
+    /// Each channel's opposite direction, when there is one: routing
+    /// messages come back over it.
+    reverse: Vec<Option<ChannelId>>,
     /// Each channel's routing cost (ns-2's link cost, 1 by default).
     costs: Vec<u32>,
     /// Every node's forwarding table.
@@ -92,6 +100,15 @@ pub struct Simulation {
     /// Every route change, when asked for.
     route_log: Option<Vec<RouteChange>>,
     link_schedules: Vec<LinkSchedule>,
+    /// Time of each node's live routing timer and route wait expiry event.
+    routing_armed: Vec<Option<Instant>>,
+    waiting_armed: Vec<Option<Instant>>,
+    /// Routing messages in flight, with the link they were sent on; their
+    /// packets name them by index.
+    messages: Vec<Option<(ControlMessage, NextHop)>>,
+    free_messages: Vec<u32>,
+    /// The number of nodes when the routing protocols were started.
+    protocol_nodes: usize,
     flows: Vec<Flow>,
     /// Every packet in the network; channels and events hold its id.
     packets: PacketPool,
@@ -111,12 +128,18 @@ impl Simulation {
             nodes: Vec::new(),
             channels: Vec::new(),
             channel_ends: Vec::new(),
+            reverse: Vec::new(),
             costs: Vec::new(),
             fib: Fib::default(),
             routes_stale: true,
             user_routes: Vec::new(),
             route_log: None,
             link_schedules: Vec::new(),
+            routing_armed: Vec::new(),
+            waiting_armed: Vec::new(),
+            messages: Vec::new(),
+            free_messages: Vec::new(),
+            protocol_nodes: 0,
             flows: Vec::new(),
             packets: PacketPool::default(),
             callbacks: HashMap::new(),
@@ -143,6 +166,8 @@ impl Simulation {
 
     pub fn add_node(&mut self, name: &str) -> NodeId {
         self.nodes.push(Node::new(name));
+        self.routing_armed.push(None);
+        self.waiting_armed.push(None);
         self.routes_stale = true;
         (self.nodes.len() - 1) as NodeId
     }
@@ -166,6 +191,13 @@ impl Simulation {
         }
         let id = self.channels.len() as ChannelId;
         self.nodes[config.from as usize].interfaces.push(Interface::Link(id));
+        // Pairs with the first unpaired link in the other direction.
+        let opposite = (0..id)
+            .find(|&c| self.channel_ends[c as usize] == (config.to, config.from) && self.reverse[c as usize].is_none());
+        if let Some(c) = opposite {
+            self.reverse[c as usize] = Some(id);
+        }
+        self.reverse.push(opposite);
         self.channel_ends.push((config.from, config.to));
         self.costs.push(1);
         self.channels.push(Channel::new(config, id, &self.streams));
@@ -198,6 +230,15 @@ impl Simulation {
         let forward = self.add_channel(ChannelConfig::new(a, b, bandwidth, delay, discipline.clone()))?;
         let reverse = self.add_channel(ChannelConfig::new(b, a, bandwidth, delay, discipline))?;
         Ok((forward, reverse))
+    }
+
+    /// The (from, to) nodes of a link direction.
+    pub fn channel_ends(&self, channel: ChannelId) -> Result<(NodeId, NodeId), ConfigError> {
+        self.channel_ends.get(channel as usize).copied().ok_or(ConfigError::UnknownId {
+            field: "channel",
+            what: "channel",
+            id: u64::from(channel),
+        })
     }
 
     pub fn channel_count(&self) -> usize {
@@ -347,6 +388,13 @@ impl Simulation {
     /// between two events, so that a front end can look at signals or
     /// report progress and then continue; pausing does not change results.
     pub fn run_at_most(&mut self, until: Option<Instant>, max_events: u64) -> Result<RunOutcome, ConfigError> {
+        if until.is_none() {
+            if let Some(node) = self.routing_never_idles() {
+                let why =
+                    format!("node '{node}' runs a routing protocol that sends updates for ever: give an end time");
+                return Err(ConfigError::invalid("until", "none", why));
+            }
+        }
         self.prepare()?;
         let limit = self.queue.delivered().saturating_add(max_events);
         loop {
@@ -379,6 +427,8 @@ impl Simulation {
                     return Ok(RunOutcome::Callback(id));
                 }
                 Event::LinkChange(schedule) => self.on_link_schedule(now, schedule),
+                Event::RoutingTimer(node) => self.on_routing_timer(now, node),
+                Event::RouteWaitExpiry(node) => self.on_route_wait_expiry(now, node),
             }
         }
     }
@@ -412,6 +462,58 @@ impl Simulation {
             }
         }
         Ok(())
+    }
+
+    /// A routing message from `node` to the neighbour it reaches over `via`.
+    fn send_message(&mut self, now: Instant, node: NodeId, via: NextHop, message: ControlMessage, size: u32) {
+        let NextHop::Link(ch) = via;
+        let neighbor = self.channel_ends[ch as usize].1;
+        let port = message.kind().udp_port();
+        let slot = self.store_message(Some((message, via)));
+        let transport = Transport::Udp(UdpHeader { src_port: port, dst_port: port });
+        let id = self.new_packet(now, CONTROL_FLOW, (node, neighbor), Ecn::NotEct, transport, size, u64::from(slot));
+        self.packets[id].ip.ttl = 1;
+        // Routed like any packet (to a neighbour: over the link to it), so
+        // that the point-to-point fast path stays one inlined send.
+        self.forward(now, node, id);
+    }
+
+    fn store_message(&mut self, message: Option<(ControlMessage, NextHop)>) -> u32 {
+        match self.free_messages.pop() {
+            Some(slot) => {
+                self.messages[slot as usize] = message;
+                slot
+            }
+            None => {
+                self.messages.push(message);
+                (self.messages.len() - 1) as u32
+            }
+        }
+    }
+
+    fn release_message(&mut self, slot: u32) -> Option<(ControlMessage, NextHop)> {
+        self.free_messages.push(slot);
+        self.messages[slot as usize].take()
+    }
+
+    /// Takes a packet out of the network without delivering it.
+    fn drop_packet(&mut self, id: PacketId) {
+        let packet = &self.packets[id];
+        if packet.flow == CONTROL_FLOW {
+            self.release_message(packet.seq as u32);
+        }
+        self.packets.free(id);
+    }
+
+    /// A second copy of a packet (a duplicating link), with its own
+    /// routing message if it carries one.
+    fn copy_packet(&mut self, id: PacketId) -> PacketId {
+        let mut packet = self.packets[id];
+        if packet.flow == CONTROL_FLOW {
+            let message = self.messages[packet.seq as usize].clone();
+            packet.seq = u64::from(self.store_message(message));
+        }
+        self.packets.insert(packet)
     }
 
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
@@ -572,15 +674,19 @@ impl Simulation {
             self.deliver(now, node, id);
             return;
         }
-        let Some(NextHop::Link(ch)) = self.fib.next_hop(node, packet.ip.dst) else {
-            // No route: the destination became unreachable (prepare()
-            // checked every flow's path when it started).
-            self.packets.free(id);
+        let Some(hop) = self.fib.next_hop(node, packet.ip.dst) else {
+            self.no_route(now, node, id);
             return;
         };
         if node != packet.ip.src {
-            packet.ip.ttl = packet.ip.ttl.saturating_sub(1);
+            if packet.ip.ttl <= 1 {
+                self.nodes[node as usize].stats.ttl_drops += 1;
+                self.drop_packet(id);
+                return;
+            }
+            packet.ip.ttl -= 1;
         }
+        let NextHop::Link(ch) = hop;
         let (size, ecn_capable) = (packet.size, packet.ip.ecn.is_capable());
         let outcome = self.channels[ch as usize].send(now, id, size, ecn_capable);
         if self.tracer.is_some() {
@@ -595,7 +701,7 @@ impl Simulation {
                     self.queue.schedule(t, Event::Arrival(ch));
                 }
             }
-            SendOutcome::Dropped(_) => self.packets.free(id),
+            SendOutcome::Dropped(_) => self.drop_packet(id),
         }
     }
 
@@ -605,6 +711,7 @@ impl Simulation {
         let packet = &self.packets[id];
         match packet.transport {
             Transport::Tcp(_) => self.receive_tcp(now, node, id),
+            Transport::Udp(_) if packet.flow == CONTROL_FLOW => self.receive_message(now, node, packet.seq as u32),
             Transport::Udp(_) => {
                 if let Transfer::Udp(udp) = &mut self.flows[packet.flow as usize].transfer {
                     udp.stats.rx_packets += 1;
@@ -681,12 +788,12 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn arrival_slow_path(&mut self, now: Instant, ch: ChannelId, node: NodeId, arrival: Arrival) {
-        let copy = arrival.duplicated.then(|| self.packets.insert(self.packets[arrival.packet]));
+        let copy = arrival.duplicated.then(|| self.copy_packet(arrival.packet));
         let event = if arrival.lost { PacketEvent::Drop } else { PacketEvent::Receive };
         for id in std::iter::once(arrival.packet).chain(copy) {
             self.trace_packet(now, event, ch, self.packets[id]);
             if arrival.lost {
-                self.packets.free(id);
+                self.drop_packet(id);
             } else {
                 self.forward(now, node, id);
             }

@@ -8,7 +8,7 @@
 
 use crate::record::{FlowView, LinkRecord, PacketRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
-use ackclock_net::{NodeId, Transport};
+use ackclock_net::{ControlKind, NodeId, Transport, CONTROL_FLOW};
 use std::io::{self, Write};
 
 /// Seconds rounded to the microsecond, as ns-2's `%.15g` of a
@@ -81,6 +81,7 @@ impl Ns2Packet {
         let (kind, seq) = type_and_seq(r, view);
         let fid = match view {
             Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
+            None if r.packet.flow == CONTROL_FLOW => 0,
             None => r.packet.flow,
         };
         let (sport, dport) = ports(r);
@@ -110,6 +111,9 @@ fn type_and_seq(r: &PacketRecord, view: Option<&FlowView>) -> (&'static str, i64
         }
         (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),
         (Transport::Udp(_), Some(&FlowView::Udp { type_name, .. })) => (type_name, r.packet.seq as i64),
+        (Transport::Udp(h), _) if r.packet.flow == CONTROL_FLOW => {
+            (ControlKind::from_port(h.dst_port).map_or("udp", ControlKind::ns2_name), -1)
+        }
         (Transport::Udp(_), _) => ("udp", r.packet.seq as i64),
     }
 }
@@ -117,6 +121,9 @@ fn type_and_seq(r: &PacketRecord, view: Option<&FlowView>) -> (&'static str, i64
 fn ports(r: &PacketRecord) -> (u16, u16) {
     match r.packet.transport {
         Transport::Tcp(seg) => (seg.src_port, seg.dst_port),
+        // ns-2's routing agent is the second attached to its node (after
+        // the one for direct routes), so its port is 1.
+        Transport::Udp(_) if r.packet.flow == CONTROL_FLOW => (1, 1),
         Transport::Udp(h) => (h.src_port, h.dst_port),
     }
 }

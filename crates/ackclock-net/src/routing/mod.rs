@@ -3,14 +3,20 @@
 //! The data plane is one forwarding table ([`Fib`]) with a row per node,
 //! read on every hop. How a row is filled is the control plane's business:
 //! shortest paths over the whole topology, routes the user gives, or a
-//! protocol that exchanges messages and changes routes during the run.
+//! [`RoutingProtocol`] on each node that exchanges messages with its
+//! neighbours and changes routes during the run. Packets for a destination
+//! without a route may wait in the node's [`RouteQueue`] meanwhile.
 
+pub mod dv;
 mod shortest;
+mod waiting;
 
 pub use shortest::shortest_paths;
+pub use waiting::RouteQueue;
 
 use crate::channel::ChannelId;
 use crate::packet::NodeId;
+use ackclock_core::{Instant, SimRng};
 
 /// How a node reaches a neighbour: the interface a packet leaves on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,16 +37,162 @@ pub enum Router {
     /// link goes down or comes up (ns-2's `Session` routing): routes
     /// change at once, without messages.
     Session,
+    /// Distance vector (ns-2's `rtproto DV`).
+    Dv(dv::DvConfig),
+}
+
+impl Router {
+    /// Its name in scenario files and results.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Router::Static => "static",
+            Router::Session => "session",
+            Router::Dv(_) => "dv",
+        }
+    }
+
+    /// Whether the routes come from the whole topology rather than from
+    /// messages.
+    pub fn is_central(&self) -> bool {
+        matches!(self, Router::Static | Router::Session)
+    }
+
+    /// The running protocol on `node` (of `nodes`), for routers that have
+    /// one.
+    pub fn protocol(&self, node: NodeId, nodes: usize, rng: SimRng) -> Option<Protocol> {
+        match self {
+            Router::Static | Router::Session => None,
+            Router::Dv(config) => Some(Protocol::Dv(Box::new(dv::Dv::new(node, nodes, *config, rng)))),
+        }
+    }
+
+    /// Whether two routers speak the same protocol (exchange messages).
+    pub fn speaks_with(&self, other: &Router) -> bool {
+        matches!((self, other), (Router::Dv(_), Router::Dv(_)))
+    }
 }
 
 /// One of a node's neighbours as routing sees it: how to reach it, at what
-/// cost, and whether the way there is up.
+/// cost, whether the way there is up, and whether the neighbour runs the
+/// same routing protocol (a peer to exchange messages with).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adjacency {
     pub via: NextHop,
     pub neighbor: NodeId,
     pub cost: u32,
     pub up: bool,
+    pub peer: bool,
+}
+
+/// Which protocol a control packet belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControlKind {
+    Dv,
+}
+
+impl ControlKind {
+    /// The packet type ns-2's traces print.
+    pub fn ns2_name(self) -> &'static str {
+        match self {
+            ControlKind::Dv => "rtProtoDV",
+        }
+    }
+
+    /// The UDP port the protocol uses on the wire (RIP's for DV, RFC 2453).
+    pub fn udp_port(self) -> u16 {
+        match self {
+            ControlKind::Dv => 520,
+        }
+    }
+
+    /// The protocol whose messages use `port`.
+    pub fn from_port(port: u16) -> Option<Self> {
+        (port == 520).then_some(ControlKind::Dv)
+    }
+}
+
+/// A routing protocol's message. The simulation keeps it while the packet
+/// carrying it travels; the packet names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ControlMessage {
+    Dv(dv::Update),
+}
+
+impl ControlMessage {
+    pub fn kind(&self) -> ControlKind {
+        match self {
+            ControlMessage::Dv(_) => ControlKind::Dv,
+        }
+    }
+}
+
+/// What a routing protocol asks of its node.
+#[derive(Debug, Default, PartialEq)]
+pub struct RouterOutput {
+    /// Messages to send to neighbours, with their size in bytes on the
+    /// wire (IP header included).
+    pub messages: Vec<(NextHop, ControlMessage, u32)>,
+    /// Routes to install (`None` withdraws one).
+    pub routes: Vec<(NodeId, Option<NextHop>)>,
+}
+
+/// A routing protocol on one node. Sans-I/O like everything in this crate:
+/// each call is told the time and what happened, and answers through
+/// `out`; `poll_at` says when it next wants `on_timer`. A protocol sends
+/// only to neighbours, over the interface it names; what it learns it
+/// installs as routes.
+pub trait RoutingProtocol {
+    /// The run starts; `adjacencies` are the node's neighbours.
+    fn start(&mut self, now: Instant, adjacencies: &[Adjacency], out: &mut RouterOutput);
+    /// A link of the node went down or came up, or its cost changed.
+    fn on_adjacencies(&mut self, now: Instant, adjacencies: &[Adjacency], out: &mut RouterOutput);
+    /// A neighbour's message arrived; `from` is how this node reaches that
+    /// neighbour.
+    fn on_message(&mut self, now: Instant, from: NextHop, message: &ControlMessage, out: &mut RouterOutput);
+    fn on_timer(&mut self, now: Instant, out: &mut RouterOutput);
+    fn poll_at(&self) -> Option<Instant>;
+    /// A packet for `dst` found no route (it waits in the node's
+    /// `RouteQueue` if there is room): a reactive protocol starts looking.
+    fn on_no_route(&mut self, _now: Instant, _dst: NodeId, _out: &mut RouterOutput) {}
+}
+
+/// The running protocols, dispatched by `match`.
+#[derive(Debug)]
+pub enum Protocol {
+    Dv(Box<dv::Dv>),
+}
+
+impl RoutingProtocol for Protocol {
+    fn start(&mut self, now: Instant, adjacencies: &[Adjacency], out: &mut RouterOutput) {
+        match self {
+            Protocol::Dv(p) => p.start(now, adjacencies, out),
+        }
+    }
+    fn on_adjacencies(&mut self, now: Instant, adjacencies: &[Adjacency], out: &mut RouterOutput) {
+        match self {
+            Protocol::Dv(p) => p.on_adjacencies(now, adjacencies, out),
+        }
+    }
+    fn on_message(&mut self, now: Instant, from: NextHop, message: &ControlMessage, out: &mut RouterOutput) {
+        match self {
+            Protocol::Dv(p) => p.on_message(now, from, message, out),
+        }
+    }
+    fn on_timer(&mut self, now: Instant, out: &mut RouterOutput) {
+        match self {
+            Protocol::Dv(p) => p.on_timer(now, out),
+        }
+    }
+    fn poll_at(&self) -> Option<Instant> {
+        match self {
+            Protocol::Dv(p) => p.poll_at(),
+        }
+    }
+    fn on_no_route(&mut self, now: Instant, dst: NodeId, out: &mut RouterOutput) {
+        match self {
+            Protocol::Dv(p) => p.on_no_route(now, dst, out),
+        }
+    }
 }
 
 /// The forwarding table of every node: entry `at * nodes + dst` is where

@@ -50,7 +50,13 @@ mod tests {
     fn topology(nodes: usize, channels: &[(NodeId, NodeId, u32)]) -> Vec<Vec<Adjacency>> {
         let mut adj = vec![Vec::new(); nodes];
         for (id, &(from, to, cost)) in channels.iter().enumerate() {
-            adj[from as usize].push(Adjacency { via: NextHop::Link(id as u32), neighbor: to, cost, up: true });
+            adj[from as usize].push(Adjacency {
+                via: NextHop::Link(id as u32),
+                neighbor: to,
+                cost,
+                up: true,
+                peer: false,
+            });
         }
         adj
     }

@@ -4,9 +4,12 @@
 use super::{Event, Flow, LinkSchedule, Simulation};
 use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
-use crate::report::RouteChange;
-use ackclock_core::Instant;
-use ackclock_net::{shortest_paths, Adjacency, ChannelId, Flushed, Interface, NextHop, NodeId, Retimed, Router};
+use crate::report::{NodeReport, RouteChange};
+use ackclock_core::{Duration, Instant};
+use ackclock_net::{
+    shortest_paths, Adjacency, ChannelId, Flushed, Interface, NextHop, NodeId, PacketId, Retimed, RouteQueue, Router,
+    RouterOutput, RoutingProtocol,
+};
 use ackclock_trace::{LinkRecord, PacketEvent, TraceRecord};
 
 impl Simulation {
@@ -18,7 +21,9 @@ impl Simulation {
             let why = "the node has static routes given by the user; only static routing keeps them";
             return Err(ConfigError::invalid("router", format!("{router:?}"), why));
         }
-        self.nodes[node as usize].router = router;
+        let n = &mut self.nodes[node as usize];
+        n.router = router;
+        n.protocol = None;
         self.routes_stale = true;
         Ok(())
     }
@@ -48,6 +53,31 @@ impl Simulation {
         Ok(())
     }
 
+    /// Lets packets without a route wait at `node`: at most `capacity` of
+    /// them (the oldest make room), each for at most `timeout`. By default
+    /// they are dropped at once, as in ns-2's wired routing.
+    pub fn set_route_wait(&mut self, node: NodeId, capacity: usize, timeout: Duration) -> Result<(), ConfigError> {
+        self.check_node("node", node)?;
+        if !self.nodes[node as usize].waiting.is_empty() {
+            return Err(ConfigError::invalid("node", node, "packets are waiting there"));
+        }
+        self.nodes[node as usize].waiting = RouteQueue::new(capacity, timeout);
+        Ok(())
+    }
+
+    pub fn node_report(&self, node: NodeId) -> Result<NodeReport, ConfigError> {
+        self.check_node("node", node)?;
+        let n = &self.nodes[node as usize];
+        Ok(NodeReport {
+            id: node,
+            name: n.name.clone(),
+            routing: n.router.name(),
+            no_route_drops: n.stats.no_route_drops,
+            ttl_drops: n.stats.ttl_drops,
+            waiting: n.waiting.len(),
+        })
+    }
+
     /// Starts recording every route change (see `route_changes`).
     pub fn record_routes(&mut self) {
         self.route_log.get_or_insert_with(Vec::new);
@@ -70,25 +100,153 @@ impl Simulation {
 
     /// Every node's neighbours, in interface order.
     fn adjacencies(&self) -> Vec<Vec<Adjacency>> {
+        (0..self.nodes.len() as NodeId).map(|n| self.adjacencies_of(n)).collect()
+    }
+
+    fn adjacencies_of(&self, node: NodeId) -> Vec<Adjacency> {
+        let router = &self.nodes[node as usize].router;
         let adjacency = |&interface: &Interface| match interface {
-            Interface::Link(ch) => Adjacency {
-                via: NextHop::Link(ch),
-                neighbor: self.channel_ends[ch as usize].1,
-                cost: self.costs[ch as usize],
-                up: self.channels[ch as usize].is_up(),
-            },
+            Interface::Link(ch) => {
+                let neighbor = self.channel_ends[ch as usize].1;
+                Adjacency {
+                    via: NextHop::Link(ch),
+                    neighbor,
+                    cost: self.costs[ch as usize],
+                    up: self.channels[ch as usize].is_up(),
+                    peer: router.speaks_with(&self.nodes[neighbor as usize].router),
+                }
+            }
         };
-        self.nodes.iter().map(|n| n.interfaces.iter().map(adjacency).collect()).collect()
+        self.nodes[node as usize].interfaces.iter().map(adjacency).collect()
     }
 
     /// Computes the routes of every node that takes them from the whole
-    /// topology.
+    /// topology, and starts (or tells of the new topology) the protocols
+    /// of the others.
     pub(super) fn rebuild_routes(&mut self, now: Instant) {
         self.routes_stale = false;
         if self.fib.nodes() != self.nodes.len() {
             self.fib = self.fib.resized(self.nodes.len());
         }
-        self.recompute_routes(now, |_| true);
+        self.recompute_routes(now, Router::is_central);
+        let count = self.nodes.len();
+        for node in 0..count as NodeId {
+            let n = &mut self.nodes[node as usize];
+            if n.router.is_central() {
+                n.protocol = None;
+                continue;
+            }
+            let adjacencies = self.adjacencies_of(node);
+            let mut out = RouterOutput::default();
+            let n = &mut self.nodes[node as usize];
+            if self.protocol_nodes != count {
+                n.protocol = None; // the topology grew: the protocol starts over
+            }
+            match &mut n.protocol {
+                Some(p) => p.on_adjacencies(now, &adjacencies, &mut out),
+                None => {
+                    let rng = self.streams.stream(&format!("routing/{node}"));
+                    let mut p = n.router.protocol(node, count, rng).expect("not central");
+                    p.start(now, &adjacencies, &mut out);
+                    n.protocol = Some(p);
+                }
+            }
+            self.apply_router_output(now, node, out);
+        }
+        self.protocol_nodes = count;
+    }
+
+    /// Installs what a routing protocol decided, sends its messages and
+    /// re-arms its timer. A new route lets the packets waiting for it go.
+    fn apply_router_output(&mut self, now: Instant, node: NodeId, out: RouterOutput) {
+        for (dst, via) in out.routes {
+            self.install(now, node, dst, via);
+            if via.is_some() {
+                for p in self.nodes[node as usize].waiting.take_for(dst) {
+                    self.forward(now, node, p);
+                }
+            }
+        }
+        for (via, message, size) in out.messages {
+            self.send_message(now, node, via, message, size);
+        }
+        let wake = self.nodes[node as usize].protocol.as_ref().and_then(|p| p.poll_at());
+        let armed = &mut self.routing_armed[node as usize];
+        if let Some(t) = wake.filter(|&t| armed.is_none_or(|a| t < a)) {
+            *armed = Some(t);
+            self.queue.schedule(t.max(now), Event::RoutingTimer(node));
+        }
+    }
+
+    /// Runs `f` on `node`'s protocol, if it has one, and applies its output.
+    fn with_protocol(
+        &mut self,
+        now: Instant,
+        node: NodeId,
+        f: impl FnOnce(&mut ackclock_net::Protocol, &mut RouterOutput),
+    ) {
+        let Some(p) = self.nodes[node as usize].protocol.as_mut() else { return };
+        let mut out = RouterOutput::default();
+        f(p, &mut out);
+        self.apply_router_output(now, node, out);
+    }
+
+    pub(super) fn on_routing_timer(&mut self, now: Instant, node: NodeId) {
+        let armed = &mut self.routing_armed[node as usize];
+        if *armed != Some(now) {
+            return; // superseded by an earlier event that already re-armed
+        }
+        *armed = None;
+        self.with_protocol(now, node, |p, out| p.on_timer(now, out));
+    }
+
+    /// A routing message reached the neighbour it was sent to.
+    pub(super) fn receive_message(&mut self, now: Instant, node: NodeId, slot: u32) {
+        let Some((message, sent_on)) = self.release_message(slot) else { return };
+        let NextHop::Link(ch) = sent_on;
+        // The receiver answers over the opposite direction of that link.
+        let Some(back) = self.reverse[ch as usize] else { return };
+        self.with_protocol(now, node, |p, out| p.on_message(now, NextHop::Link(back), &message, out));
+    }
+
+    /// A packet at `node` has no route: it waits if there is room, and the
+    /// protocol hears of it.
+    pub(super) fn no_route(&mut self, now: Instant, node: NodeId, id: PacketId) {
+        let dst = self.packets[id].ip.dst;
+        let waiting = &mut self.nodes[node as usize].waiting;
+        if let Some(dropped) = waiting.push(now, dst, id) {
+            self.nodes[node as usize].stats.no_route_drops += 1;
+            self.drop_packet(dropped);
+        }
+        self.arm_route_wait(node);
+        self.with_protocol(now, node, |p, out| p.on_no_route(now, dst, out));
+    }
+
+    fn arm_route_wait(&mut self, node: NodeId) {
+        let deadline = self.nodes[node as usize].waiting.next_deadline();
+        let armed = &mut self.waiting_armed[node as usize];
+        if let Some(t) = deadline.filter(|&t| armed.is_none_or(|a| t < a)) {
+            *armed = Some(t);
+            self.queue.schedule(t, Event::RouteWaitExpiry(node));
+        }
+    }
+
+    pub(super) fn on_route_wait_expiry(&mut self, now: Instant, node: NodeId) {
+        if self.waiting_armed[node as usize] != Some(now) {
+            return;
+        }
+        self.waiting_armed[node as usize] = None;
+        for p in self.nodes[node as usize].waiting.expire(now) {
+            self.nodes[node as usize].stats.no_route_drops += 1;
+            self.drop_packet(p);
+        }
+        self.arm_route_wait(node);
+    }
+
+    /// Whether some node runs a protocol that keeps sending updates, so
+    /// that the run never runs out of events.
+    pub(super) fn routing_never_idles(&self) -> Option<&str> {
+        self.nodes.iter().find(|n| !n.router.is_central()).map(|n| n.name.as_str())
     }
 
     /// Recomputes the shortest paths of the nodes whose router `redo`
@@ -120,13 +278,17 @@ impl Simulation {
         }
     }
 
-    /// Follows a new flow's path through the nodes whose routes are known
-    /// before the run: each must have a route, and the path must not loop.
+    /// Follows a new flow's path as far as its nodes' routes are known
+    /// before the run (up to a node running a protocol): each must have a
+    /// route, and the path must not loop.
     pub(super) fn check_path(&self, f: &Flow) -> Result<(), ConfigError> {
         let name = |n: NodeId| self.nodes[n as usize].name.clone();
         let mut visited = vec![false; self.nodes.len()];
         let mut at = f.src;
         while at != f.dst {
+            if !self.nodes[at as usize].router.is_central() {
+                return Ok(()); // its protocol finds the rest during the run
+            }
             if std::mem::replace(&mut visited[at as usize], true) {
                 return Err(ConfigError::RoutingLoop { flow: f.name.clone(), dst: name(f.dst), node: name(at) });
             }
@@ -238,6 +400,14 @@ impl Simulation {
         }
         if topology_changed && !self.routes_stale {
             self.recompute_routes(now, |r| *r == Router::Session);
+            // Each end of a changed link tells its protocol, by node id.
+            let mut ends: Vec<NodeId> = channels.iter().map(|&ch| self.channel_ends[ch as usize].0).collect();
+            ends.sort_unstable();
+            ends.dedup();
+            for node in ends {
+                let adjacencies = self.adjacencies_of(node);
+                self.with_protocol(now, node, |p, out| p.on_adjacencies(now, &adjacencies, out));
+            }
         }
     }
 
@@ -253,7 +423,7 @@ impl Simulation {
             }
         }
         for p in lost {
-            self.packets.free(p);
+            self.drop_packet(p);
         }
     }
 
