@@ -10,6 +10,7 @@ pub mod channel;
 pub mod discipline;
 pub mod jitter;
 pub mod loss;
+pub mod medium;
 pub mod node;
 pub mod packet;
 pub mod pool;
@@ -21,6 +22,10 @@ pub use channel::{
 pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{LossModel, LossPosition, LossProcess};
+pub use medium::{
+    ContentionFree, Frame, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel, Nic, NicId,
+    NicStats, Queued, Reception,
+};
 pub use node::{Interface, Node, NodeStats};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};
 pub use pool::{PacketId, PacketPool};

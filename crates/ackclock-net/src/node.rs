@@ -2,6 +2,7 @@
 //! routing.
 
 use crate::channel::ChannelId;
+use crate::medium::NicId;
 use crate::routing::{Protocol, RouteQueue, Router};
 
 /// One of a node's network interfaces.
@@ -10,6 +11,8 @@ pub enum Interface {
     /// A point-to-point link direction leaving the node. Its departures are
     /// known when a packet is queued: the fast path.
     Link(ChannelId),
+    /// A NIC on a shared medium, whose MAC decides when it sends.
+    Nic(NicId),
 }
 
 #[derive(Debug)]

@@ -50,6 +50,26 @@ pub struct NodeReport {
     pub waiting: usize,
 }
 
+/// A NIC on a shared medium.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NicReport {
+    pub id: u32,
+    pub node: NodeId,
+    pub medium: u32,
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    /// Packets received for this node (or broadcast).
+    pub rx_packets: u64,
+    /// Packets refused by the full interface queue.
+    pub queue_drops: u64,
+    /// Frames that arrived spoilt.
+    pub rx_errors: u64,
+    /// Packets in the interface queue now.
+    pub queued: usize,
+    /// Time spent sending over elapsed time.
+    pub utilization: f64,
+}
+
 /// A node's route to a destination changed (recorded on request).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RouteChange {

@@ -1,5 +1,6 @@
 //! The simulation world and its event loop.
 
+mod medium;
 mod network;
 
 use crate::dynamics::{FailureModel, LinkChange};
@@ -11,8 +12,9 @@ use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, SimRng, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
 use ackclock_net::{
-    Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, Interface, Ipv4Header, Jitter, LossModel,
-    NextHop, Node, NodeId, Packet, PacketId, PacketPool, SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
+    Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, Frame, Interface, Ipv4Header, Jitter,
+    LinkAddress, LossModel, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool, Reception,
+    SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
@@ -47,6 +49,10 @@ enum Event {
     /// The oldest packet waiting at a node for a route may have waited
     /// too long (lazy).
     RouteWaitExpiry(NodeId),
+    /// A NIC's MAC timer (lazy).
+    NicTimer(NicId),
+    /// The first bit of a frame (an index into `frames`) reaches a NIC.
+    FrameArrival(NicId, u32),
 }
 
 /// Why `run` returned.
@@ -109,6 +115,15 @@ pub struct Simulation {
     free_messages: Vec<u32>,
     /// The number of nodes when the routing protocols were started.
     protocol_nodes: usize,
+    nics: Vec<Nic>,
+    media: Vec<MediumModel>,
+    /// Time of each NIC's live timer event.
+    nic_armed: Vec<Option<Instant>>,
+    /// Frames on a shared medium, until every NIC that hears them is done.
+    frames: Vec<Option<FrameInFlight>>,
+    free_frames: Vec<u32>,
+    /// Reused for each transmission on a shared medium.
+    receptions: Vec<Reception>,
     flows: Vec<Flow>,
     /// Every packet in the network; channels and events hold its id.
     packets: PacketPool,
@@ -140,6 +155,12 @@ impl Simulation {
             messages: Vec::new(),
             free_messages: Vec::new(),
             protocol_nodes: 0,
+            nics: Vec::new(),
+            media: Vec::new(),
+            nic_armed: Vec::new(),
+            frames: Vec::new(),
+            free_frames: Vec::new(),
+            receptions: Vec::new(),
             flows: Vec::new(),
             packets: PacketPool::default(),
             callbacks: HashMap::new(),
@@ -429,6 +450,8 @@ impl Simulation {
                 Event::LinkChange(schedule) => self.on_link_schedule(now, schedule),
                 Event::RoutingTimer(node) => self.on_routing_timer(now, node),
                 Event::RouteWaitExpiry(node) => self.on_route_wait_expiry(now, node),
+                Event::NicTimer(nic) => self.on_nic_timer(now, nic),
+                Event::FrameArrival(nic, frame) => self.on_frame_arrival(now, nic, frame),
             }
         }
     }
@@ -466,8 +489,7 @@ impl Simulation {
 
     /// A routing message from `node` to the neighbour it reaches over `via`.
     fn send_message(&mut self, now: Instant, node: NodeId, via: NextHop, message: ControlMessage, size: u32) {
-        let NextHop::Link(ch) = via;
-        let neighbor = self.channel_ends[ch as usize].1;
+        let neighbor = self.neighbor(via);
         let port = message.kind().udp_port();
         let slot = self.store_message(Some((message, via)));
         let transport = Transport::Udp(UdpHeader { src_port: port, dst_port: port });
@@ -686,7 +708,13 @@ impl Simulation {
             }
             packet.ip.ttl -= 1;
         }
-        let NextHop::Link(ch) = hop;
+        let ch = match hop {
+            NextHop::Link(ch) => ch,
+            NextHop::Nic { nic, neighbor } => {
+                self.send_on_nic(now, nic, LinkAddress::Node(neighbor), id);
+                return;
+            }
+        };
         let (size, ecn_capable) = (packet.size, packet.ip.ecn.is_capable());
         let outcome = self.channels[ch as usize].send(now, id, size, ecn_capable);
         if self.tracer.is_some() {
@@ -974,6 +1002,14 @@ impl Simulation {
             id: u64::from(channel),
         })
     }
+}
+
+/// A frame on a shared medium and how many NICs have yet to finish
+/// receiving it.
+struct FrameInFlight {
+    frame: Frame,
+    duration: Duration,
+    receivers: u32,
 }
 
 /// Link changes scheduled for a time, or made by a failure model.

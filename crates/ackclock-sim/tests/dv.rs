@@ -3,7 +3,7 @@
 //! missing.
 
 use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::{dv::DvConfig, ChannelId, Discipline, NextHop, NodeId, Router};
+use ackclock_net::{dv::DvConfig, ChannelId, Discipline, NodeId, Router};
 use ackclock_sim::{LinkChange, Simulation, SizeModel, Traffic, UdpSourceConfig};
 
 fn secs(s: f64) -> Instant {
@@ -50,7 +50,7 @@ fn route_log(sim: &Simulation, from: f64) -> Vec<Change> {
         .iter()
         .filter(|c| c.time >= secs(from))
         .map(|c| {
-            let hop = c.via.map(|NextHop::Link(ch)| sim.channel_ends(ch).unwrap().1);
+            let hop = c.via.map(|via| sim.neighbor(via));
             (c.time.as_secs_f64(), c.node, c.dst, hop)
         })
         .collect()

@@ -262,19 +262,20 @@ mod tests {
         ControlMessage::Dv(Update { metrics: metrics.to_vec() })
     }
 
+    fn channel(via: NextHop) -> u32 {
+        match via {
+            NextHop::Link(c) => c,
+            NextHop::Nic { .. } => panic!("these tests use links"),
+        }
+    }
+
     /// The updates in `out`, as (channel, metrics).
     fn sent(out: &RouterOutput) -> Vec<(u32, Vec<u32>)> {
-        out.messages
-            .iter()
-            .map(|(via, m, _)| {
-                let (NextHop::Link(c), ControlMessage::Dv(u)) = (via, m);
-                (*c, u.metrics.clone())
-            })
-            .collect()
+        out.messages.iter().map(|(via, ControlMessage::Dv(u), _)| (channel(*via), u.metrics.clone())).collect()
     }
 
     fn routes(out: &RouterOutput) -> Vec<(NodeId, Option<u32>)> {
-        out.routes.iter().map(|&(dst, via)| (dst, via.map(|NextHop::Link(c)| c))).collect()
+        out.routes.iter().map(|&(dst, via)| (dst, via.map(channel))).collect()
     }
 
     #[test]

@@ -15,14 +15,20 @@ pub use shortest::shortest_paths;
 pub use waiting::RouteQueue;
 
 use crate::channel::ChannelId;
+use crate::medium::NicId;
 use crate::packet::NodeId;
 use ackclock_core::{Instant, SimRng};
 
-/// How a node reaches a neighbour: the interface a packet leaves on.
+/// How a node reaches a neighbour: the interface a packet leaves on (and,
+/// on a shared medium, the neighbour it is addressed to).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NextHop {
     /// A point-to-point link direction.
     Link(ChannelId),
+    Nic {
+        nic: NicId,
+        neighbor: NodeId,
+    },
 }
 
 /// How a node's routes are made.
@@ -196,35 +202,42 @@ impl RoutingProtocol for Protocol {
 }
 
 /// The forwarding table of every node: entry `at * nodes + dst` is where
-/// `at` sends packets for `dst`. Entries are a link's channel id or
-/// `NO_ROUTE`, so a lookup on the point-to-point fast path is one load and
-/// one compare.
+/// `at` sends packets for `dst`. Entries below `NIC_HOPS` are a link's
+/// channel id, so a lookup on the point-to-point fast path is one load and
+/// one compare; the others name a (NIC, neighbour) pair in `nic_hops`.
 #[derive(Clone, Debug, Default)]
 pub struct Fib {
     nodes: usize,
     hops: Vec<u32>,
+    nic_hops: Vec<(NicId, NodeId)>,
 }
 
+const NIC_HOPS: u32 = 1 << 31;
 const NO_ROUTE: u32 = u32::MAX;
 
 impl Fib {
     /// A table without routes for `nodes` nodes.
     pub fn new(nodes: usize) -> Self {
-        Fib { nodes, hops: vec![NO_ROUTE; nodes * nodes] }
+        Fib { nodes, hops: vec![NO_ROUTE; nodes * nodes], nic_hops: Vec::new() }
     }
 
-    /// Where `at` sends a packet for `dst`; `None` when it has no route
-    /// (or `dst` is `at` itself).
+    /// Where `at` sends a packet for `dst` (both nodes of the table);
+    /// `None` when it has no route (or `dst` is `at` itself).
     #[inline]
     pub fn next_hop(&self, at: NodeId, dst: NodeId) -> Option<NextHop> {
-        let (at, dst) = (at as usize, dst as usize);
-        if at >= self.nodes || dst >= self.nodes {
-            return None;
+        debug_assert!((at as usize) < self.nodes && (dst as usize) < self.nodes, "nodes outside the table");
+        match self.hops[at as usize * self.nodes + dst as usize] {
+            channel if channel < NIC_HOPS => Some(NextHop::Link(channel)),
+            code => self.other_hop(code),
         }
-        match self.hops[at * self.nodes + dst] {
-            NO_ROUTE => None,
-            channel => Some(NextHop::Link(channel)),
-        }
+    }
+
+    #[cold]
+    fn other_hop(&self, code: u32) -> Option<NextHop> {
+        (code != NO_ROUTE).then(|| {
+            let (nic, neighbor) = self.nic_hops[(code - NIC_HOPS) as usize];
+            NextHop::Nic { nic, neighbor }
+        })
     }
 
     /// Replaces `at`'s whole row.
@@ -236,7 +249,7 @@ impl Fib {
 
     /// The table for `nodes` nodes with the routes this one has among them.
     pub fn resized(&self, nodes: usize) -> Fib {
-        let mut fib = Fib::new(nodes);
+        let mut fib = Fib { nic_hops: self.nic_hops.clone(), ..Fib::new(nodes) };
         let keep = self.nodes.min(nodes);
         for at in 0..keep {
             let old = &self.hops[at * self.nodes..at * self.nodes + keep];
@@ -251,9 +264,40 @@ impl Fib {
 
     /// Sets one route.
     pub fn set(&mut self, at: NodeId, dst: NodeId, hop: Option<NextHop>) {
-        self.hops[at as usize * self.nodes + dst as usize] = match hop {
+        let code = match hop {
             None => NO_ROUTE,
             Some(NextHop::Link(channel)) => channel,
+            Some(NextHop::Nic { nic, neighbor }) => {
+                let pair = (nic, neighbor);
+                let index = self.nic_hops.iter().position(|&p| p == pair).unwrap_or_else(|| {
+                    self.nic_hops.push(pair);
+                    self.nic_hops.len() - 1
+                });
+                NIC_HOPS + index as u32
+            }
         };
+        self.hops[at as usize * self.nodes + dst as usize] = code;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_keeps_link_and_nic_routes_apart() {
+        let mut fib = Fib::new(3);
+        let nic = NextHop::Nic { nic: 4, neighbor: 2 };
+        fib.set(0, 1, Some(NextHop::Link(7)));
+        fib.set(0, 2, Some(nic));
+        fib.set(1, 2, Some(nic));
+        assert_eq!(fib.next_hop(0, 1), Some(NextHop::Link(7)));
+        assert_eq!(fib.next_hop(0, 2), Some(nic));
+        assert_eq!(fib.next_hop(1, 0), None);
+        assert_eq!(fib.nic_hops.len(), 1, "one entry per (NIC, neighbour)");
+        let grown = fib.resized(4);
+        assert_eq!((grown.next_hop(0, 2), grown.next_hop(0, 3)), (Some(nic), None));
+        fib.set(0, 2, None);
+        assert_eq!(fib.next_hop(0, 2), None);
     }
 }

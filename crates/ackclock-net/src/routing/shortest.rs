@@ -66,7 +66,10 @@ mod tests {
     }
 
     fn hop(adj: &[Vec<Adjacency>], src: NodeId, dst: NodeId) -> Option<u32> {
-        shortest_paths(adj, src)[dst as usize].map(|NextHop::Link(c)| c)
+        shortest_paths(adj, src)[dst as usize].map(|h| match h {
+            NextHop::Link(c) => c,
+            NextHop::Nic { .. } => unreachable!("links only"),
+        })
     }
 
     #[test]

@@ -7,8 +7,8 @@ use crate::error::ConfigError;
 use crate::report::{NodeReport, RouteChange};
 use ackclock_core::{Duration, Instant};
 use ackclock_net::{
-    shortest_paths, Adjacency, ChannelId, Flushed, Interface, NextHop, NodeId, PacketId, Retimed, RouteQueue, Router,
-    RouterOutput, RoutingProtocol,
+    shortest_paths, Adjacency, ChannelId, Flushed, Interface, Medium, NextHop, NodeId, PacketId, Retimed, RouteQueue,
+    Router, RouterOutput, RoutingProtocol,
 };
 use ackclock_trace::{LinkRecord, PacketEvent, TraceRecord};
 
@@ -98,6 +98,14 @@ impl Simulation {
         Ok((0..self.nodes.len() as NodeId).map(|dst| self.fib.next_hop(node, dst)).collect())
     }
 
+    /// The neighbour a next hop leads to.
+    pub fn neighbor(&self, via: NextHop) -> NodeId {
+        match via {
+            NextHop::Link(ch) => self.channel_ends[ch as usize].1,
+            NextHop::Nic { neighbor, .. } => neighbor,
+        }
+    }
+
     /// Every node's neighbours, in interface order.
     fn adjacencies(&self) -> Vec<Vec<Adjacency>> {
         (0..self.nodes.len() as NodeId).map(|n| self.adjacencies_of(n)).collect()
@@ -105,19 +113,31 @@ impl Simulation {
 
     fn adjacencies_of(&self, node: NodeId) -> Vec<Adjacency> {
         let router = &self.nodes[node as usize].router;
-        let adjacency = |&interface: &Interface| match interface {
-            Interface::Link(ch) => {
-                let neighbor = self.channel_ends[ch as usize].1;
-                Adjacency {
-                    via: NextHop::Link(ch),
-                    neighbor,
-                    cost: self.costs[ch as usize],
-                    up: self.channels[ch as usize].is_up(),
-                    peer: router.speaks_with(&self.nodes[neighbor as usize].router),
+        let peer = |neighbor: NodeId| router.speaks_with(&self.nodes[neighbor as usize].router);
+        let mut out = Vec::new();
+        for &interface in &self.nodes[node as usize].interfaces {
+            match interface {
+                Interface::Link(ch) => {
+                    let neighbor = self.channel_ends[ch as usize].1;
+                    out.push(Adjacency {
+                        via: NextHop::Link(ch),
+                        neighbor,
+                        cost: self.costs[ch as usize],
+                        up: self.channels[ch as usize].is_up(),
+                        peer: peer(neighbor),
+                    });
+                }
+                Interface::Nic(nic) => {
+                    let medium = &self.media[self.nics[nic as usize].medium as usize];
+                    for other in medium.neighbours(nic) {
+                        let neighbor = self.nics[other as usize].node;
+                        let via = NextHop::Nic { nic, neighbor };
+                        out.push(Adjacency { via, neighbor, cost: 1, up: true, peer: peer(neighbor) });
+                    }
                 }
             }
-        };
-        self.nodes[node as usize].interfaces.iter().map(adjacency).collect()
+        }
+        out
     }
 
     /// Computes the routes of every node that takes them from the whole
@@ -203,10 +223,22 @@ impl Simulation {
     /// A routing message reached the neighbour it was sent to.
     pub(super) fn receive_message(&mut self, now: Instant, node: NodeId, slot: u32) {
         let Some((message, sent_on)) = self.release_message(slot) else { return };
-        let NextHop::Link(ch) = sent_on;
-        // The receiver answers over the opposite direction of that link.
-        let Some(back) = self.reverse[ch as usize] else { return };
-        self.with_protocol(now, node, |p, out| p.on_message(now, NextHop::Link(back), &message, out));
+        // The receiver answers over the opposite direction of a link, or
+        // over its own NIC on the same medium.
+        let from = match sent_on {
+            NextHop::Link(ch) => self.reverse[ch as usize].map(NextHop::Link),
+            NextHop::Nic { nic, .. } => {
+                let (sender, medium) = (self.nics[nic as usize].node, self.nics[nic as usize].medium);
+                self.nodes[node as usize].interfaces.iter().find_map(|&i| match i {
+                    Interface::Nic(own) if self.nics[own as usize].medium == medium => {
+                        Some(NextHop::Nic { nic: own, neighbor: sender })
+                    }
+                    _ => None,
+                })
+            }
+        };
+        let Some(from) = from else { return };
+        self.with_protocol(now, node, |p, out| p.on_message(now, from, &message, out));
     }
 
     /// A packet at `node` has no route: it waits if there is room, and the
@@ -293,7 +325,7 @@ impl Simulation {
                 return Err(ConfigError::RoutingLoop { flow: f.name.clone(), dst: name(f.dst), node: name(at) });
             }
             match self.fib.next_hop(at, f.dst) {
-                Some(NextHop::Link(ch)) => at = self.channel_ends[ch as usize].1,
+                Some(via) => at = self.neighbor(via),
                 None => {
                     return Err(ConfigError::Unreachable { flow: f.name.clone(), src: name(f.src), dst: name(f.dst) })
                 }
