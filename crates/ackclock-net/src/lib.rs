@@ -14,6 +14,7 @@ pub mod medium;
 pub mod node;
 pub mod packet;
 pub mod pool;
+pub mod processor;
 pub mod routing;
 
 pub use channel::{
@@ -29,6 +30,7 @@ pub use medium::{
 pub use node::{Interface, Node, NodeStats};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};
 pub use pool::{PacketId, PacketPool};
+pub use processor::{Processor, ProcessorConfig, ProcessorStats, ServiceTime};
 pub use routing::dv;
 pub use routing::{
     shortest_paths, Adjacency, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router, RouterOutput,

@@ -3,6 +3,7 @@
 
 use crate::channel::ChannelId;
 use crate::medium::NicId;
+use crate::processor::Processor;
 use crate::routing::{Protocol, RouteQueue, Router};
 
 /// One of a node's network interfaces.
@@ -26,6 +27,8 @@ pub struct Node {
     pub protocol: Option<Protocol>,
     /// Packets waiting for a route.
     pub waiting: RouteQueue,
+    /// Its processor, when packet handling takes time.
+    pub processor: Option<Processor>,
     pub stats: NodeStats,
 }
 
@@ -47,6 +50,7 @@ impl Node {
             router: Router::Static,
             protocol: None,
             waiting: RouteQueue::default(),
+            processor: None,
             stats: NodeStats::default(),
         }
     }

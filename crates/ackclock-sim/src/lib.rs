@@ -18,7 +18,7 @@ pub mod udp;
 pub use dynamics::{FailureModel, FailureTiming, LinkChange};
 pub use error::ConfigError;
 pub use label::FlowLabel;
-pub use report::{FlowReport, LinkReport, NicReport, NodeReport, RouteChange, TcpReport};
+pub use report::{FlowReport, LinkReport, NicReport, NodeReport, ProcessorReport, RouteChange, TcpReport};
 pub use simulation::{CallbackId, RunOutcome, Simulation};
 pub use source::{SizeModel, Traffic, UdpSourceConfig};
 pub use tcp_flow::{Side, TcpApp, TcpFlowConfig, SERIES_NAMES};

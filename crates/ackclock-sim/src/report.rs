@@ -48,6 +48,25 @@ pub struct NodeReport {
     pub ttl_drops: u64,
     /// Packets waiting for a route now.
     pub waiting: usize,
+    /// Present when the node has a processor.
+    pub processor: Option<ProcessorReport>,
+}
+
+/// What a node's processor did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcessorReport {
+    /// Packets handled.
+    pub packets: u64,
+    /// Arrivals refused by the full queue.
+    pub drops: u64,
+    /// Busy time over elapsed time.
+    pub utilization: f64,
+    /// Mean time an accepted packet waited before its handling began.
+    pub mean_wait_s: Option<f64>,
+    /// The most packets an arrival found waiting.
+    pub max_waiting: u32,
+    /// Packets waiting now.
+    pub waiting: u32,
 }
 
 /// A NIC on a shared medium.

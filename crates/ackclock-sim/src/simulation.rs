@@ -2,6 +2,7 @@
 
 mod medium;
 mod network;
+mod processor;
 
 use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
@@ -49,6 +50,8 @@ enum Event {
     /// The oldest packet waiting at a node for a route may have waited
     /// too long (lazy).
     RouteWaitExpiry(NodeId),
+    /// The next packet a node's processor handles is done.
+    Processed(NodeId),
     /// A NIC's MAC timer (lazy).
     NicTimer(NicId),
     /// The first bit of a frame (an index into `frames`) reaches a NIC.
@@ -124,6 +127,8 @@ pub struct Simulation {
     free_frames: Vec<u32>,
     /// Reused for each transmission on a shared medium.
     receptions: Vec<Reception>,
+    /// Whether some node has a processor: one test per packet when none has.
+    processors: bool,
     flows: Vec<Flow>,
     /// Every packet in the network; channels and events hold its id.
     packets: PacketPool,
@@ -161,6 +166,7 @@ impl Simulation {
             frames: Vec::new(),
             free_frames: Vec::new(),
             receptions: Vec::new(),
+            processors: false,
             flows: Vec::new(),
             packets: PacketPool::default(),
             callbacks: HashMap::new(),
@@ -450,6 +456,7 @@ impl Simulation {
                 Event::LinkChange(schedule) => self.on_link_schedule(now, schedule),
                 Event::RoutingTimer(node) => self.on_routing_timer(now, node),
                 Event::RouteWaitExpiry(node) => self.on_route_wait_expiry(now, node),
+                Event::Processed(node) => self.on_processed(now, node),
                 Event::NicTimer(nic) => self.on_nic_timer(now, nic),
                 Event::FrameArrival(nic, frame) => self.on_frame_arrival(now, nic, frame),
             }
@@ -497,7 +504,7 @@ impl Simulation {
         self.packets[id].ip.ttl = 1;
         // Routed like any packet (to a neighbour: over the link to it), so
         // that the point-to-point fast path stays one inlined send.
-        self.forward(now, node, id);
+        self.receive(now, node, id);
     }
 
     fn store_message(&mut self, message: Option<(ControlMessage, NextHop)>) -> u32 {
@@ -544,7 +551,7 @@ impl Simulation {
             if arrival.lost || arrival.duplicated || self.tracer.is_some() {
                 self.arrival_slow_path(now, ch, node, arrival);
             } else {
-                self.forward(now, node, arrival.packet);
+                self.receive(now, node, arrival.packet);
             }
         }
         if let Some(t) = self.channels[ch as usize].rearm(now) {
@@ -569,7 +576,7 @@ impl Simulation {
             self.queue.schedule(t, Event::Departure(id));
         }
         let packet = self.new_packet(now, id, (src, dst), ecn, transport, size, seq);
-        self.forward(now, src, packet);
+        self.receive(now, src, packet);
     }
 
     /// Puts a new packet into the network's pool.
@@ -686,7 +693,17 @@ impl Simulation {
         let size = ackclock_net::packet::IPV4_HEADER_BYTES + seg.wire_len();
         let seq = u64::from(seg.seq.0);
         let packet = self.new_packet(now, id, (node, peer), Ecn::NotEct, Transport::Tcp(seg), size, seq);
-        self.forward(now, node, packet);
+        self.receive(now, node, packet);
+    }
+
+    /// A packet enters `node`'s network layer, arriving or sent by one of
+    /// its applications: its processor handles it first, if it has one.
+    fn receive(&mut self, now: Instant, node: NodeId, id: PacketId) {
+        if self.processors && self.nodes[node as usize].processor.is_some() {
+            self.process(now, node, id);
+        } else {
+            self.forward(now, node, id);
+        }
     }
 
     /// Hands a packet that is at `node` to its sink or to the next channel.
@@ -823,7 +840,7 @@ impl Simulation {
             if arrival.lost {
                 self.drop_packet(id);
             } else {
-                self.forward(now, node, id);
+                self.receive(now, node, id);
             }
         }
     }

@@ -180,7 +180,7 @@ impl Simulation {
         if intact && for_us {
             n.stats.rx_packets += 1;
             let packet = if last { frame.packet } else { self.copy_packet(frame.packet) };
-            self.forward(now, node, packet);
+            self.receive(now, node, packet);
         } else if last {
             self.drop_packet(frame.packet);
         }

@@ -75,6 +75,7 @@ impl Simulation {
             no_route_drops: n.stats.no_route_drops,
             ttl_drops: n.stats.ttl_drops,
             waiting: n.waiting.len(),
+            processor: self.processor_report(node),
         })
     }
 
