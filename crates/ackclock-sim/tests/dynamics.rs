@@ -7,22 +7,9 @@ use ackclock_sim::{
     ConfigError, FailureModel, FlowLabel, LinkChange, RouteChange, Simulation, SizeModel, Traffic, UdpSourceConfig,
 };
 use ackclock_trace::tracer::{Sink, TracedVars};
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use common::Shared;
 
-/// A `Write` whose bytes the test can read back.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+mod common;
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
@@ -84,7 +71,7 @@ fn a_link_going_down_drops_its_queue_and_wire_as_ns2_does() {
     // ns-2's `finish` at 0.3 s runs before the packet due then.
     sim.run(Some(Instant::from_ps(at_ms(300).as_ps() - 1))).unwrap();
     sim.finish_traces().unwrap();
-    let ours = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let ours = out.text();
     let ns2 =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/link_down.tr")).unwrap();
     assert_eq!(ours, without_repeated_link_lines(&ns2));
@@ -247,7 +234,7 @@ fn a_rate_change_moves_the_traced_departures_of_waiting_packets() {
     sim.tracer().add_sink(Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: TracedVars::None });
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();
-    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let text = out.text();
     let times = |event: &str| -> Vec<String> {
         text.lines().filter(|l| l.starts_with(event)).map(|l| l.split(' ').nth(1).unwrap().to_string()).collect()
     };
@@ -266,7 +253,7 @@ fn a_deterministic_failure_model_writes_ns2s_link_records() {
     sim.tracer().add_sink(Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: TracedVars::None });
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();
-    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let text = out.text();
     let expected = [
         "v 2.5 link-down 0 1",
         "v 2.5 link-down 1 0",
