@@ -525,6 +525,14 @@ impl Simulation {
         self.messages[slot as usize].take()
     }
 
+    /// A packet looped until its time to live ran out.
+    #[cold]
+    #[inline(never)]
+    fn ttl_expired(&mut self, node: NodeId, id: PacketId) {
+        self.nodes[node as usize].stats.ttl_drops += 1;
+        self.drop_packet(id);
+    }
+
     /// Takes a packet out of the network without delivering it.
     fn drop_packet(&mut self, id: PacketId) {
         let packet = &self.packets[id];
@@ -698,8 +706,9 @@ impl Simulation {
 
     /// A packet enters `node`'s network layer, arriving or sent by one of
     /// its applications: its processor handles it first, if it has one.
+    #[inline(always)]
     fn receive(&mut self, now: Instant, node: NodeId, id: PacketId) {
-        if self.processors && self.nodes[node as usize].processor.is_some() {
+        if self.processors {
             self.process(now, node, id);
         } else {
             self.forward(now, node, id);
@@ -719,8 +728,7 @@ impl Simulation {
         };
         if node != packet.ip.src {
             if packet.ip.ttl <= 1 {
-                self.nodes[node as usize].stats.ttl_drops += 1;
-                self.drop_packet(id);
+                self.ttl_expired(node, id);
                 return;
             }
             packet.ip.ttl -= 1;

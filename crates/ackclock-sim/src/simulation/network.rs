@@ -244,6 +244,8 @@ impl Simulation {
 
     /// A packet at `node` has no route: it waits if there is room, and the
     /// protocol hears of it.
+    #[cold]
+    #[inline(never)]
     pub(super) fn no_route(&mut self, now: Instant, node: NodeId, id: PacketId) {
         let dst = self.packets[id].ip.dst;
         let waiting = &mut self.nodes[node as usize].waiting;

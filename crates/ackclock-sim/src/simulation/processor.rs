@@ -37,11 +37,15 @@ impl Simulation {
         })
     }
 
-    /// Hands a packet to `node`'s processor; it goes on when handled.
+    /// Hands a packet to `node`'s processor, if it has one; it goes on when
+    /// handled.
     #[cold]
     #[inline(never)]
     pub(super) fn process(&mut self, now: Instant, node: NodeId, id: PacketId) {
-        let cpu = self.nodes[node as usize].processor.as_mut().expect("the node has a processor");
+        let Some(cpu) = self.nodes[node as usize].processor.as_mut() else {
+            self.forward(now, node, id);
+            return;
+        };
         match cpu.accept(now, id) {
             Ok(Some(t)) => {
                 self.queue.schedule(t, Event::Processed(node));
