@@ -8,6 +8,7 @@ Each function returns the value in the type the core expects, or raises
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,3 +83,11 @@ def name(value: Any, parameter: str) -> str:
             "leading or trailing spaces",
         )
     return value
+
+
+def file_name(value: Any, parameter: str) -> str:
+    """A file name: a non-empty string or path without NUL characters."""
+    text = os.fspath(value) if isinstance(value, (str, os.PathLike)) else None
+    if not isinstance(text, str) or not text or "\0" in text:
+        raise ParameterError(parameter, f"{value!r} is not a file name")
+    return text

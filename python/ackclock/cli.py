@@ -16,6 +16,7 @@ core prints its message and exits with status 1. Ctrl-C ends a run with status
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,33 @@ class _DurationType(click.ParamType):
         return value
 
 
+class _DirectoryType(click.Path):
+    """An output directory: not empty (which would mean the current
+    directory without saying so) and not an existing file."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value:
+            self.fail("'' is not a directory name (use . for the current directory)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def _output_directory(out: Path) -> Path:
+    """Creates `out` if needed and checks that files can be written into it,
+    so that a long run never ends unable to write its results."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.BadParameter(
+            f"cannot create '{out}': {error.strerror}", param_hint="--out"
+        ) from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"'{out}' is not writable", param_hint="--out")
+    return out
+
+
 def _help_without_command(ctx: click.Context) -> None:
     # Help on stdout and success, rather than click's usage error, when no command is given.
     if ctx.invoked_subcommand is None:
@@ -78,17 +106,37 @@ def cli(ctx: click.Context) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_DirectoryType(),
     help="Also write results.json, and series-<flow>.csv for each TCP flow with "
     "record = true, into this directory; trace files named in the scenario go there too.",
 )
+@click.option(
+    "--trace-anywhere",
+    is_flag=True,
+    help="Let trace files named in the scenario be written outside the output directory "
+    "(--out, else the current directory): absolute paths, ../ and the like.",
+)
 def run_command(
-    file: Path, until: str | None, seed: int | None, as_json: bool, out: Path | None
+    file: Path,
+    until: str | None,
+    seed: int | None,
+    as_json: bool,
+    out: Path | None,
+    trace_anywhere: bool,
 ) -> None:
     """Run the scenario FILE (TOML) and print its link and flow statistics."""
     from ackclock.scenario import load_scenario  # pydantic: only scenario files need it
 
-    sim = load_scenario(file).run(seed=seed, until=until, trace_dir=out)
+    scenario = load_scenario(file)
+    if out is not None:
+        _output_directory(out)
+    sim = scenario.build(seed, out, trace_anywhere)
+    outputs = [] if out is None else [out / "results.json", *_series_paths(sim, out).values()]
+    for path in outputs:
+        if path.resolve() in sim.trace_files:
+            sim.discard_traces()
+            raise ScenarioError(f"{file}: trace file '{path}' is also written by --out")
+    scenario.run_built(sim, until)
     results = sim.results()
     # wall_s is kept out of Simulator.results() so that those stay deterministic.
     document = {
@@ -194,17 +242,24 @@ def view_command(
         serve(index, port=port, open_browser=not no_browser)
 
 
-def _write_series(sim: Simulator, out: Path) -> list[Path]:
-    """Writes series-<flow>.csv (time_s, variable, value) for each recorded TCP flow."""
-    paths = []
+def _series_paths(sim: Simulator, out: Path) -> dict[TcpFlow, Path]:
+    """series-<flow>.csv for each recorded TCP flow."""
+    paths: dict[TcpFlow, Path] = {}
     for flow in sim.flows:
         if isinstance(flow, TcpFlow) and flow.record:
             path = out / csv_file_name(flow.name)
-            if path in paths:  # two names that differ only in unsafe characters
+            if path in paths.values():  # two names that differ only in unsafe characters
                 path = out / csv_file_name(f"{flow.name}-{flow.id}")
-            write_atomically(path, to_csv(flow.series_rows()).encode())
-            paths.append(path)
+            paths[flow] = path
     return paths
+
+
+def _write_series(sim: Simulator, out: Path) -> list[Path]:
+    """Writes series-<flow>.csv (time_s, variable, value) for each recorded TCP flow."""
+    paths = _series_paths(sim, out)
+    for flow, path in paths.items():
+        write_atomically(path, to_csv(flow.series_rows()).encode())
+    return list(paths.values())
 
 
 _PLOT_OUTPUT = click.option(
@@ -319,7 +374,7 @@ def experiment(ctx: click.Context) -> None:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_DirectoryType(),
     default=Path("out/mm1"),
     show_default=True,
 )
@@ -327,6 +382,7 @@ def mm1_command(replications: int, jobs: int, seed: int, out: Path) -> None:
     """M/M/1 queue (seed 000, section 2.2): mean response time and job distribution vs theory."""
     from ackclock.experiments import mm1  # imports matplotlib, which only experiments need
 
+    _output_directory(out)
     result = mm1.run(seed=seed, replications=replications, jobs=jobs)
     click.echo(mm1.format_report(result))
     for path in mm1.write_outputs(result, out):
@@ -376,7 +432,7 @@ class _SizeType(click.ParamType):
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_DirectoryType(),
     default=Path("out/sack-ber"),
     show_default=True,
 )
@@ -385,6 +441,7 @@ def sack_ber_command(seeds: int, size: int, bers: tuple[float, ...], seed: int, 
     from ackclock.experiments import sack_ber  # imports matplotlib, which only experiments need
 
     chosen = tuple(sorted(set(bers))) if bers else sack_ber.PAPER_BERS
+    _output_directory(out)
     result = sack_ber.run(seed=seed, seeds=seeds, size=size, bers=chosen)
     click.echo(sack_ber.format_report(result))
     for path in sack_ber.write_outputs(result, out):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
 from ackclock import _native, checks, nam, specs, tcp_specs, units
@@ -48,6 +49,7 @@ class Simulator:
         self._callbacks: dict[int, Callable[[], object]] = {}
         self._stop_requested = False
         self._wall_s = 0.0
+        self._trace_files: list[Path] = []
 
     # --- state ------------------------------------------------------------------
 
@@ -464,14 +466,13 @@ class Simulator:
                 (self._own_node(node, "traced").id, checks.integer(port, "traced", "port"), name)
                 for node, port, name in traced
             ]
-        self._native.trace_ns2(
-            os.fspath(path), channels, checks.flag(variables, "variables"), selected
-        )
+        variables = checks.flag(variables, "variables")
+        self._open_trace(path, lambda file: self._native.trace_ns2(file, channels, variables, selected))
 
     def trace_nam(self, path: str | os.PathLike[str], preamble: str = "") -> None:
         """ns-2's `namtrace-all`: every packet event in nam's format, after
         `preamble` (the topology lines; see `ackclock.nam.preamble`)."""
-        self._native.trace_nam(os.fspath(path), preamble)
+        self._open_trace(path, lambda file: self._native.trace_nam(file, preamble))
 
     def trace_view(self, path: str | os.PathLike[str], preamble: str | None = None) -> None:
         """The index `ackclock view` animates: every packet event and the TCP
@@ -497,7 +498,7 @@ class Simulator:
         """tcpdump-style text of what `node` sends and receives, or of what starts
         transmission on `link` (give one). Node n has address 10.0.0.(n+1)."""
         channels, node_id = self._capture(node, link)
-        self._native.trace_tcpdump(os.fspath(path), channels, node_id)
+        self._open_trace(path, lambda file: self._native.trace_tcpdump(file, channels, node_id))
 
     def pcap(
         self,
@@ -511,13 +512,40 @@ class Simulator:
         headers with valid checksums, zero payload bytes cut at `snaplen`."""
         channels, node_id = self._capture(node, link)
         snaplen = checks.integer(snaplen, "snaplen", "byte count", minimum=1)
-        self._native.trace_pcap(os.fspath(path), channels, node_id, snaplen)
+        self._open_trace(
+            path, lambda file: self._native.trace_pcap(file, channels, node_id, snaplen)
+        )
 
     def close_traces(self) -> None:
         """Writes what is due and closes every trace file. Records are flushed
         whenever `run()` returns; closing also drops transmissions scheduled
         after now."""
+        self._trace_files.clear()
         self._native.close_traces()
+
+    def discard_traces(self) -> None:
+        """Closes every trace file without writing more, for a run that
+        failed: a trace file appears when a `run()` first completes (until
+        then it is written under a temporary name beside it), so files that
+        no run completed are removed and files already there are untouched."""
+        self._trace_files.clear()
+        self._native.discard_traces()
+
+    @property
+    def trace_files(self) -> tuple[Path, ...]:
+        """The open trace files, as absolute paths."""
+        return tuple(self._trace_files)
+
+    def _open_trace(self, path: Any, open_native: Callable[[str], None]) -> None:
+        """Opens one trace file, refusing a file that another trace writes.
+        The file is created under a temporary name now (a path that cannot be
+        written is an OSError naming it) and appears when `run()` completes."""
+        file = checks.file_name(path, "path")
+        resolved = Path(file).resolve()
+        if resolved in self._trace_files:
+            raise ParameterError("path", f"{file!r} is already a trace file of this simulation")
+        open_native(file)
+        self._trace_files.append(resolved)
 
     def _capture(self, node: Node | None, link: Link | None) -> tuple[list[int] | None, int | None]:
         if (node is None) == (link is None):
