@@ -2,8 +2,10 @@
 //! "28.8kb", "1500B".
 //!
 //! Numbers are read as decimals, never through floating point, so "0.1s" is
-//! exactly 100_000_000_000 ps. Bandwidth prefixes are decimal, as in ns-2
-//! (1Mb = 1e6 bit/s); a capital `B` means bytes.
+//! exactly 100_000_000_000 ps, and a value that is not a whole number of the
+//! base unit (picoseconds, bit/s, bytes) is refused rather than rounded.
+//! Bandwidth prefixes are decimal, as in ns-2 (1Mb = 1e6 bit/s); a capital
+//! `B` means bytes.
 
 use crate::time::{Bandwidth, Duration};
 use thiserror::Error;
@@ -21,7 +23,7 @@ fn malformed(text: &str, what: &'static str, why: impl Into<String>) -> UnitErro
 /// A non-negative decimal `digits * 10^exp10`.
 struct Decimal {
     digits: u128,
-    exp10: i32,
+    exp10: i64,
 }
 
 /// Splits "12.5e-3ms" into the decimal 12.5e-3 and the suffix "ms".
@@ -30,7 +32,7 @@ fn split_number<'a>(text: &'a str, what: &'static str) -> Result<(Decimal, &'a s
     let bytes = s.as_bytes();
     let mut i = 0;
     let mut digits: u128 = 0;
-    let mut exp10: i32 = 0;
+    let mut exp10: i64 = 0;
     let mut seen_digit = false;
     let mut seen_point = false;
     if bytes.first() == Some(&b'-') {
@@ -73,28 +75,50 @@ fn split_number<'a>(text: &'a str, what: &'static str) -> Result<(Decimal, &'a s
         }
         if j > start {
             let e: i32 = s[start..j].parse().map_err(|_| malformed(text, what, "exponent too large"))?;
-            exp10 += if negative { -e } else { e };
+            exp10 += if negative { -i64::from(e) } else { i64::from(e) };
             i = j;
         }
     }
     Ok((Decimal { digits, exp10 }, s[i..].trim()))
 }
 
-/// `d * 10^shift * factor`, rounded half up to an integer.
-fn scale(d: Decimal, shift: i32, factor: u128, text: &str, what: &'static str) -> Result<u64, UnitError> {
+/// The base unit a parser returns: its name and its suffix.
+type BaseUnit = (&'static str, &'static str);
+
+/// `d * 10^shift * factor` as a whole number of the base unit, or an error
+/// naming the two nearest whole numbers when it is not one.
+fn scale(
+    d: Decimal,
+    shift: i64,
+    factor: u128,
+    unit: BaseUnit,
+    text: &str,
+    what: &'static str,
+) -> Result<u64, UnitError> {
     let too_large = || malformed(text, what, "too large");
     let e = d.exp10 + shift;
     let value = d.digits.checked_mul(factor).ok_or_else(too_large)?;
-    let result = if e >= 0 {
-        let p = 10u128.checked_pow(e as u32).ok_or_else(too_large)?;
+    if value == 0 {
+        return Ok(0);
+    }
+    let exact = if e >= 0 {
+        let p = u32::try_from(e).ok().and_then(|e| 10u128.checked_pow(e)).ok_or_else(too_large)?;
         value.checked_mul(p).ok_or_else(too_large)?
     } else {
-        match 10u128.checked_pow((-e) as u32) {
-            Some(p) => (value + p / 2) / p,
-            None => 0,
+        let (below, rest) = match u32::try_from(-e).ok().and_then(|e| 10u128.checked_pow(e)) {
+            Some(p) => (value / p, value % p),
+            None => (0, value), // more than 38 decimals below the unit
+        };
+        if rest != 0 {
+            let (name, suffix) = unit;
+            let above = below + 1;
+            let why =
+                format!("it is not a whole number of {name} (the nearest are {below}{suffix} and {above}{suffix})");
+            return Err(malformed(text, what, why));
         }
+        below
     };
-    u64::try_from(result).map_err(|_| too_large())
+    u64::try_from(exact).map_err(|_| too_large())
 }
 
 /// Parses a duration. A bare number is seconds. Units: ps, ns, us, ms, s, min.
@@ -110,7 +134,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, UnitError> {
         "min" => (12, 60),
         other => return Err(malformed(text, WHAT, format!("unknown unit '{other}' (use ps, ns, us, ms, s or min)"))),
     };
-    scale(d, shift, factor, text, WHAT).map(Duration::from_ps)
+    scale(d, shift, factor, ("picoseconds", "ps"), text, WHAT).map(Duration::from_ps)
 }
 
 /// Parses a bit rate. A bare number is bit/s. A prefix k, M, G or T
@@ -138,7 +162,7 @@ pub fn parse_bandwidth(text: &str) -> Result<Bandwidth, UnitError> {
             return Err(malformed(text, WHAT, format!("unknown unit '{other}' (use e.g. 10Mb, 800Kb, 28.8kb or 1GB)")))
         }
     };
-    let bps = scale(d, shift, factor, text, WHAT)?;
+    let bps = scale(d, shift, factor, ("bit/s", "b"), text, WHAT)?;
     Bandwidth::from_bps(bps).ok_or_else(|| malformed(text, WHAT, "it must be greater than zero"))
 }
 
@@ -159,7 +183,7 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
             return Err(malformed(text, WHAT, format!("unknown unit '{other}' (use B, KB, MB, GB, KiB, MiB or GiB)")))
         }
     };
-    scale(d, shift, factor, text, WHAT)
+    scale(d, shift, factor, ("bytes", "B"), text, WHAT)
 }
 
 #[cfg(test)]
@@ -191,6 +215,32 @@ mod tests {
         assert_eq!(parse_size("1500").unwrap(), 1500);
         assert_eq!(parse_size("100MB").unwrap(), 100_000_000);
         assert_eq!(parse_size("8MiB").unwrap(), 8 << 20);
+    }
+
+    #[test]
+    fn values_between_two_whole_units_are_refused_with_both_neighbours() {
+        let why = |e: UnitError| e.to_string();
+        assert_eq!(
+            why(parse_size("1.5B").unwrap_err()),
+            "'1.5B' is not a size: it is not a whole number of bytes (the nearest are 1B and 2B)"
+        );
+        assert!(why(parse_size("1.0001KB").unwrap_err()).ends_with("(the nearest are 1000B and 1001B)"));
+        assert!(why(parse_duration("1e-15s").unwrap_err()).ends_with("picoseconds (the nearest are 0ps and 1ps)"));
+        assert!(why(parse_duration("1e-99s").unwrap_err()).ends_with("(the nearest are 0ps and 1ps)"));
+        assert!(why(parse_bandwidth("0.5b").unwrap_err()).ends_with("bit/s (the nearest are 0b and 1b)"));
+        assert_eq!(parse_size("1.5KB").unwrap(), 1500);
+        assert_eq!(parse_size("0.5KiB").unwrap(), 512);
+        assert_eq!(parse_bandwidth("1.5B").unwrap().bps(), 12);
+        assert_eq!(parse_duration("0e-99s").unwrap(), Duration::ZERO);
+        assert_eq!(parse_duration("1.000000000000s").unwrap(), Duration::from_secs(1));
+    }
+
+    #[test]
+    fn huge_exponents_are_too_large_not_a_crash() {
+        assert!(parse_duration("5e2147483647s").unwrap_err().to_string().ends_with("too large"));
+        assert!(parse_size("1e40B").unwrap_err().to_string().ends_with("too large"));
+        assert!(parse_bandwidth("9e30Tb").unwrap_err().to_string().ends_with("too large"));
+        assert!(parse_duration("1e99999999999s").unwrap_err().to_string().ends_with("exponent too large"));
     }
 
     #[test]
