@@ -13,7 +13,13 @@ print(flow.stats(), tcp.stats())
 from importlib.metadata import version
 
 from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
-from ackclock.errors import ConfigError, ScenarioError, SimulationError, UnitError
+from ackclock.errors import (
+    ConfigError,
+    ScenarioError,
+    ScenarioWarning,
+    SimulationError,
+    UnitError,
+)
 from ackclock.handles import Flow, Link, Node, TcpFlow
 from ackclock.results import FlowResult, LinkResult, RunResult
 from ackclock.simulator import Simulator
@@ -57,6 +63,7 @@ __all__ = [
     "RunResult",
     "Scenario",
     "ScenarioError",
+    "ScenarioWarning",
     "SimulationError",
     "Simulator",
     "TcpFlow",

@@ -24,9 +24,18 @@ def is_number(value: Any) -> bool:
 
 
 def integer(
-    value: Any, parameter: str, what: str = "count", minimum: int = 0, maximum: int = U64_MAX
+    value: Any,
+    parameter: str,
+    what: str = "count",
+    minimum: int = 0,
+    maximum: int = U64_MAX,
+    floats: bool = True,
 ) -> int:
-    """A whole number in [minimum, maximum] (a float is accepted when it is whole)."""
+    """A whole number in [minimum, maximum]; a float is accepted when it is
+    whole, unless not `floats` (for identifiers such as seeds, which a
+    scenario file also requires to be integers)."""
+    if isinstance(value, float) and not floats:
+        raise ParameterError(parameter, f"{value!r} is not a {what}: it must be an integer")
     if not is_number(value) or (isinstance(value, float) and not value.is_integer()):
         raise ParameterError(parameter, f"{value!r} is not a {what}: it must be a whole number")
     if value < minimum:
@@ -75,12 +84,17 @@ def choice(value: Any, parameter: str, options: Sequence[str]) -> str:
 
 
 def name(value: Any, parameter: str) -> str:
-    """A non-empty name without surrounding whitespace."""
+    """A non-empty name without surrounding whitespace or control characters
+    (a NUL or a newline would corrupt traces and messages)."""
     if not isinstance(value, str) or not value.strip() or value != value.strip():
         raise ParameterError(
             parameter,
             f"{value!r} is not a name: it must be a non-empty string without "
             "leading or trailing spaces",
+        )
+    if not value.isprintable():
+        raise ParameterError(
+            parameter, f"{value!r} is not a name: it must not contain control characters"
         )
     return value
 

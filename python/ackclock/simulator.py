@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
-from ackclock import _native, checks, nam, specs, tcp_specs, units
+from ackclock import _native, checks, nam, specs, tcp_specs, units, workload
 from ackclock.errors import ConfigError, ParameterError
 from ackclock.handles import Flow, Link, Node, TcpFlow
 from ackclock.results import RunResult, run_result
@@ -33,15 +33,21 @@ DEFAULT_PACKET_SIZE = 1000
 DEFAULT_TCP = tcp_specs.TcpParams()
 DEFAULT_APP = tcp_specs.Bulk()
 PROGRESS_INTERVAL_S = 0.1
+DEFAULT_MAX_EVENTS = workload.DEFAULT_MAX_EVENTS
 
 
 class Simulator:
     """One simulation. `replication` k > 0 draws independent random streams
     from the same `seed`, for independent replications of one experiment."""
 
-    def __init__(self, seed: int = 1, replication: int = 0) -> None:
-        self.seed = checks.integer(seed, "seed", "seed")
-        self.replication = checks.integer(replication, "replication", "replication index")
+    def __init__(
+        self, seed: int = 1, replication: int = 0, max_events: int | None = DEFAULT_MAX_EVENTS
+    ) -> None:
+        self.seed = checks.integer(seed, "seed", "seed", floats=False)
+        self.replication = checks.integer(
+            replication, "replication", "replication index", floats=False
+        )
+        self.max_events = max_events
         self._native = _native.Sim(self.seed, self.replication)
         self._nodes: list[Node] = []
         self._links: dict[tuple[int, int], Link] = {}
@@ -50,8 +56,22 @@ class Simulator:
         self._stop_requested = False
         self._wall_s = 0.0
         self._trace_files: list[Path] = []
+        self._loads: list[workload.Load] = []
 
     # --- state ------------------------------------------------------------------
+
+    @property
+    def max_events(self) -> int | None:
+        """The most events `run()` may be expected to take: a run estimated to
+        take more is refused before it starts (see `ackclock.workload`);
+        None removes the bound."""
+        return self._max_events
+
+    @max_events.setter
+    def max_events(self, value: int | None) -> None:
+        self._max_events = (
+            None if value is None else checks.integer(value, "max_events", "event count", 1)
+        )
 
     @property
     def now(self) -> float:
@@ -221,13 +241,10 @@ class Simulator:
         label: specs.FlowLabel | None = None,
     ) -> Flow:
         """Poisson arrivals: exponential gaps of mean `mean_interval`."""
-        interval_ps = units.duration_ps(mean_interval, "mean_interval")
-        if interval_ps == 0:
-            raise ParameterError(
-                "mean_interval",
-                f"{mean_interval!r} is not an interval: it must be greater than zero",
-            )
-        traffic: TrafficSpec = {"type": "poisson", "mean_interval_ps": interval_ps}
+        traffic: TrafficSpec = {
+            "type": "poisson",
+            "mean_interval_ps": units.positive_duration_ps(mean_interval, "mean_interval"),
+        }
         return self._add_flow(
             "poisson", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn, label
         )
@@ -252,7 +269,7 @@ class Simulator:
         traffic: TrafficSpec = {
             "type": "on_off",
             "rate_bps": units.bandwidth_bps(rate, "rate"),
-            "on_mean_ps": units.duration_ps(on_mean, "on_mean"),
+            "on_mean_ps": units.positive_duration_ps(on_mean, "on_mean"),
             "off_mean_ps": units.duration_ps(off_mean, "off_mean"),
         }
         return self._add_flow(
@@ -287,6 +304,14 @@ class Simulator:
             )
         if max_packets is not None:
             max_packets = checks.integer(max_packets, "max_packets", "packet count", minimum=1)
+        gap_ps = workload.smallest_gap_ps(traffic, size)
+        if gap_ps is not None and gap_ps < 1:
+            rate_bps = traffic["rate_bps"]  # type: ignore[typeddict-item]
+            raise ParameterError(
+                "rate",
+                f"{rate_bps:.3g} bit/s is too fast: its packets would leave "
+                f"{gap_ps:.3g} ps apart, and the clock counts whole picoseconds",
+            )
         flow_id = self._native.add_udp_flow(
             name,
             src.id,
@@ -301,6 +326,19 @@ class Simulator:
         )
         flow = Flow(self._native, flow_id, name, kind, src, dst)
         self._flows.append(flow)
+        mean_bytes = size["bytes"] if size["type"] == "fixed" else size["mean_bytes"]
+        self._loads.append(
+            workload.Load(
+                name,
+                src.id,
+                dst.id,
+                start_ps,
+                stop_ps,
+                workload.udp_packets_per_s(traffic, mean_bytes),
+                mean_bytes,
+                max_packets,
+            )
+        )
         return flow
 
     def tcp(
@@ -359,6 +397,7 @@ class Simulator:
         kind = f"tcp_{app_native['type']}"
         flow = TcpFlow(self._native, flow_id, name, kind, src, dst, mss, record)
         self._flows.append(flow)
+        self._loads.append(workload.tcp_load(name, src.id, dst.id, start_ps, app_native, mss))
         return flow
 
     def _not_in_past(self, time: Any, parameter: str) -> int:
@@ -407,6 +446,7 @@ class Simulator:
         if progress is not None and not callable(progress):
             raise ParameterError("progress", f"{progress!r} is not callable")
         on_pause = None if progress is None else _ProgressClock(self, progress)
+        self._check_size(until_ps)
         self._stop_requested = False
         started = time.perf_counter()
         try:
@@ -421,6 +461,36 @@ class Simulator:
                     on_pause()
         finally:
             self._wall_s += time.perf_counter() - started
+
+    def estimate(self, until: units.Duration | None = None) -> workload.Estimate | None:
+        """The events a `run(until)` from now is expected to take (an upper
+        bound of the right order; None when no flow sends, or when `until` is
+        None and every flow sends forever)."""
+        until_ps = None if until is None else units.duration_ps(until, "until")
+        return self._estimate(until_ps)
+
+    def _estimate(self, until_ps: int | None) -> workload.Estimate | None:
+        capacity = {(link.src.id, link.dst.id): link.bandwidth_bps for link in self.links}
+        return workload.estimate(self._loads, capacity, self.now_ps, until_ps)
+
+    def _check_size(self, until_ps: int | None) -> None:
+        """Refuses a run that would never end or take more than max_events."""
+        endless = workload.endless(self._loads) if until_ps is None else None
+        if endless is not None and not self._callbacks:
+            raise ConfigError(
+                f"this run would never end: flow {endless.flow!r} sends forever; "
+                "give until (or the flow a stop time)"
+            )
+        if self._max_events is None:
+            return
+        estimate = self._estimate(until_ps)
+        if estimate is not None and estimate.events > self._max_events:
+            raise ConfigError(
+                f"this run would take {estimate.describe()}, more than max_events "
+                f"({self._max_events:.3g}); raise max_events if that is intended "
+                "(Simulator(max_events=...), [simulation] max_events or "
+                "ackclock run --max-events)"
+            )
 
     def stop(self) -> None:
         """Ends the current `run()` when the running callback returns."""
@@ -467,7 +537,9 @@ class Simulator:
                 for node, port, name in traced
             ]
         variables = checks.flag(variables, "variables")
-        self._open_trace(path, lambda file: self._native.trace_ns2(file, channels, variables, selected))
+        self._open_trace(
+            path, lambda file: self._native.trace_ns2(file, channels, variables, selected)
+        )
 
     def trace_nam(self, path: str | os.PathLike[str], preamble: str = "") -> None:
         """ns-2's `namtrace-all`: every packet event in nam's format, after
@@ -481,7 +553,7 @@ class Simulator:
         this simulation's nodes, labelled with their names, and links."""
         if preamble is None:
             preamble = self._nam_topology()
-        self._native.trace_view(os.fspath(path), preamble)
+        self._open_trace(path, lambda file: self._native.trace_view(file, preamble))
 
     def _nam_topology(self) -> str:
         links = []

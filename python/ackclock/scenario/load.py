@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,8 +17,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ackclock import checks
-from ackclock.errors import ConfigError, ParameterError, ScenarioError
+from ackclock import checks, units
+from ackclock.errors import ConfigError, ParameterError, ScenarioError, ScenarioWarning
 from ackclock.handles import Link, Node
 from ackclock.scenario.lines import PathPart, line_of
 from ackclock.scenario.schema import (
@@ -165,8 +166,11 @@ class Scenario:
         """Runs `sim`, built by `build`, to `until` (default: the file's) and
         closes its trace files. A run that fails leaves no trace file; an
         interrupted one (KeyboardInterrupt) keeps every record up to then."""
+        until = self.until if until is None else until
+        if until is not None:
+            self._warn_of_apps_after(units.duration_ps(until, "until"), until)
         try:
-            sim.run(self.until if until is None else until)
+            sim.run(until)
         except ConfigError as error:  # e.g. an app whose destination is unreachable
             sim.discard_traces()
             raise ScenarioError(f"{self.path}: {error}") from None
@@ -178,6 +182,17 @@ class Scenario:
             raise
         sim.close_traces()
         return sim
+
+    def _warn_of_apps_after(self, until_ps: int, until: Duration) -> None:
+        for index, app in enumerate(self.spec.apps):
+            if app.start is not None and units.duration_ps(app.start, "start") > until_ps:
+                line = line_of(self.text, ("apps", index, "start"))
+                warnings.warn(
+                    f"{self.path}: apps[{index}].start: {app.start!r} is after the end of "
+                    f"the run ({until!r}): the app never sends (line {line})",
+                    ScenarioWarning,
+                    stacklevel=3,
+                )
 
     def _build(self, seed: int | None) -> Simulator:
         settings = self.spec.simulation.given("until")
@@ -336,9 +351,13 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         raise ScenarioError(f"{path}: cannot read it: {error.strerror}") from None
     try:
         data = tomllib.loads(text)
+        spec = ScenarioFile.model_validate(data)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"{path}: invalid TOML: {error}") from None
-    try:
-        return Scenario(path, text, ScenarioFile.model_validate(data))
     except ValidationError as error:
         raise _scenario_error(path, text, _validation_problem(error, data)) from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: tables or arrays are nested too deeply") from None
+    if not spec.apps:
+        raise ScenarioError(f"{path}: there are no [[apps]]: nothing would happen")
+    return Scenario(path, text, spec)
