@@ -189,6 +189,7 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn durations_parse_exactly() {
@@ -251,5 +252,86 @@ mod tests {
         assert!(parse_duration("-5ms").unwrap_err().to_string().contains("negative"));
         assert!(parse_duration("fast").unwrap_err().to_string().contains("does not start with a number"));
         assert!(parse_duration("5 parsecs").is_err());
+    }
+
+    /// `n` with a decimal point `places` digits from the right: (1500, 3) is
+    /// "1.500", (15, 0) is "15.".
+    fn with_point(n: u64, places: usize) -> String {
+        let digits = format!("{n:0>width$}", width = places + 1);
+        let (whole, fraction) = digits.split_at(digits.len() - places);
+        format!("{whole}.{fraction}")
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    enum Quantity {
+        Duration,
+        Bandwidth,
+        Size,
+    }
+
+    impl Quantity {
+        fn parse(self, text: &str) -> Result<u64, UnitError> {
+            match self {
+                Quantity::Duration => parse_duration(text).map(Duration::as_ps),
+                Quantity::Bandwidth => parse_bandwidth(text).map(Bandwidth::bps),
+                Quantity::Size => parse_size(text),
+            }
+        }
+
+        /// Its units with their size in base units as a power of ten.
+        fn units(self) -> Vec<(&'static str, usize)> {
+            match self {
+                Quantity::Duration => vec![("ps", 0), ("ns", 3), ("us", 6), ("ms", 9), ("s", 12), ("", 12)],
+                Quantity::Bandwidth => vec![("b", 0), ("", 0), ("kb", 3), ("Mb", 6), ("Gbps", 9), ("Tb", 12)],
+                Quantity::Size => vec![("B", 0), ("", 0), ("KB", 3), ("MB", 6), ("GB", 9)],
+            }
+        }
+    }
+
+    fn quantity() -> impl Strategy<Value = Quantity> {
+        prop::sample::select(vec![Quantity::Duration, Quantity::Bandwidth, Quantity::Size])
+    }
+
+    fn quantity_and_unit() -> impl Strategy<Value = (Quantity, (&'static str, usize))> {
+        quantity().prop_flat_map(|q| (Just(q), prop::sample::select(q.units())))
+    }
+
+    proptest! {
+        /// Whatever the text, every parser answers with a value or an error
+        /// that quotes it; it never panics.
+        #[test]
+        fn any_text_is_parsed_or_refused_quoting_it(
+            text in "[ +\\-]?[0-9_]{0,40}(\\.[0-9_]{0,40})?([eE][+\\-]?[0-9]{0,12})?[ a-zA-Zµ/]{0,6}|\\PC{0,30}",
+            q in quantity(),
+        ) {
+            if let Err(e) = q.parse(&text) {
+                prop_assert!(e.to_string().starts_with(&format!("'{text}' is not a ")), "{}", e);
+            }
+        }
+
+        /// A whole number of base units written in any unit, as a decimal
+        /// or with an exponent, parses back to exactly that number.
+        #[test]
+        fn a_whole_number_of_base_units_in_any_unit_parses_back_exactly(
+            (q, (unit, places)) in quantity_and_unit(),
+            n in 1u64..,
+            scientific in any::<bool>(),
+        ) {
+            let text = if scientific { format!("{n}e-{places}{unit}") } else { format!("{}{unit}", with_point(n, places)) };
+            prop_assert_eq!(q.parse(&text), Ok(n), "{}", text);
+        }
+
+        /// A value between two whole base units is refused, naming both.
+        #[test]
+        fn a_value_between_two_base_units_is_refused_naming_both(
+            (q, (unit, places)) in quantity_and_unit(),
+            n in 0u64..u64::MAX,
+            extra in "[0-9]{0,8}[1-9]",
+        ) {
+            let text = format!("{}{extra}{unit}", with_point(n, places));
+            let e = q.parse(&text).unwrap_err().to_string();
+            let nearest = format!("(the nearest are {n}");
+            prop_assert!(e.contains(&nearest) && e.contains(&format!(" and {}", u128::from(n) + 1)), "{}: {}", text, e);
+        }
     }
 }
