@@ -10,6 +10,14 @@ from pathlib import Path
 
 import ackclock as ac
 import pytest
+from hypothesis import settings
+
+# The fuzz tests' bounds: `make test` checks the same few hundred cases every
+# time (derandomized: a pinned seed); `make fuzz` runs many more, new ones
+# each time. No example database, so that runs do not depend on earlier ones.
+settings.register_profile("ci", max_examples=150, derandomize=True, deadline=None, database=None)
+settings.register_profile("fuzz", max_examples=5000, deadline=None, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -25,7 +25,14 @@ from typing import Any
 import click
 
 from ackclock import units
-from ackclock.errors import ConfigError, ParameterError, ScenarioError, SimulationError, UnitError
+from ackclock.errors import (
+    ConfigError,
+    ParameterError,
+    ScenarioError,
+    ScenarioWarning,
+    SimulationError,
+    UnitError,
+)
 from ackclock.files import write_atomically
 from ackclock.handles import TcpFlow
 from ackclock.series import csv_file_name, to_csv
@@ -474,6 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     try:
         with warnings.catch_warnings():
+            warnings.filterwarnings("always", category=ScenarioWarning)
             warnings.showwarning = _show_warning
             status = cli.main(
                 args=list(argv) if argv is not None else None,

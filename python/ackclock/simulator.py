@@ -445,7 +445,7 @@ class Simulator:
         until_ps = None if until is None else self._not_in_past(until, "until")
         if progress is not None and not callable(progress):
             raise ParameterError("progress", f"{progress!r} is not callable")
-        on_pause = None if progress is None else _ProgressClock(self, progress)
+        on_pause = _Pause(self, progress, self._max_events)
         self._check_size(until_ps)
         self._stop_requested = False
         started = time.perf_counter()
@@ -457,8 +457,7 @@ class Simulator:
                 self._callbacks.pop(cast(int, callback_id))()
                 if self._stop_requested:
                     return "stopped"
-                if on_pause is not None:
-                    on_pause()
+                on_pause()
         finally:
             self._wall_s += time.perf_counter() - started
 
@@ -583,7 +582,7 @@ class Simulator:
         of what starts transmission on `link` (give one): exact IPv4/TCP/UDP
         headers with valid checksums, zero payload bytes cut at `snaplen`."""
         channels, node_id = self._capture(node, link)
-        snaplen = checks.integer(snaplen, "snaplen", "byte count", minimum=1)
+        snaplen = checks.integer(snaplen, "snaplen", "byte count", minimum=1, maximum=2**32 - 1)
         self._open_trace(
             path, lambda file: self._native.trace_pcap(file, channels, node_id, snaplen)
         )
@@ -639,16 +638,28 @@ class Simulator:
         )
 
 
-class _ProgressClock:
-    """Calls `report(sim_time_s, events)` when `PROGRESS_INTERVAL_S` of wall
-    time has passed since the run began or since the last report."""
+class _Pause:
+    """What `run()` does between slices of events: reports progress when
+    `PROGRESS_INTERVAL_S` of wall time has passed since the run began or the
+    last report, and ends a run that has gone past `max_events` events (one
+    the estimate could not bound: no until, callbacks that never stop it)."""
 
-    def __init__(self, sim: Simulator, report: Callable[[float, int], object]) -> None:
+    def __init__(
+        self, sim: Simulator, report: Callable[[float, int], object] | None, max_events: int | None
+    ) -> None:
         self._sim = sim
         self._report = report
         self._due = time.monotonic() + PROGRESS_INTERVAL_S
+        self._last_event = None if max_events is None else sim.events + max_events
 
     def __call__(self) -> None:
+        if self._last_event is not None and self._sim.events > self._last_event:
+            raise ConfigError(
+                f"this run has taken more than max_events ({self._sim.max_events:.3g}) events "
+                f"and is at {self._sim.now:g} s; raise max_events if that is intended"
+            )
+        if self._report is None:
+            return
         now = time.monotonic()
         if now >= self._due:
             self._due = now + PROGRESS_INTERVAL_S

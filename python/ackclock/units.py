@@ -54,14 +54,15 @@ def _plain_number(value: Any, parameter: str, what: str, example: str) -> float:
     return value
 
 
-def _within(amount: int, limit: int, value: Any, parameter: str, what: str) -> int:
+def _within(amount: float, limit: int, value: Any, parameter: str, what: str) -> None:
     if amount > limit:
         raise ParameterError(parameter, f"{value!r} is not a {what}: it is too large")
-    return amount
 
 
 def _whole(amount: float, value: Any, parameter: str, what: str, unit: tuple[str, str]) -> int:
-    """`amount` as a whole number, if it is one up to a float's rounding."""
+    """`amount` (finite) as a whole number, if it is one up to a float's rounding."""
+    if isinstance(amount, int):
+        return amount
     nearest = round(amount)
     if abs(amount - nearest) > amount * FLOAT_TOLERANCE:
         name, suffix = unit
@@ -77,18 +78,17 @@ def _whole(amount: float, value: Any, parameter: str, what: str, unit: tuple[str
 def duration_ps(value: Duration, parameter: str = "value") -> int:
     """A duration in picoseconds, at most `MAX_DURATION_PS`; numbers are seconds."""
     if isinstance(value, str):
-        ps = _parsed(value, _native.parse_duration, parameter)
+        ps: float = _parsed(value, _native.parse_duration, parameter)
     else:
-        seconds = _plain_number(value, parameter, "duration", "50ms")
-        ps = seconds * PS_PER_S
-        if isinstance(ps, float):
-            ps = _whole(ps, value, parameter, "duration", ("picoseconds", "ps"))
+        ps = _plain_number(value, parameter, "duration", "50ms") * PS_PER_S
     if ps > MAX_DURATION_PS:
         raise ParameterError(
             parameter,
             f"{value!r} is not a duration: it must be at most {MAX_DURATION_PS // PS_PER_S}s "
             "(about 53 days, so that no time on the picosecond clock overflows)",
         )
+    if isinstance(ps, float):
+        return _whole(ps, value, parameter, "duration", ("picoseconds", "ps"))
     return ps
 
 
@@ -106,14 +106,14 @@ def bandwidth_bps(value: Bandwidth, parameter: str = "value") -> int:
     """A bit rate in bit/s, greater than zero; numbers are bit/s."""
     if isinstance(value, str):
         return _parsed(value, _native.parse_bandwidth, parameter)
-    bps = _plain_number(value, parameter, "bandwidth", "10Mb")
-    if isinstance(bps, float):
-        bps = _whole(bps, value, parameter, "bandwidth", ("bit/s", "b"))
+    number = _plain_number(value, parameter, "bandwidth", "10Mb")
+    _within(number, U64_MAX, value, parameter, "bandwidth")
+    bps = _whole(number, value, parameter, "bandwidth", ("bit/s", "b"))
     if bps == 0:
         raise ParameterError(
             parameter, f"{value!r} is not a bandwidth: it must be greater than zero"
         )
-    return _within(bps, U64_MAX, value, parameter, "bandwidth")
+    return bps
 
 
 def bandwidth_or_zero_bps(value: Bandwidth, parameter: str = "value") -> int:
@@ -138,7 +138,8 @@ def size_bytes(value: Size, parameter: str = "value") -> int:
         raise ParameterError(
             parameter, f"{value!r} is not a size: it must be a whole number of bytes"
         )
-    return _within(int(size), U64_MAX, value, parameter, "size")
+    _within(size, U64_MAX, value, parameter, "size")
+    return int(size)
 
 
 def mean_size_bytes(value: Size, parameter: str = "value") -> float:
