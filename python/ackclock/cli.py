@@ -232,9 +232,7 @@ def tcl_command(seed: int, script: Path, args: tuple[str, ...]) -> int:
     help="Port on 127.0.0.1 (default: any free one).",
 )
 @click.option("--no-browser", is_flag=True, help="Serve without opening a browser.")
-@click.option(
-    "--seed", type=click.IntRange(min=0), help="Seed for a scenario or script that is run."
-)
+@click.option("--seed", type=_SEED, help="Seed for a scenario or script that is run.")
 @click.option("--fresh", is_flag=True, help="Index again even if a cached index exists.")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
