@@ -69,6 +69,27 @@ def tshark_count(pcap: Path, display_filter: str) -> int:
     return len([line for line in out.stdout.splitlines() if line.strip()])
 
 
+def two_node_scenario(until: str, link: str = 'delay = "10ms"') -> str:
+    """Scenario text: nodes a and b joined by a 10 Mbit/s duplex link whose
+    other keys are `link`, run to `until`; [[apps]] and [[traces]] follow."""
+    return f"""
+[simulation]
+until = "{until}"
+
+[[nodes]]
+name = "a"
+
+[[nodes]]
+name = "b"
+
+[[links]]
+from = "a"
+to = "b"
+bandwidth = "10Mb"
+{link}
+"""
+
+
 def check_scenario_variant(path: Path, base: str, old: str, new: str, message: str | None) -> None:
     """Writes `base` with `old` replaced by `new` to `path` and runs it: a
     valid variation (`message` None) must run; any other must fail with one

@@ -8,24 +8,9 @@ from pathlib import Path
 
 import ackclock as ac
 import pytest
-from conftest import run_cli
+from conftest import run_cli, two_node_scenario
 
-TWO_NODES = """
-[simulation]
-until = "10s"
-
-[[nodes]]
-name = "a"
-
-[[nodes]]
-name = "b"
-
-[[links]]
-from = "a"
-to = "b"
-bandwidth = "10Mb"
-delay = "10ms"
-"""
+TWO_NODES = two_node_scenario("10s")
 
 
 def scenario_error(tmp_path: Path, text: str) -> str:

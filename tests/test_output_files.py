@@ -7,30 +7,18 @@ from pathlib import Path
 
 import ackclock as ac
 import pytest
-from conftest import run_cli
+from conftest import run_cli, two_node_scenario
 
-NETWORK = """
-[simulation]
-until = "2s"
-
-[[nodes]]
-name = "a"
-
-[[nodes]]
-name = "b"
-
-[[links]]
-from = "a"
-to = "b"
-bandwidth = "10Mb"
-delay = "10ms"
-
+NETWORK = (
+    two_node_scenario("2s")
+    + """
 [[apps]]
 type = "cbr"
 from = "a"
 to = "b"
 rate = "1Mb"
 """
+)
 
 
 def scenario(tmp_path: Path, *trace_files: str, extra: str = "") -> Path:
