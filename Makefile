@@ -1,7 +1,7 @@
 # One entry point for developers and CI. `make test` is what .ci/run calls.
 PYTHON ?= python3
 
-.PHONY: install test test-rust test-python test-viewer lint fmt bench
+.PHONY: install test test-rust test-python test-viewer lint fmt bench fuzz
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip
@@ -33,3 +33,12 @@ fmt:
 
 bench:
 	cargo bench --workspace --exclude ackclock-py
+
+# Long fuzzing, on demand (make test runs the same fuzzers briefly, from a
+# pinned seed): the Rust parsers' properties with many more cases, and many
+# more generated scenarios and API call sequences, new ones each time
+# (every tests/test_fuzz_*.py; the statistics show cases run and outcomes).
+FUZZ_CASES ?= 100000
+fuzz:
+	PROPTEST_CASES=$(FUZZ_CASES) cargo test -p ackclock-core -p ackclock-wire --lib
+	HYPOTHESIS_PROFILE=fuzz $(PYTHON) -m pytest $(wildcard tests/test_fuzz_*.py) --hypothesis-show-statistics

@@ -10,6 +10,14 @@ from pathlib import Path
 
 import ackclock as ac
 import pytest
+from hypothesis import settings
+
+# The fuzz tests' bounds: `make test` checks the same few hundred cases every
+# time (derandomized: a pinned seed); `make fuzz` runs many more, new ones
+# each time. No example database, so that runs do not depend on earlier ones.
+settings.register_profile("ci", max_examples=150, derandomize=True, deadline=None, database=None)
+settings.register_profile("fuzz", max_examples=5000, deadline=None, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -59,6 +67,27 @@ def tshark_count(pcap: Path, display_filter: str) -> int:
         check=True,
     )
     return len([line for line in out.stdout.splitlines() if line.strip()])
+
+
+def two_node_scenario(until: str, link: str = 'delay = "10ms"') -> str:
+    """Scenario text: nodes a and b joined by a 10 Mbit/s duplex link whose
+    other keys are `link`, run to `until`; [[apps]] and [[traces]] follow."""
+    return f"""
+[simulation]
+until = "{until}"
+
+[[nodes]]
+name = "a"
+
+[[nodes]]
+name = "b"
+
+[[links]]
+from = "a"
+to = "b"
+bandwidth = "10Mb"
+{link}
+"""
 
 
 def check_scenario_variant(path: Path, base: str, old: str, new: str, message: str | None) -> None:

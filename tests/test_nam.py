@@ -89,11 +89,6 @@ def test_a_trace_without_packets_still_has_its_header(tmp_path: Path) -> None:
     assert (tmp_path / "idle.nam").read_text() == preamble
 
 
-def test_unwritable_path_is_a_config_error(tmp_path: Path) -> None:
-    with pytest.raises(ac.ConfigError, match="trace file"):
-        ac.Simulator()._native.trace_nam(str(tmp_path / "missing" / "x.nam"), "")
-
-
 @pytest.mark.parametrize(
     ("delay_s", "printed"),
     [

@@ -187,7 +187,8 @@ def test_minimal_file_runs_until_idle(tmp_path):
         (
             "seed = 4",
             'seed = 4\ncolour = "red"',
-            "simulation.colour: unknown key (allowed: seed, replication, until) (line 3)",
+            "simulation.colour: unknown key (allowed: seed, replication, until, max_events) "
+            "(line 3)",
         ),
         (
             "seed = 4",

@@ -12,7 +12,7 @@ from pathlib import Path
 import ackclock as ac
 import pytest
 from ackclock import analysis
-from conftest import tshark_count
+from conftest import tshark_count, two_node_scenario
 
 
 class Alarm(Exception):
@@ -116,23 +116,9 @@ def test_progress_must_be_callable(sim):
         sim.run(until=1, progress=5)
 
 
-SCENARIO = """
-[simulation]
-until = "100000s"
-
-[[nodes]]
-name = "a"
-
-[[nodes]]
-name = "b"
-
-[[links]]
-from = "a"
-to = "b"
-bandwidth = "10Mb"
-delay = "20ms"
-loss = { type = "uniform", p = 0.01 }
-
+SCENARIO = (
+    two_node_scenario("100000s", 'delay = "20ms"\nloss = { type = "uniform", p = 0.01 }')
+    + """
 [[apps]]
 type = "tcp"
 from = "a"
@@ -147,6 +133,7 @@ type = "pcap"
 file = "a.pcap"
 node = "a"
 """
+)
 
 
 def test_sigint_ends_ackclock_run_within_a_second_with_status_130_and_whole_traces(tmp_path):

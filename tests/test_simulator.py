@@ -243,7 +243,10 @@ def test_handles_have_readable_reprs():
             "max_packets: 0 is not a packet count",
         ),
         (lambda s, a, b: s.cbr(a, b, rate="1Mb", ecn=1), "ecn: 1 is not a flag"),
-        (lambda s, a, b: s.poisson(a, b, mean_interval=0), "mean_interval: 0 is not an interval"),
+        (
+            lambda s, a, b: s.poisson(a, b, mean_interval=0),
+            "mean_interval: 0 is not a duration: it must be greater than zero",
+        ),
         (lambda s, a, b: s.node("A"), "name: 'A' is already the name of a node"),
         (lambda s, a, b: s.link(b, a), "there is no link B->A"),
         (lambda s, a, b: s.at(-1, print), "time: -1 is not a duration"),

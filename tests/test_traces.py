@@ -79,12 +79,6 @@ def test_pcap_opens_cleanly_in_tshark_with_our_retransmission_count(tmp_path: Pa
     )
 
 
-def test_a_trace_file_that_cannot_be_created_is_a_config_error(tmp_path: Path) -> None:
-    sim, _ = lossy_transfer(tmp_path)
-    with pytest.raises(ac.ConfigError, match="no-such-dir"):
-        sim.trace_all(tmp_path / "no-such-dir" / "x.tr")
-
-
 def test_capture_needs_exactly_one_of_node_and_link(tmp_path: Path) -> None:
     sim, _ = lossy_transfer(tmp_path)
     with pytest.raises(ac.ConfigError, match="node"):

@@ -15,7 +15,8 @@ import pytest
         ("0.1", 10**11),  # a bare number in a string is seconds
         ("2min", 120 * 10**12),
         (2, 2 * 10**12),  # plain numbers are seconds
-        (0.1, 10**11),  # floats are rounded to the picosecond
+        (0.1, 10**11),  # 0.1 * 1e12 is 100000000000.00002: a float's rounding
+        (0.039999999999999994, 4 * 10**10),
         (1e-12, 1),
         (0, 0),
     ],
@@ -87,3 +88,30 @@ def test_native_unit_parsers_raise_unit_error_quoting_the_text():
     with pytest.raises(ac.UnitError, match="'10 furlongs'"):
         _native.parse_bandwidth("10 furlongs")
     assert issubclass(ac.UnitError, ValueError) and issubclass(ac.ConfigError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("convert", "value", "nearest"),
+    [
+        (ac.size_bytes, "1.5B", "1B and 2B"),
+        (ac.size_bytes, "1.0001KB", "1000B and 1001B"),
+        (ac.duration_ps, "1e-15s", "0ps and 1ps"),
+        (ac.duration_ps, 1e-15, "0ps and 1ps"),
+        (ac.duration_ps, 1.4e-12, "1ps and 2ps"),
+        (ac.duration_ps, "0.0000000000015s", "1ps and 2ps"),
+        (ac.bandwidth_bps, "28.8001b", "28b and 29b"),
+        (ac.bandwidth_bps, 1.5, "1b and 2b"),
+    ],
+)
+def test_values_between_two_whole_units_are_refused_naming_the_nearest(convert, value, nearest):
+    with pytest.raises(ac.ConfigError) as caught:
+        convert(value, "x")
+    assert f"{value!r} is not a " in str(caught.value)
+    assert str(caught.value).endswith(f"(the nearest are {nearest})")
+
+
+@pytest.mark.parametrize("value", ["18446744s", 18446744, "4611687s", 2.0**70])
+def test_durations_that_could_overflow_the_clock_are_refused(value):
+    with pytest.raises(ac.ConfigError, match="it must be at most 4611686s"):
+        ac.duration_ps(value, "delay")
+    assert ac.duration_ps("4611686s") == 4611686 * 10**12

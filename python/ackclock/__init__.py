@@ -13,7 +13,13 @@ print(flow.stats(), tcp.stats())
 from importlib.metadata import version
 
 from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
-from ackclock.errors import ConfigError, ScenarioError, SimulationError, UnitError
+from ackclock.errors import (
+    ConfigError,
+    ScenarioError,
+    ScenarioWarning,
+    SimulationError,
+    UnitError,
+)
 from ackclock.handles import Flow, Lan, Link, Node, TcpFlow
 from ackclock.network_specs import DV, LinkFailures, Processing, SessionRouting, StaticRouting
 from ackclock.results import FlowResult, LinkResult, NicResult, NodeResult, RunResult
@@ -64,6 +70,7 @@ __all__ = [
     "RunResult",
     "Scenario",
     "ScenarioError",
+    "ScenarioWarning",
     "SessionRouting",
     "SimulationError",
     "Simulator",

@@ -4,6 +4,13 @@ This is the whole surface the Python layer builds on. All times are integer
 picoseconds (`*_ps`), bandwidths integer bit/s, sizes integer bytes. Every
 configuration dict is checked by Rust; a bad key or value raises ConfigError
 whose message names the key and the value.
+
+Trace files: each trace_* method opens its file at once under a temporary name
+beside it (a path that cannot be written raises OSError naming it); the file
+takes its real name when run() first returns and is flushed whenever run()
+returns. A write error (a full disk) raises OSError naming the file and
+removes it. Paths that are not regular files (/dev/null, FIFOs) are written
+in place.
 """
 
 from typing import Callable, Literal, TypedDict, final
@@ -495,13 +502,12 @@ class Sim:
         `traced` (node, port, variable) triples instead select variables of the
         senders at those addresses, like ns-2's tracevar. Each flow's initial
         values come first, with peer `-1 -1`.
-        The file is created now (ConfigError if it cannot be); records are
-        written in time order as the run proceeds and flushed when run() returns."""
+        Records are written in time order as the run proceeds; see "Trace
+        files" in the module docstring for where and when they appear."""
     def trace_nam(self, path: str, preamble: str) -> None:
         """Writes ns-2 nam packet events (+ - h r d, as namtrace-all does) for every
         channel, after `preamble`: the header lines (V A c n l q), written once
-        before the first event (see ackclock.nam.preamble). The file is created
-        now (ConfigError if it cannot be)."""
+        before the first event (see ackclock.nam.preamble)."""
     def trace_view(self, path: str, preamble: str) -> None:
         """Writes the viewer's index (`ackclock view`) of every channel's packets and
         the TCP senders' cwnd_ and ssthresh_, with the topology of the nam header
@@ -524,6 +530,9 @@ class Sim:
     def close_traces(self) -> None:
         """Writes what is due, flushes and closes every trace file. Records of
         transmissions scheduled after now are dropped."""
+    def discard_traces(self) -> None:
+        """Closes every trace file without writing more; files that no run()
+        has completed yet (still under their temporary names) are removed."""
     def stop(self) -> None:
         """Ends the current run() at the next event boundary."""
     def link_stats(self, channel: int) -> LinkStats: ...

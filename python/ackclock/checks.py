@@ -8,6 +8,7 @@ Each function returns the value in the type the core expects, or raises
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,9 +24,18 @@ def is_number(value: Any) -> bool:
 
 
 def integer(
-    value: Any, parameter: str, what: str = "count", minimum: int = 0, maximum: int = U64_MAX
+    value: Any,
+    parameter: str,
+    what: str = "count",
+    minimum: int = 0,
+    maximum: int = U64_MAX,
+    floats: bool = True,
 ) -> int:
-    """A whole number in [minimum, maximum] (a float is accepted when it is whole)."""
+    """A whole number in [minimum, maximum]; a float is accepted when it is
+    whole, unless not `floats` (for identifiers such as seeds, which a
+    scenario file also requires to be integers)."""
+    if isinstance(value, float) and not floats:
+        raise ParameterError(parameter, f"{value!r} is not a {what}: it must be an integer")
     if not is_number(value) or (isinstance(value, float) and not value.is_integer()):
         raise ParameterError(parameter, f"{value!r} is not a {what}: it must be a whole number")
     if value < minimum:
@@ -74,11 +84,24 @@ def choice(value: Any, parameter: str, options: Sequence[str]) -> str:
 
 
 def name(value: Any, parameter: str) -> str:
-    """A non-empty name without surrounding whitespace."""
+    """A non-empty name without surrounding whitespace or control characters
+    (a NUL or a newline would corrupt traces and messages)."""
     if not isinstance(value, str) or not value.strip() or value != value.strip():
         raise ParameterError(
             parameter,
             f"{value!r} is not a name: it must be a non-empty string without "
             "leading or trailing spaces",
         )
+    if not value.isprintable():
+        raise ParameterError(
+            parameter, f"{value!r} is not a name: it must not contain control characters"
+        )
     return value
+
+
+def file_name(value: Any, parameter: str) -> str:
+    """A file name: a non-empty string or path without NUL characters."""
+    text = os.fspath(value) if isinstance(value, (str, os.PathLike)) else None
+    if not isinstance(text, str) or not text or "\0" in text:
+        raise ParameterError(parameter, f"{value!r} is not a file name")
+    return text

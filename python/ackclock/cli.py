@@ -16,6 +16,8 @@ core prints its message and exits with status 1. Ctrl-C ends a run with status
 from __future__ import annotations
 
 import json
+import os
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,14 @@ from typing import Any
 import click
 
 from ackclock import units
-from ackclock.errors import ConfigError, ParameterError, ScenarioError, SimulationError, UnitError
+from ackclock.errors import (
+    ConfigError,
+    ParameterError,
+    ScenarioError,
+    ScenarioWarning,
+    SimulationError,
+    UnitError,
+)
 from ackclock.files import write_atomically
 from ackclock.handles import TcpFlow
 from ackclock.series import csv_file_name, to_csv
@@ -47,6 +56,37 @@ class _DurationType(click.ParamType):
         except ParameterError as error:
             self.fail(error.problem, param, ctx)
         return value
+
+
+class _DirectoryType(click.Path):
+    """An output directory: not empty (which would mean the current
+    directory without saying so) and not an existing file."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value:
+            self.fail("'' is not a directory name (use . for the current directory)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def _output_directory(out: Path) -> Path:
+    """Creates `out` if needed and checks that files can be written into it,
+    so that a long run never ends unable to write its results."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.BadParameter(
+            f"cannot create '{out}': {error.strerror}", param_hint="--out"
+        ) from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"'{out}' is not writable", param_hint="--out")
+    return out
+
+
+# Seeds are 64-bit unsigned integers in the core.
+_SEED = click.IntRange(min=0, max=2**64 - 1)
 
 
 def _help_without_command(ctx: click.Context) -> None:
@@ -74,21 +114,49 @@ def cli(ctx: click.Context) -> None:
     type=_DurationType(),
     help="Simulated time to stop at, e.g. 20s (overrides the file).",
 )
-@click.option("--seed", type=click.IntRange(min=0), help="Random seed (overrides the file).")
+@click.option("--seed", type=_SEED, help="Random seed (overrides the file).")
+@click.option(
+    "--max-events",
+    type=click.IntRange(min=1),
+    help="Refuse a run estimated to take more events (default 1e10; overrides the file).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_DirectoryType(),
     help="Also write results.json, and series-<flow>.csv for each TCP flow with "
     "record = true, into this directory; trace files named in the scenario go there too.",
 )
+@click.option(
+    "--trace-anywhere",
+    is_flag=True,
+    help="Let trace files named in the scenario be written outside the output directory "
+    "(--out, else the current directory): absolute paths, ../ and the like.",
+)
 def run_command(
-    file: Path, until: str | None, seed: int | None, as_json: bool, out: Path | None
+    file: Path,
+    until: str | None,
+    seed: int | None,
+    max_events: int | None,
+    as_json: bool,
+    out: Path | None,
+    trace_anywhere: bool,
 ) -> None:
     """Run the scenario FILE (TOML) and print its link and flow statistics."""
     from ackclock.scenario import load_scenario  # pydantic: only scenario files need it
 
-    sim = load_scenario(file).run(seed=seed, until=until, trace_dir=out)
+    scenario = load_scenario(file)
+    if out is not None:
+        _output_directory(out)
+    sim = scenario.build(seed, out, trace_anywhere)
+    if max_events is not None:
+        sim.max_events = max_events
+    outputs = [] if out is None else [out / "results.json", *_series_paths(sim, out).values()]
+    for path in outputs:
+        if path.resolve() in sim.trace_files:
+            sim.discard_traces()
+            raise ScenarioError(f"{file}: trace file '{path}' is also written by --out")
+    scenario.run_built(sim, until)
     results = sim.results()
     # wall_s is kept out of Simulator.results() so that those stay deterministic.
     document = {
@@ -131,7 +199,7 @@ def algorithms_command() -> None:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=_SEED,
     default=1,
     show_default=True,
     help="Random seed (an option before SCRIPT; what follows it is the script's argv).",
@@ -164,9 +232,7 @@ def tcl_command(seed: int, script: Path, args: tuple[str, ...]) -> int:
     help="Port on 127.0.0.1 (default: any free one).",
 )
 @click.option("--no-browser", is_flag=True, help="Serve without opening a browser.")
-@click.option(
-    "--seed", type=click.IntRange(min=0), help="Seed for a scenario or script that is run."
-)
+@click.option("--seed", type=_SEED, help="Seed for a scenario or script that is run.")
 @click.option("--fresh", is_flag=True, help="Index again even if a cached index exists.")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
@@ -194,17 +260,24 @@ def view_command(
         serve(index, port=port, open_browser=not no_browser)
 
 
-def _write_series(sim: Simulator, out: Path) -> list[Path]:
-    """Writes series-<flow>.csv (time_s, variable, value) for each recorded TCP flow."""
-    paths = []
+def _series_paths(sim: Simulator, out: Path) -> dict[TcpFlow, Path]:
+    """series-<flow>.csv for each recorded TCP flow."""
+    paths: dict[TcpFlow, Path] = {}
     for flow in sim.flows:
         if isinstance(flow, TcpFlow) and flow.record:
             path = out / csv_file_name(flow.name)
-            if path in paths:  # two names that differ only in unsafe characters
+            if path in paths.values():  # two names that differ only in unsafe characters
                 path = out / csv_file_name(f"{flow.name}-{flow.id}")
-            write_atomically(path, to_csv(flow.series_rows()).encode())
-            paths.append(path)
+            paths[flow] = path
     return paths
+
+
+def _write_series(sim: Simulator, out: Path) -> list[Path]:
+    """Writes series-<flow>.csv (time_s, variable, value) for each recorded TCP flow."""
+    paths = _series_paths(sim, out)
+    for flow, path in paths.items():
+        write_atomically(path, to_csv(flow.series_rows()).encode())
+    return list(paths.values())
 
 
 _PLOT_OUTPUT = click.option(
@@ -316,10 +389,10 @@ def experiment(ctx: click.Context) -> None:
 )
 # A 95% interval misses the true mean for about one seed in twenty (seeds 1
 # and 7 of 0..11 do, by under 0.01 s); the default is one that does not.
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--seed", type=_SEED, default=0, show_default=True)
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_DirectoryType(),
     default=Path("out/mm1"),
     show_default=True,
 )
@@ -327,6 +400,7 @@ def mm1_command(replications: int, jobs: int, seed: int, out: Path) -> None:
     """M/M/1 queue (seed 000, section 2.2): mean response time and job distribution vs theory."""
     from ackclock.experiments import mm1  # imports matplotlib, which only experiments need
 
+    _output_directory(out)
     result = mm1.run(seed=seed, replications=replications, jobs=jobs)
     click.echo(mm1.format_report(result))
     for path in mm1.write_outputs(result, out):
@@ -373,10 +447,10 @@ class _SizeType(click.ParamType):
     multiple=True,
     help="A bit-error rate to run (repeat for several); default: the paper's eleven, 0 to 8e-6.",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--seed", type=_SEED, default=1, show_default=True)
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=_DirectoryType(),
     default=Path("out/sack-ber"),
     show_default=True,
 )
@@ -385,6 +459,7 @@ def sack_ber_command(seeds: int, size: int, bers: tuple[float, ...], seed: int, 
     from ackclock.experiments import sack_ber  # imports matplotlib, which only experiments need
 
     chosen = tuple(sorted(set(bers))) if bers else sack_ber.PAPER_BERS
+    _output_directory(out)
     result = sack_ber.run(seed=seed, seeds=seeds, size=size, bers=chosen)
     click.echo(sack_ber.format_report(result))
     for path in sack_ber.write_outputs(result, out):
@@ -396,14 +471,21 @@ def _error(message: str) -> None:
     click.echo(f"ackclock: error: {one_line}", err=True)
 
 
+def _show_warning(message: Warning | str, *_: Any, **__: Any) -> None:
+    click.echo(f"ackclock: warning: {' '.join(str(message).split())}", err=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     try:
-        status = cli.main(
-            args=list(argv) if argv is not None else None,
-            prog_name="ackclock",
-            standalone_mode=False,
-        )
+        with warnings.catch_warnings():
+            warnings.filterwarnings("always", category=ScenarioWarning)
+            warnings.showwarning = _show_warning
+            status = cli.main(
+                args=list(argv) if argv is not None else None,
+                prog_name="ackclock",
+                standalone_mode=False,
+            )
     except click.ClickException as error:
         _error(error.format_message())
         return USAGE_ERROR

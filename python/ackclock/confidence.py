@@ -8,8 +8,11 @@ degrees of freedom v (Abramowitz & Stegun 26.7.3), and is inverted by bisection.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from ackclock import checks
+from ackclock.errors import ParameterError
 
 
 @dataclass(frozen=True)
@@ -70,11 +73,21 @@ def student_t_quantile(level: float, dof: int) -> float:
 
 
 def mean_confidence_interval(samples: Sequence[float], level: float = 0.95) -> ConfidenceInterval:
-    """Mean of `samples` with its Student-t confidence interval (needs >= 2 samples)."""
-    n = len(samples)
+    """Mean of `samples` with its Student-t confidence interval (needs >= 2
+    finite samples; anything else raises ConfigError, a ValueError)."""
+    if isinstance(samples, (str, bytes)) or not isinstance(samples, Iterable):
+        raise ParameterError("samples", f"{samples!r} is not a sequence of numbers")
+    values = [checks.real(x, "samples", "sample", minimum=-math.inf) for x in samples]
+    level = checks.real(level, "level", "confidence level", 0.0, 1.0, minimum_allowed=False)
+    n = len(values)
     if n < 2:
-        raise ValueError(f"a confidence interval needs at least 2 samples, got {n}")
-    mean = math.fsum(samples) / n
-    variance = math.fsum((x - mean) ** 2 for x in samples) / (n - 1)
-    half_width = student_t_quantile(level, n - 1) * math.sqrt(variance / n)
-    return ConfidenceInterval(mean=mean, half_width=half_width, level=level, samples=n)
+        raise ParameterError("samples", f"a confidence interval needs at least 2 samples, got {n}")
+    if level == 1.0:
+        raise ParameterError("level", "1.0 is not a confidence level: it must be below 1")
+    # Computed on samples scaled into [-1, 1], so that huge ones cannot overflow.
+    scale = max(abs(x) for x in values) or 1.0
+    scaled = [x / scale for x in values]
+    mean = math.fsum(scaled) / n
+    deviation = math.sqrt(math.fsum((x - mean) ** 2 for x in scaled) / (n - 1))
+    half_width = student_t_quantile(level, n - 1) * deviation / math.sqrt(n) * scale
+    return ConfidenceInterval(mean=mean * scale, half_width=half_width, level=level, samples=n)

@@ -10,7 +10,14 @@ the field path and the offending value.
 
 from ackclock._native import ConfigError, SimulationError, UnitError
 
-__all__ = ["ConfigError", "ParameterError", "ScenarioError", "SimulationError", "UnitError"]
+__all__ = [
+    "ConfigError",
+    "ParameterError",
+    "ScenarioError",
+    "ScenarioWarning",
+    "SimulationError",
+    "UnitError",
+]
 
 
 class ParameterError(ConfigError):
@@ -24,3 +31,8 @@ class ParameterError(ConfigError):
 
 class ScenarioError(ValueError):
     """A scenario file is missing, malformed or describes an invalid network."""
+
+
+class ScenarioWarning(UserWarning):
+    """A scenario file that is valid but probably not what was meant (an app
+    that starts after the run ends); one line naming the file and field."""

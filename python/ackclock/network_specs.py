@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
 from ackclock import checks, units
 from ackclock.errors import ParameterError
-from ackclock.specs import _not_a, _Spec
-from ackclock.tcp_specs import _positive_duration
+from ackclock.specs import Spec, _not_a
 
 if TYPE_CHECKING:
     from ackclock._native import (
@@ -33,7 +32,7 @@ ServiceDistribution = Literal["constant", "exponential"]
 
 
 @dataclass(frozen=True)
-class StaticRouting(_Spec):
+class StaticRouting(Spec):
     """Shortest paths over link costs, computed before the run (ns-2's default).
     Links that go down later do not change them: packets keep going into the
     dead link, as in ns-2. Routes given with `Simulator.route` take precedence."""
@@ -43,7 +42,7 @@ class StaticRouting(_Spec):
 
 
 @dataclass(frozen=True)
-class SessionRouting(_Spec):
+class SessionRouting(Spec):
     """Shortest paths over the links that are up, recomputed at once whenever a
     link goes down or comes up (ns-2's `rtproto Session`)."""
 
@@ -52,7 +51,7 @@ class SessionRouting(_Spec):
 
 
 @dataclass(frozen=True)
-class DV(_Spec):
+class DV(Spec):
     """Distance-vector routing with ns-2's `rtproto DV` behaviour: periodic
     updates every `advert_interval` (jittered by +-10%), triggered updates on
     every change, poisoned reverse, `infinity` as the unreachable metric.
@@ -64,7 +63,7 @@ class DV(_Spec):
     sizes: DvSizes = "rip"
 
     def to_native(self) -> DvRoutingSpec:
-        interval = _positive_duration(self.advert_interval, "advert_interval")
+        interval = units.positive_duration_ps(self.advert_interval, "advert_interval")
         sizes = checks.choice(self.sizes, "sizes", ("rip", "ns2"))
         header, entry = (32, 20) if sizes == "rip" else (0, 1)
         return {
@@ -91,7 +90,7 @@ def routing_spec(routing: Any, parameter: str) -> RoutingSpec:
 
 
 @dataclass(frozen=True)
-class LinkFailures(_Spec):
+class LinkFailures(Spec):
     """A link that fails and recovers over and over (ns-2's `rtmodel`): up from
     `start` for an up period, down for a down period, and so on until
     `finish` (when a link that is down comes back up). "deterministic" periods
@@ -109,7 +108,7 @@ class LinkFailures(_Spec):
         spec: FailureModelSpec = {"type": kind, "start_ps": units.duration_ps(self.start, "start")}
         for parameter, value in (("up", self.up), ("down", self.down)):
             if value is not None:
-                spec["up_ps" if parameter == "up" else "down_ps"] = _positive_duration(
+                spec["up_ps" if parameter == "up" else "down_ps"] = units.positive_duration_ps(
                     value, parameter
                 )
         if self.finish is not None:
@@ -123,7 +122,7 @@ class LinkFailures(_Spec):
 
 
 @dataclass(frozen=True)
-class Processing(_Spec):
+class Processing(Spec):
     """A node's processor (seed 000 sec. 4.1, OMNeT++'s ProcessorManager): it
     handles every packet the node receives or sends, one at a time in arrival
     order, for `service` each ("constant"), or for a time drawn from an

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
-from ackclock import _native, checks, nam, network_specs, specs, tcp_specs, units
+from ackclock import _native, checks, nam, network_specs, specs, tcp_specs, units, workload
 from ackclock.errors import ConfigError, ParameterError
 from ackclock.handles import Flow, Lan, Link, Node, TcpFlow, change_links
 from ackclock.results import RunResult, run_result
@@ -32,15 +33,21 @@ DEFAULT_PACKET_SIZE = 1000
 DEFAULT_TCP = tcp_specs.TcpParams()
 DEFAULT_APP = tcp_specs.Bulk()
 PROGRESS_INTERVAL_S = 0.1
+DEFAULT_MAX_EVENTS = workload.DEFAULT_MAX_EVENTS
 
 
 class Simulator:
     """One simulation. `replication` k > 0 draws independent random streams
     from the same `seed`, for independent replications of one experiment."""
 
-    def __init__(self, seed: int = 1, replication: int = 0) -> None:
-        self.seed = checks.integer(seed, "seed", "seed")
-        self.replication = checks.integer(replication, "replication", "replication index")
+    def __init__(
+        self, seed: int = 1, replication: int = 0, max_events: int | None = DEFAULT_MAX_EVENTS
+    ) -> None:
+        self.seed = checks.integer(seed, "seed", "seed", floats=False)
+        self.replication = checks.integer(
+            replication, "replication", "replication index", floats=False
+        )
+        self.max_events = max_events
         self._native = _native.Sim(self.seed, self.replication)
         self._nodes: list[Node] = []
         self._links: list[Link] = []
@@ -50,8 +57,23 @@ class Simulator:
         self._callbacks: dict[int, Callable[[], object]] = {}
         self._stop_requested = False
         self._wall_s = 0.0
+        self._trace_files: list[Path] = []
+        self._loads: list[workload.Load] = []
 
     # --- state ------------------------------------------------------------------
+
+    @property
+    def max_events(self) -> int | None:
+        """The most events `run()` may be expected to take: a run estimated to
+        take more is refused before it starts (see `ackclock.workload`);
+        None removes the bound."""
+        return self._max_events
+
+    @max_events.setter
+    def max_events(self, value: int | None) -> None:
+        self._max_events = (
+            None if value is None else checks.integer(value, "max_events", "event count", 1)
+        )
 
     @property
     def now(self) -> float:
@@ -344,13 +366,10 @@ class Simulator:
         label: specs.FlowLabel | None = None,
     ) -> Flow:
         """Poisson arrivals: exponential gaps of mean `mean_interval`."""
-        interval_ps = units.duration_ps(mean_interval, "mean_interval")
-        if interval_ps == 0:
-            raise ParameterError(
-                "mean_interval",
-                f"{mean_interval!r} is not an interval: it must be greater than zero",
-            )
-        traffic: TrafficSpec = {"type": "poisson", "mean_interval_ps": interval_ps}
+        traffic: TrafficSpec = {
+            "type": "poisson",
+            "mean_interval_ps": units.positive_duration_ps(mean_interval, "mean_interval"),
+        }
         return self._add_flow(
             "poisson", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn, label
         )
@@ -375,7 +394,7 @@ class Simulator:
         traffic: TrafficSpec = {
             "type": "on_off",
             "rate_bps": units.bandwidth_bps(rate, "rate"),
-            "on_mean_ps": units.duration_ps(on_mean, "on_mean"),
+            "on_mean_ps": units.positive_duration_ps(on_mean, "on_mean"),
             "off_mean_ps": units.duration_ps(off_mean, "off_mean"),
         }
         return self._add_flow(
@@ -410,6 +429,14 @@ class Simulator:
             )
         if max_packets is not None:
             max_packets = checks.integer(max_packets, "max_packets", "packet count", minimum=1)
+        gap_ps = workload.smallest_gap_ps(traffic, size)
+        if gap_ps is not None and gap_ps < 1:
+            rate_bps = traffic["rate_bps"]  # type: ignore[typeddict-item]
+            raise ParameterError(
+                "rate",
+                f"{rate_bps:.3g} bit/s is too fast: its packets would leave "
+                f"{gap_ps:.3g} ps apart, and the clock counts whole picoseconds",
+            )
         flow_id = self._native.add_udp_flow(
             name,
             src.id,
@@ -424,6 +451,19 @@ class Simulator:
         )
         flow = Flow(self._native, flow_id, name, kind, src, dst)
         self._flows.append(flow)
+        mean_bytes = size["bytes"] if size["type"] == "fixed" else size["mean_bytes"]
+        self._loads.append(
+            workload.Load(
+                name,
+                src.id,
+                dst.id,
+                start_ps,
+                stop_ps,
+                workload.udp_packets_per_s(traffic, mean_bytes),
+                mean_bytes,
+                max_packets,
+            )
+        )
         return flow
 
     def tcp(
@@ -482,6 +522,7 @@ class Simulator:
         kind = f"tcp_{app_native['type']}"
         flow = TcpFlow(self._native, flow_id, name, kind, src, dst, mss, record)
         self._flows.append(flow)
+        self._loads.append(workload.tcp_load(name, src.id, dst.id, start_ps, app_native, mss))
         return flow
 
     def _not_in_past(self, time: Any, parameter: str) -> int:
@@ -529,7 +570,8 @@ class Simulator:
         until_ps = None if until is None else self._not_in_past(until, "until")
         if progress is not None and not callable(progress):
             raise ParameterError("progress", f"{progress!r} is not callable")
-        on_pause = None if progress is None else _ProgressClock(self, progress)
+        on_pause = _Pause(self, progress, self._max_events)
+        self._check_size(until_ps)
         self._stop_requested = False
         started = time.perf_counter()
         try:
@@ -540,10 +582,39 @@ class Simulator:
                 self._callbacks.pop(cast(int, callback_id))()
                 if self._stop_requested:
                     return "stopped"
-                if on_pause is not None:
-                    on_pause()
+                on_pause()
         finally:
             self._wall_s += time.perf_counter() - started
+
+    def estimate(self, until: units.Duration | None = None) -> workload.Estimate | None:
+        """The events a `run(until)` from now is expected to take (an upper
+        bound of the right order; None when no flow sends, or when `until` is
+        None and every flow sends forever)."""
+        until_ps = None if until is None else units.duration_ps(until, "until")
+        return self._estimate(until_ps)
+
+    def _estimate(self, until_ps: int | None) -> workload.Estimate | None:
+        capacity = {(link.src.id, link.dst.id): link.bandwidth_bps for link in self.links}
+        return workload.estimate(self._loads, capacity, self.now_ps, until_ps)
+
+    def _check_size(self, until_ps: int | None) -> None:
+        """Refuses a run that would never end or take more than max_events."""
+        endless = workload.endless(self._loads) if until_ps is None else None
+        if endless is not None and not self._callbacks:
+            raise ConfigError(
+                f"this run would never end: flow {endless.flow!r} sends forever; "
+                "give until (or the flow a stop time)"
+            )
+        if self._max_events is None:
+            return
+        estimate = self._estimate(until_ps)
+        if estimate is not None and estimate.events > self._max_events:
+            raise ConfigError(
+                f"this run would take {estimate.describe()}, more than max_events "
+                f"({self._max_events:.3g}); raise max_events if that is intended "
+                "(Simulator(max_events=...), [simulation] max_events or "
+                "ackclock run --max-events)"
+            )
 
     def stop(self) -> None:
         """Ends the current `run()` when the running callback returns."""
@@ -588,14 +659,15 @@ class Simulator:
                 (self._own_node(node, "traced").id, checks.integer(port, "traced", "port"), name)
                 for node, port, name in traced
             ]
-        self._native.trace_ns2(
-            os.fspath(path), channels, checks.flag(variables, "variables"), selected
+        variables = checks.flag(variables, "variables")
+        self._open_trace(
+            path, lambda file: self._native.trace_ns2(file, channels, variables, selected)
         )
 
     def trace_nam(self, path: str | os.PathLike[str], preamble: str = "") -> None:
         """ns-2's `namtrace-all`: every packet event in nam's format, after
         `preamble` (the topology lines; see `ackclock.nam.preamble`)."""
-        self._native.trace_nam(os.fspath(path), preamble)
+        self._open_trace(path, lambda file: self._native.trace_nam(file, preamble))
 
     def trace_view(self, path: str | os.PathLike[str], preamble: str | None = None) -> None:
         """The index `ackclock view` animates: every packet event and the TCP
@@ -604,7 +676,7 @@ class Simulator:
         this simulation's nodes, labelled with their names, and links."""
         if preamble is None:
             preamble = self._nam_topology()
-        self._native.trace_view(os.fspath(path), preamble)
+        self._open_trace(path, lambda file: self._native.trace_view(file, preamble))
 
     def _nam_topology(self) -> str:
         links = []
@@ -623,7 +695,7 @@ class Simulator:
         """tcpdump-style text of what `node` sends and receives, or of what starts
         transmission on `link` (give one). Node n has address 10.0.0.(n+1)."""
         channels, node_id = self._capture(node, link)
-        self._native.trace_tcpdump(os.fspath(path), channels, node_id)
+        self._open_trace(path, lambda file: self._native.trace_tcpdump(file, channels, node_id))
 
     def pcap(
         self,
@@ -636,14 +708,41 @@ class Simulator:
         of what starts transmission on `link` (give one): exact IPv4/TCP/UDP
         headers with valid checksums, zero payload bytes cut at `snaplen`."""
         channels, node_id = self._capture(node, link)
-        snaplen = checks.integer(snaplen, "snaplen", "byte count", minimum=1)
-        self._native.trace_pcap(os.fspath(path), channels, node_id, snaplen)
+        snaplen = checks.integer(snaplen, "snaplen", "byte count", minimum=1, maximum=2**32 - 1)
+        self._open_trace(
+            path, lambda file: self._native.trace_pcap(file, channels, node_id, snaplen)
+        )
 
     def close_traces(self) -> None:
         """Writes what is due and closes every trace file. Records are flushed
         whenever `run()` returns; closing also drops transmissions scheduled
         after now."""
+        self._trace_files.clear()
         self._native.close_traces()
+
+    def discard_traces(self) -> None:
+        """Closes every trace file without writing more, for a run that
+        failed: a trace file appears when a `run()` first completes (until
+        then it is written under a temporary name beside it), so files that
+        no run completed are removed and files already there are untouched."""
+        self._trace_files.clear()
+        self._native.discard_traces()
+
+    @property
+    def trace_files(self) -> tuple[Path, ...]:
+        """The open trace files, as absolute paths."""
+        return tuple(self._trace_files)
+
+    def _open_trace(self, path: Any, open_native: Callable[[str], None]) -> None:
+        """Opens one trace file, refusing a file that another trace writes.
+        The file is created under a temporary name now (a path that cannot be
+        written is an OSError naming it) and appears when `run()` completes."""
+        file = checks.file_name(path, "path")
+        resolved = Path(file).resolve()
+        if resolved in self._trace_files:
+            raise ParameterError("path", f"{file!r} is already a trace file of this simulation")
+        open_native(file)
+        self._trace_files.append(resolved)
 
     def _capture(self, node: Node | None, link: Link | None) -> tuple[list[int] | None, int | None]:
         if (node is None) == (link is None):
@@ -665,16 +764,28 @@ class Simulator:
         )
 
 
-class _ProgressClock:
-    """Calls `report(sim_time_s, events)` when `PROGRESS_INTERVAL_S` of wall
-    time has passed since the run began or since the last report."""
+class _Pause:
+    """What `run()` does between slices of events: reports progress when
+    `PROGRESS_INTERVAL_S` of wall time has passed since the run began or the
+    last report, and ends a run that has gone past `max_events` events (one
+    the estimate could not bound: no until, callbacks that never stop it)."""
 
-    def __init__(self, sim: Simulator, report: Callable[[float, int], object]) -> None:
+    def __init__(
+        self, sim: Simulator, report: Callable[[float, int], object] | None, max_events: int | None
+    ) -> None:
         self._sim = sim
         self._report = report
         self._due = time.monotonic() + PROGRESS_INTERVAL_S
+        self._last_event = None if max_events is None else sim.events + max_events
 
     def __call__(self) -> None:
+        if self._last_event is not None and self._sim.events > self._last_event:
+            raise ConfigError(
+                f"this run has taken more than max_events ({self._sim.max_events:.3g}) events "
+                f"and is at {self._sim.now:g} s; raise max_events if that is intended"
+            )
+        if self._report is None:
+            return
         now = time.monotonic()
         if now >= self._due:
             self._due = now + PROGRESS_INTERVAL_S

@@ -7,12 +7,13 @@ takes. Names and defaults follow ns-2 where ns-2 has the concept.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
 from ackclock import checks, units
-from ackclock.errors import ParameterError
+from ackclock.errors import ConfigError, ParameterError
 
 if TYPE_CHECKING:
     from ackclock._native import (
@@ -39,7 +40,20 @@ MIN_PACKET_BYTES = 28
 MAX_PACKET_BYTES = 65535
 
 
-class _Spec:
+class _CheckedArguments(type):
+    """Makes a spec called with arguments it does not take (a misspelt
+    keyword, a missing value) raise `ConfigError`, like any other mistake,
+    rather than the dataclass constructor's TypeError."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        try:
+            inspect.signature(cls.__init__).bind(None, *args, **kwargs)  # type: ignore[misc]
+        except TypeError as error:
+            raise ConfigError(f"{cls.__name__}(): {error}") from None
+        return super().__call__(*args, **kwargs)
+
+
+class Spec(metaclass=_CheckedArguments):
     """Validates a spec on construction by building its native dict once."""
 
     def __post_init__(self) -> None:
@@ -50,7 +64,7 @@ class _Spec:
 
 
 @dataclass(frozen=True)
-class FlowLabel(_Spec):
+class FlowLabel(Spec):
     """How a flow names itself in headers and traces: its source and
     destination ports and its trace flow id (ns-2's `fid_`). Without one a
     flow gets unique ports and its index as id."""
@@ -82,7 +96,7 @@ def _queue_limits(limit: Any, unit: Any, ns2_limit: Any) -> tuple[int | None, Qu
 
 
 @dataclass(frozen=True)
-class DropTail(_Spec):
+class DropTail(Spec):
     """A FIFO queue that drops arrivals when full (ns-2's Queue/DropTail).
 
     `limit` counts `unit`s (None = unlimited). With `ns2_limit` the limit also
@@ -99,7 +113,7 @@ class DropTail(_Spec):
 
 
 @dataclass(frozen=True)
-class RED(_Spec):
+class RED(Spec):
     """Random Early Detection (Floyd & Jacobson 1993) with ns-2's defaults.
 
     Thresholds are in `unit`s; `ecn` marks ECN-capable packets instead of
@@ -120,7 +134,7 @@ class RED(_Spec):
 
     def to_native(self) -> RedSpec:
         limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
-        min_th = checks.real(self.min_th, "min_th", "threshold")
+        min_th = checks.real(self.min_th, "min_th", "threshold", minimum_allowed=False)
         max_th = checks.real(self.max_th, "max_th", "threshold")
         if max_th <= min_th:
             raise ParameterError(
@@ -128,10 +142,11 @@ class RED(_Spec):
                 f"{self.max_th!r} is not a threshold: it must exceed min_th ({self.min_th!r})",
             )
         mean_packet_size = units.size_bytes(self.mean_packet_size, "mean_packet_size")
-        if mean_packet_size == 0:
+        if not MIN_PACKET_BYTES <= mean_packet_size <= MAX_PACKET_BYTES:
             raise ParameterError(
                 "mean_packet_size",
-                f"{self.mean_packet_size!r} is not a size: it must be greater than zero",
+                f"{self.mean_packet_size!r} is not a packet size: it must be "
+                f"{MIN_PACKET_BYTES} to {MAX_PACKET_BYTES} bytes",
             )
         return {
             "type": "red",
@@ -153,7 +168,7 @@ def _position(position: Any) -> LossPosition:
 
 
 @dataclass(frozen=True)
-class UniformLoss(_Spec):
+class UniformLoss(Spec):
     """Each packet is lost independently with probability `p`.
 
     `position` "wire" lets a lost packet use the link and discards it on
@@ -172,7 +187,7 @@ class UniformLoss(_Spec):
 
 
 @dataclass(frozen=True)
-class BitErrors(_Spec):
+class BitErrors(Spec):
     """Independent bit errors at rate `ber`: a packet of s bytes is lost with
     probability 1 - (1 - ber)^(8 s)."""
 
@@ -188,7 +203,7 @@ class BitErrors(_Spec):
 
 
 @dataclass(frozen=True)
-class GilbertElliott(_Spec):
+class GilbertElliott(Spec):
     """Bursty loss: a two-state (good/bad) Markov chain stepped once per packet,
     losing packets with probability `loss_good` or `loss_bad` in each state."""
 
@@ -210,7 +225,7 @@ class GilbertElliott(_Spec):
 
 
 @dataclass(frozen=True)
-class DropList(_Spec):
+class DropList(Spec):
     """Drops exactly the listed packets: 1-based positions in the order packets
     cross the link direction (1 = the first packet)."""
 
@@ -230,7 +245,7 @@ class DropList(_Spec):
 
 
 @dataclass(frozen=True)
-class ExponentialDelay(_Spec):
+class ExponentialDelay(Spec):
     """Adds an exponentially distributed delay of mean `mean` to each packet.
 
     Without `reorder` a packet never overtakes an earlier one (its arrival is
@@ -248,7 +263,7 @@ class ExponentialDelay(_Spec):
 
 
 @dataclass(frozen=True)
-class UniformDelay(_Spec):
+class UniformDelay(Spec):
     """Adds a delay drawn uniformly from [low, high] to each packet."""
 
     low: units.Duration
@@ -271,7 +286,7 @@ class UniformDelay(_Spec):
 
 
 @dataclass(frozen=True)
-class ExponentialSize(_Spec):
+class ExponentialSize(Spec):
     """Packet sizes drawn from an exponential distribution of mean `mean` bytes,
     rounded to whole bytes and clamped to 28..65535."""
 
@@ -289,7 +304,7 @@ PacketSize = Union[units.Size, ExponentialSize]
 
 
 @dataclass(frozen=True)
-class LinkParams:
+class LinkParams(metaclass=_CheckedArguments):
     """Overrides for the reverse direction of a duplex link; None keeps the
     forward direction's value."""
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
 from ackclock import _native, checks, units
 from ackclock.errors import ParameterError
+from ackclock.specs import Spec
 
 if TYPE_CHECKING:
     from ackclock._native import (
@@ -62,16 +63,6 @@ WindowSize = Union[units.Size, Unlimited]
 """A size in bytes, or "unlimited"."""
 
 
-class _Spec:
-    """Validates a spec on construction by building its native dict once."""
-
-    def __post_init__(self) -> None:
-        self.to_native()
-
-    def to_native(self) -> Any:
-        raise NotImplementedError
-
-
 def _u32_size(value: Any, parameter: str, minimum: int = 0) -> int:
     size = units.size_bytes(value, parameter)
     if size < minimum:
@@ -97,17 +88,8 @@ def _u32_count(value: Any, parameter: str, what: str, minimum: int = 0) -> int:
     return count
 
 
-def _positive_duration(value: Any, parameter: str) -> int:
-    ps = units.duration_ps(value, parameter)
-    if ps == 0:
-        raise ParameterError(
-            parameter, f"{value!r} is not a duration: it must be greater than zero"
-        )
-    return ps
-
-
 @dataclass(frozen=True)
-class TcpParams(_Spec):
+class TcpParams(Spec):
     """The parameters of one TCP endpoint: a profile plus overrides.
 
     Times are durations ("200ms", 0.2), sizes are sizes ("64KB", 65535);
@@ -165,16 +147,16 @@ class TcpParams(_Spec):
         put("initial_ssthresh", "initial_ssthresh", lambda v, n: _window(v, n, UNBOUNDED_SSTHRESH))
         put("max_window", "max_window", lambda v, n: _window(v, n, U32_MAX))
         put("dupack_threshold", "dupack_threshold", lambda v, n: _u32_count(v, n, "count", 1))
-        put("timestamp_granularity_ps", "timestamp_granularity", _positive_duration)
-        put("initial_rto_ps", "initial_rto", _positive_duration)
+        put("timestamp_granularity_ps", "timestamp_granularity", units.positive_duration_ps)
+        put("initial_rto_ps", "initial_rto", units.positive_duration_ps)
         put("min_rto_ps", "min_rto", units.duration_ps)
-        put("max_rto_ps", "max_rto", _positive_duration)
+        put("max_rto_ps", "max_rto", units.positive_duration_ps)
         put("clock_granularity_ps", "clock_granularity", units.duration_ps)
-        put("delayed_ack_timeout_ps", "delayed_ack_timeout", _positive_duration)
+        put("delayed_ack_timeout_ps", "delayed_ack_timeout", units.positive_duration_ps)
         put("receive_buffer", "receive_buffer", lambda v, n: _u32_size(v, n, minimum=1))
         put("send_overhead_ps", "send_overhead", units.duration_ps)
-        put("persist_min_ps", "persist_min", _positive_duration)
-        put("persist_max_ps", "persist_max", _positive_duration)
+        put("persist_min_ps", "persist_min", units.positive_duration_ps)
+        put("persist_max_ps", "persist_max", units.positive_duration_ps)
         put("time_wait_ps", "time_wait", units.duration_ps)
         put("syn_retries", "syn_retries", lambda v, n: _u32_count(v, n, "count"))
         put("max_retransmits", "max_retransmits", lambda v, n: _u32_count(v, n, "count"))
@@ -273,7 +255,7 @@ def effective_mss(client: TcpParams, server: TcpParams) -> int:
 
 
 @dataclass(frozen=True)
-class Bulk(_Spec):
+class Bulk(Spec):
     """Sends `bytes` as fast as TCP allows, then closes; None sends forever
     (ns-2's FTP)."""
 
@@ -285,7 +267,7 @@ class Bulk(_Spec):
 
 
 @dataclass(frozen=True)
-class Telnet(_Spec):
+class Telnet(Spec):
     """Writes `packet_size` bytes at exponentially distributed intervals of
     mean `mean_interval` (an interactive session)."""
 
@@ -295,13 +277,13 @@ class Telnet(_Spec):
     def to_native(self) -> TelnetAppSpec:
         return {
             "type": "telnet",
-            "mean_interval_ps": _positive_duration(self.mean_interval, "mean_interval"),
+            "mean_interval_ps": units.positive_duration_ps(self.mean_interval, "mean_interval"),
             "packet_size": _u32_size(self.packet_size, "packet_size", minimum=1),
         }
 
 
 @dataclass(frozen=True)
-class RequestResponse(_Spec):
+class RequestResponse(Spec):
     """`count` exchanges: the client sends `request` bytes, the server answers
     with `response` bytes, and the client waits `think` before the next."""
 

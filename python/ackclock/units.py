@@ -3,6 +3,10 @@
 A value is either a unit string, parsed exactly by the core ("50ms", "1.5s",
 "10Mb", "28.8kb", "1500B"), or a plain number in the base unit: seconds, bit/s
 or bytes. Results are the integers the core takes: picoseconds, bit/s, bytes.
+A value that is not a whole number of the integer unit is refused, naming the
+two nearest that are: exactly for strings; a float may differ from a whole
+number by a float's own rounding (one part in a billion), so that 0.1 seconds
+is 100_000_000_000 ps.
 """
 
 from __future__ import annotations
@@ -22,6 +26,12 @@ Size = Union[str, int, float]
 """A size: a string such as "1500B" or "64KB", or a number of bytes."""
 
 PS_PER_S = 10**12
+# Every duration (and so every absolute time) stays below a quarter of the
+# 64-bit picosecond clock, so that a time plus a few delays never overflows.
+MAX_DURATION_PS = 2**62
+# How far a float may be from a whole number of the unit: a float's own
+# rounding (0.1 * 1e12 is 100000000000.00002), not a sub-unit amount.
+FLOAT_TOLERANCE = 1e-9
 
 
 def _parsed(text: str, parse: Callable[[str], int], parameter: str) -> int:
@@ -44,31 +54,66 @@ def _plain_number(value: Any, parameter: str, what: str, example: str) -> float:
     return value
 
 
-def _within_u64(amount: int, value: Any, parameter: str, what: str) -> int:
-    if amount > U64_MAX:
+def _within(amount: float, limit: int, value: Any, parameter: str, what: str) -> None:
+    if amount > limit:
         raise ParameterError(parameter, f"{value!r} is not a {what}: it is too large")
-    return amount
+
+
+def _whole(amount: float, value: Any, parameter: str, what: str, unit: tuple[str, str]) -> int:
+    """`amount` (finite) as a whole number, if it is one up to a float's rounding."""
+    if isinstance(amount, int):
+        return amount
+    nearest = round(amount)
+    if abs(amount - nearest) > amount * FLOAT_TOLERANCE:
+        name, suffix = unit
+        below = math.floor(amount)
+        raise ParameterError(
+            parameter,
+            f"{value!r} is not a {what}: it is not a whole number of {name} "
+            f"(the nearest are {below}{suffix} and {below + 1}{suffix})",
+        )
+    return nearest
 
 
 def duration_ps(value: Duration, parameter: str = "value") -> int:
-    """A duration in picoseconds; numbers are seconds (floats rounded to 1 ps)."""
+    """A duration in picoseconds, at most `MAX_DURATION_PS`; numbers are seconds."""
     if isinstance(value, str):
-        return _parsed(value, _native.parse_duration, parameter)
-    seconds = _plain_number(value, parameter, "duration", "50ms")
-    ps = seconds * PS_PER_S if isinstance(seconds, int) else round(seconds * PS_PER_S)
-    return _within_u64(ps, value, parameter, "duration")
+        ps: float = _parsed(value, _native.parse_duration, parameter)
+    else:
+        ps = _plain_number(value, parameter, "duration", "50ms") * PS_PER_S
+    if ps > MAX_DURATION_PS:
+        raise ParameterError(
+            parameter,
+            f"{value!r} is not a duration: it must be at most {MAX_DURATION_PS // PS_PER_S}s "
+            "(about 53 days, so that no time on the picosecond clock overflows)",
+        )
+    if isinstance(ps, float):
+        return _whole(ps, value, parameter, "duration", ("picoseconds", "ps"))
+    return ps
+
+
+def positive_duration_ps(value: Duration, parameter: str = "value") -> int:
+    """A duration in picoseconds like `duration_ps`, greater than zero."""
+    ps = duration_ps(value, parameter)
+    if ps == 0:
+        raise ParameterError(
+            parameter, f"{value!r} is not a duration: it must be greater than zero"
+        )
+    return ps
 
 
 def bandwidth_bps(value: Bandwidth, parameter: str = "value") -> int:
     """A bit rate in bit/s, greater than zero; numbers are bit/s."""
     if isinstance(value, str):
         return _parsed(value, _native.parse_bandwidth, parameter)
-    bps = round(_plain_number(value, parameter, "bandwidth", "10Mb"))
+    number = _plain_number(value, parameter, "bandwidth", "10Mb")
+    _within(number, U64_MAX, value, parameter, "bandwidth")
+    bps = _whole(number, value, parameter, "bandwidth", ("bit/s", "b"))
     if bps == 0:
         raise ParameterError(
             parameter, f"{value!r} is not a bandwidth: it must be greater than zero"
         )
-    return _within_u64(bps, value, parameter, "bandwidth")
+    return bps
 
 
 def bandwidth_or_zero_bps(value: Bandwidth, parameter: str = "value") -> int:
@@ -93,7 +138,8 @@ def size_bytes(value: Size, parameter: str = "value") -> int:
         raise ParameterError(
             parameter, f"{value!r} is not a size: it must be a whole number of bytes"
         )
-    return _within_u64(int(size), value, parameter, "size")
+    _within(size, U64_MAX, value, parameter, "size")
+    return int(size)
 
 
 def mean_size_bytes(value: Size, parameter: str = "value") -> float:

@@ -15,12 +15,13 @@ use ackclock_sim::{
     ConfigError as CoreConfigError, FlowLabel, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES,
 };
 use ackclock_tcp::Reader;
+use ackclock_trace::file::{FileError, OutputFile};
 use ackclock_trace::pcap::PcapWriter;
 use ackclock_trace::tracer::{Capture, Output, Sink, TracedVars};
 use ackclock_trace::view::{self, IndexError, ViewSink};
 use ackclock_trace::VarValue;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -440,7 +441,7 @@ impl Sim {
             }
         };
         let flushed = slf.borrow_mut().guarded(|s| Ok(s.flush_traces()))?;
-        flushed.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))?;
+        flushed.map_err(|e| file_err(py, e))?;
         Ok(match outcome {
             RunOutcome::Until => ("until", None),
             RunOutcome::Idle => ("idle", None),
@@ -456,6 +457,7 @@ impl Sim {
     #[pyo3(signature = (path, channels = None, variables = true, traced = None))]
     fn trace_ns2(
         &mut self,
+        py: Python<'_>,
         path: &str,
         channels: Option<Vec<u32>>,
         variables: bool,
@@ -468,7 +470,7 @@ impl Sim {
             (None, true) => TracedVars::All,
             (None, false) => TracedVars::None,
         };
-        let out = trace_file(path)?;
+        let out = trace_file(py, path)?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Ns2 { out, channels, vars });
             Ok(())
@@ -477,8 +479,8 @@ impl Sim {
 
     /// ns-2 nam events (`namtrace-all`) for every channel, after the
     /// header lines in `preamble`.
-    fn trace_nam(&mut self, path: &str, preamble: String) -> PyResult<()> {
-        let out = trace_file(path)?;
+    fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String) -> PyResult<()> {
+        let out = trace_file(py, path)?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Nam { out, preamble });
             Ok(())
@@ -498,9 +500,15 @@ impl Sim {
 
     /// tcpdump-style text for packets leaving on `channels` or seen at `node`.
     #[pyo3(signature = (path, channels = None, node = None))]
-    fn trace_tcpdump(&mut self, path: &str, channels: Option<Vec<u32>>, node: Option<u32>) -> PyResult<()> {
+    fn trace_tcpdump(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        channels: Option<Vec<u32>>,
+        node: Option<u32>,
+    ) -> PyResult<()> {
         let capture = capture(channels, node)?;
-        let out = trace_file(path)?;
+        let out = trace_file(py, path)?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Tcpdump { out, capture });
             Ok(())
@@ -509,9 +517,16 @@ impl Sim {
 
     /// A pcap file of packets leaving on `channels` or seen at `node`.
     #[pyo3(signature = (path, channels = None, node = None, snaplen = 65535))]
-    fn trace_pcap(&mut self, path: &str, channels: Option<Vec<u32>>, node: Option<u32>, snaplen: u32) -> PyResult<()> {
+    fn trace_pcap(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        channels: Option<Vec<u32>>,
+        node: Option<u32>,
+        snaplen: u32,
+    ) -> PyResult<()> {
         let capture = capture(channels, node)?;
-        let writer = PcapWriter::new(trace_file(path)?, snaplen.max(1)).map_err(|e| io_err(path, e))?;
+        let writer = PcapWriter::new(trace_file(py, path)?, snaplen.max(1)).map_err(|e| file_err(py, e))?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Pcap { out: writer, capture });
             Ok(())
@@ -519,9 +534,18 @@ impl Sim {
     }
 
     /// Writes what is due and closes every trace file.
-    fn close_traces(&mut self) -> PyResult<()> {
+    fn close_traces(&mut self, py: Python<'_>) -> PyResult<()> {
         let result = self.guarded(|s| Ok(s.finish_traces()))?;
-        result.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))
+        result.map_err(|e| file_err(py, e))
+    }
+
+    /// Closes every trace file without writing more: those that no run has
+    /// completed yet are removed.
+    fn discard_traces(&mut self) -> PyResult<()> {
+        self.guarded(|s| {
+            s.discard_traces();
+            Ok(())
+        })
     }
 
     fn stop(&mut self) {
@@ -563,15 +587,29 @@ impl Sim {
     }
 }
 
-fn io_err(path: &str, e: std::io::Error) -> PyErr {
-    ConfigError::new_err(format!("trace file '{path}': {e}"))
+/// A trace file's I/O error as Python's OSError (FileNotFoundError,
+/// IsADirectoryError, ...) with its `filename`; other I/O errors as
+/// SimulationError.
+fn file_err(py: Python<'_>, e: std::io::Error) -> PyErr {
+    let Some(FileError { path, source }) = e.get_ref().and_then(|inner| inner.downcast_ref::<FileError>()) else {
+        return SimulationError::new_err(format!("writing a trace failed: {e}"));
+    };
+    let path = path.display().to_string();
+    let errno = source.raw_os_error();
+    let strerror = errno.map_or_else(
+        || Ok(source.to_string()),
+        |n| py.import("os")?.call_method1("strerror", (n,))?.extract::<String>(),
+    );
+    match strerror {
+        Ok(text) => PyOSError::new_err((errno.unwrap_or(0), text, path)),
+        Err(e) => e,
+    }
 }
 
-/// A buffered trace file, created (or truncated) now so that a bad path is
+/// A trace file, opened (under a temporary name) now so that a bad path is
 /// reported before the run.
-fn trace_file(path: &str) -> PyResult<Output> {
-    let file = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
-    Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, file)))
+fn trace_file(py: Python<'_>, path: &str) -> PyResult<Output> {
+    Ok(Box::new(OutputFile::create(path).map_err(|e| file_err(py, e))?))
 }
 
 /// A next hop as Python sees it: ("link", channel, neighbour) or ("nic",

@@ -799,6 +799,11 @@ impl Simulation {
         result
     }
 
+    /// Ends tracing without writing what is pending (for a run that failed).
+    pub fn discard_traces(&mut self) {
+        self.tracer = None;
+    }
+
     fn register_flow_views(&mut self) {
         let Some(tracer) = &mut self.tracer else { return };
         for (id, f) in self.flows.iter().enumerate() {

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod address;
+pub mod file;
 pub mod nam;
 pub mod ns2;
 pub mod ordering;

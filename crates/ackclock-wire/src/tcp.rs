@@ -191,6 +191,7 @@ impl TcpRepr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn emitted(o: &TcpOptions) -> Vec<u8> {
         let mut buf = [0u8; 40];
@@ -278,5 +279,80 @@ mod tests {
         s.flags.fin = true;
         assert_eq!(s.seq_len(), 102);
         assert_eq!(s.wire_len(), 120);
+    }
+
+    fn options() -> impl Strategy<Value = TcpOptions> {
+        let blocks = prop::collection::vec((any::<u32>(), any::<u32>()), 0..=4);
+        (any::<Option<u16>>(), any::<Option<u8>>(), any::<bool>(), any::<Option<(u32, u32)>>(), blocks).prop_map(
+            |(mss, window_scale, sack_permitted, timestamps, blocks)| {
+                let mut o = TcpOptions { mss, window_scale, sack_permitted, timestamps, ..TcpOptions::default() };
+                for (left, right) in blocks {
+                    o.sack.push((SeqNum(left), SeqNum(right)));
+                }
+                o
+            },
+        )
+    }
+
+    proptest! {
+        /// Whatever bytes arrive as options, parsing returns options or an
+        /// error; it never panics or reads past the field.
+        #[test]
+        fn any_option_bytes_parse_or_are_refused(bytes in prop::collection::vec(any::<u8>(), 0..=60)) {
+            let _ = TcpOptions::parse(&bytes);
+        }
+
+        /// Options built from well-formed pieces in any order, with NOPs
+        /// between them, parse to what they say.
+        #[test]
+        fn options_in_any_order_with_nops_parse_to_their_values(
+            o in options(),
+            order in Just((0..5).collect::<Vec<usize>>()).prop_shuffle(),
+            nops in prop::collection::vec(0usize..3, 5),
+        ) {
+            let mut pieces: Vec<Vec<u8>> = vec![Vec::new(); 5];
+            if let Some(mss) = o.mss {
+                pieces[0] = [&[KIND_MSS, 4][..], &mss.to_be_bytes()].concat();
+            }
+            if let Some(shift) = o.window_scale {
+                pieces[1] = vec![KIND_WINDOW_SCALE, 3, shift];
+            }
+            if o.sack_permitted {
+                pieces[2] = vec![KIND_SACK_PERMITTED, 2];
+            }
+            if let Some((tsval, tsecr)) = o.timestamps {
+                pieces[3] = [&[KIND_TIMESTAMPS, 10][..], &tsval.to_be_bytes(), &tsecr.to_be_bytes()].concat();
+            }
+            if !o.sack.is_empty() {
+                pieces[4] = vec![KIND_SACK, 2 + 8 * o.sack.as_slice().len() as u8];
+                for (left, right) in o.sack.as_slice() {
+                    pieces[4].extend(left.0.to_be_bytes());
+                    pieces[4].extend(right.0.to_be_bytes());
+                }
+            }
+            let mut bytes = Vec::new();
+            for (&i, &n) in order.iter().zip(&nops) {
+                bytes.extend(std::iter::repeat_n(NOP, n));
+                bytes.extend(&pieces[i]);
+            }
+            prop_assert_eq!(TcpOptions::parse(&bytes), Ok(o));
+        }
+
+        /// What `emit` writes (when it fits in 40 bytes) is `wire_len` bytes
+        /// that parse back to the same options, and anything after an EOL
+        /// is ignored.
+        #[test]
+        fn emitted_options_parse_back_and_stop_at_eol(o in options(), junk in prop::collection::vec(any::<u8>(), 0..20)) {
+            let mut buf = [0u8; 40];
+            match o.emit(&mut buf) {
+                None => prop_assert!(o.wire_len() > MAX_OPTION_BYTES),
+                Some(n) => {
+                    prop_assert_eq!(n as u32, o.wire_len());
+                    prop_assert_eq!(TcpOptions::parse(&buf[..n]), Ok(o));
+                    let with_tail = [&buf[..n], &[EOL], &junk].concat();
+                    prop_assert_eq!(TcpOptions::parse(&with_tail), Ok(o));
+                }
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +17,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ackclock.errors import ConfigError, ParameterError, ScenarioError
+from ackclock import checks, units
+from ackclock.errors import ConfigError, ParameterError, ScenarioError, ScenarioWarning
 from ackclock.handles import Link, Node
 from ackclock.network_specs import DV, Routing, SessionRouting, StaticRouting
 from ackclock.scenario.lines import PathPart, line_of
@@ -64,12 +66,14 @@ def format_path(path: Sequence[PathPart]) -> str:
 
 
 @contextmanager
-def _at(*path: PathPart) -> Iterator[None]:
-    """Attributes API errors raised inside the block to the field at `path`."""
+def _at(*path: PathPart, key: dict[str, str] | None = None) -> Iterator[None]:
+    """Attributes API errors raised inside the block to the field at `path`;
+    `key` maps API parameter names to the file's keys where they differ."""
     try:
         yield
     except ParameterError as error:
-        raise _FieldProblem((*path, error.parameter), error.problem) from None
+        field = (key or {}).get(error.parameter, error.parameter)
+        raise _FieldProblem((*path, field), error.problem) from None
     except ConfigError as error:
         raise _FieldProblem(path, str(error)) from None
 
@@ -136,31 +140,67 @@ class Scenario:
         """The file's `simulation.until` (None: until no events remain)."""
         return self.spec.simulation.until
 
-    def build(self, seed: int | None = None, trace_dir: Path | None = None) -> Simulator:
+    def build(
+        self, seed: int | None = None, trace_dir: Path | None = None, trace_anywhere: bool = False
+    ) -> Simulator:
         """The simulation the file describes; `seed` overrides the file's seed.
-        Trace files with relative names go to `trace_dir` (default: the
-        current directory)."""
+        Trace files go to `trace_dir` (default: the current directory) and
+        must stay inside it unless `trace_anywhere`."""
+        trace_dir = Path.cwd() if trace_dir is None else trace_dir
+        sim = None
         try:
             sim, named = self._build(seed)
             for index, trace in enumerate(self.spec.traces):
-                _build_trace(sim, named, index, trace, trace_dir or Path.cwd())
+                path = _trace_path(self.path, index, trace, trace_dir, trace_anywhere)
+                _build_trace(sim, named, index, trace, path)
             return sim
         except _FieldProblem as problem:
+            if sim is not None:
+                sim.discard_traces()
             raise _scenario_error(self.path, self.text, problem) from None
 
     def run(
-        self, seed: int | None = None, until: Duration | None = None, trace_dir: Path | None = None
+        self,
+        seed: int | None = None,
+        until: Duration | None = None,
+        trace_dir: Path | None = None,
+        trace_anywhere: bool = False,
     ) -> Simulator:
         """Builds and runs the simulation to `until` (default: the file's), then
-        closes its trace files, also when the run is interrupted."""
-        sim = self.build(seed, trace_dir)
+        closes its trace files."""
+        return self.run_built(self.build(seed, trace_dir, trace_anywhere), until)
+
+    def run_built(self, sim: Simulator, until: Duration | None = None) -> Simulator:
+        """Runs `sim`, built by `build`, to `until` (default: the file's) and
+        closes its trace files. A run that fails leaves no trace file; an
+        interrupted one (KeyboardInterrupt) keeps every record up to then."""
+        until = self.until if until is None else until
+        if until is not None:
+            self._warn_of_apps_after(units.duration_ps(until, "until"), until)
         try:
-            sim.run(self.until if until is None else until)
+            sim.run(until)
         except ConfigError as error:  # e.g. an app whose destination is unreachable
+            sim.discard_traces()
             raise ScenarioError(f"{self.path}: {error}") from None
-        finally:
+        except KeyboardInterrupt:
             sim.close_traces()
+            raise
+        except BaseException:
+            sim.discard_traces()
+            raise
+        sim.close_traces()
         return sim
+
+    def _warn_of_apps_after(self, until_ps: int, until: Duration) -> None:
+        for index, app in enumerate(self.spec.apps):
+            if app.start is not None and units.duration_ps(app.start, "start") > until_ps:
+                line = line_of(self.text, ("apps", index, "start"))
+                warnings.warn(
+                    f"{self.path}: apps[{index}].start: {app.start!r} is after the end of "
+                    f"the run ({until!r}): the app never sends (line {line})",
+                    ScenarioWarning,
+                    stacklevel=3,
+                )
 
     def _build(self, seed: int | None) -> tuple[Simulator, dict[str, Link]]:
         """The simulation and its links by name."""
@@ -330,8 +370,34 @@ def _build_tcp(sim: Simulator, nodes: dict[str, Node], index: int, app: TcpFlowT
         sim.tcp(src, dst, **options)
 
 
+def _trace_path(
+    scenario: Path, index: int, trace: TraceTable, trace_dir: Path, anywhere: bool
+) -> Path:
+    """Where a trace goes, checked: a file name, inside `trace_dir` unless
+    `anywhere`, never the scenario file itself; its directory is created."""
+    where = ("traces", index)
+    with _at(*where, key={"path": "file"}):
+        name = checks.file_name(trace.file, "path")
+    path = trace_dir / name
+    if not anywhere and not path.resolve().is_relative_to(trace_dir.resolve()):
+        raise _FieldProblem(
+            (*where, "file"),
+            f"{name!r} is outside the output directory '{trace_dir}' "
+            "(ackclock run --trace-anywhere allows it)",
+        )
+    if path.resolve() == scenario.resolve():
+        raise _FieldProblem((*where, "file"), f"{name!r} is the scenario file itself")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _FieldProblem(
+            (*where, "file"), f"cannot create the directory of {name!r}: {error.strerror}"
+        ) from None
+    return path
+
+
 def _build_trace(
-    sim: Simulator, named: dict[str, Link], index: int, trace: TraceTable, trace_dir: Path
+    sim: Simulator, named: dict[str, Link], index: int, trace: TraceTable, path: Path
 ) -> None:
     where = ("traces", index)
     nodes = {node.name: node for node in sim.nodes}
@@ -347,20 +413,22 @@ def _build_trace(
         ends = [_node(nodes, name, *where, "link") for name in trace.link]
         with _at(*where, "link"):
             link = sim.link(ends[0], ends[1])
-    path = trace_dir / trace.file
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _at(*where):
-        if trace.type == "ns2":
-            if node is not None:
-                raise _FieldProblem((*where, "node"), "an ns2 trace covers links, not a node")
-            if link is not None:
+    if trace.type == "ns2" and node is not None:
+        raise _FieldProblem((*where, "node"), "an ns2 trace covers links, not a node")
+    try:
+        with _at(*where, key={"path": "file"}):
+            if trace.type == "ns2" and link is not None:
                 sim.trace_queue(link.src, link.dst, path)
-            else:
+            elif trace.type == "ns2":
                 sim.trace_all(path, variables=trace.variables is not False)
-        elif trace.type == "tcpdump":
-            sim.tcpdump(path, node=node, link=link)
-        else:
-            sim.pcap(path, node=node, link=link, snaplen=trace.snaplen or 65535)
+            elif trace.type == "tcpdump":
+                sim.tcpdump(path, node=node, link=link)
+            else:
+                sim.pcap(path, node=node, link=link, snaplen=trace.snaplen or 65535)
+    except OSError as error:
+        raise _FieldProblem(
+            (*where, "file"), f"cannot write {trace.file!r}: {error.strerror or error}"
+        ) from None
 
 
 def _set_direction(link: Link, table: LinkTable | ReverseTable, path: tuple[PathPart, ...]) -> None:
@@ -405,9 +473,13 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         raise ScenarioError(f"{path}: cannot read it: {error.strerror}") from None
     try:
         data = tomllib.loads(text)
+        spec = ScenarioFile.model_validate(data)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"{path}: invalid TOML: {error}") from None
-    try:
-        return Scenario(path, text, ScenarioFile.model_validate(data))
     except ValidationError as error:
         raise _scenario_error(path, text, _validation_problem(error, data)) from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: tables or arrays are nested too deeply") from None
+    if not spec.apps:
+        raise ScenarioError(f"{path}: there are no [[apps]]: nothing would happen")
+    return Scenario(path, text, spec)

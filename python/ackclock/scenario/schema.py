@@ -351,6 +351,7 @@ class SimulationTable(Table):
     seed: Optional[int] = None
     replication: Optional[int] = None
     until: Optional[DurationValue] = None  # absent: run until no events remain
+    max_events: Optional[int] = None  # absent: the API's default bound
 
 
 class ProcessingTable(SpecTable):

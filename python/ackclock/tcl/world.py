@@ -38,6 +38,16 @@ FIXED_TCP_VARIABLES = {"maxburst_": "0", "timestamps_": "0", "syn_": "1"}
 T = TypeVar("T", bound="TclObject")
 
 
+def ns2_time(text: str) -> units.Duration:
+    """A time from the script as ns-2 reads it: a plain number is a double (ns-2
+    computes times in doubles: [expr 0.1 + 0.2] is 0.30000000000000004, which a
+    unit string would have to be exactly), anything else a unit string."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
 def tcl_number(x: float) -> str:
     """A number as Tcl prints a double (10.0, 0.5)."""
     return repr(float(x))
@@ -285,7 +295,7 @@ class Cbr(Application):
     def assign(self, var: str, value: str) -> None:
         # ns-2's CBR turns interval_ into rate_ with the current packet size.
         if var == "interval_":
-            interval = units.duration_ps(value, "interval_") / units.PS_PER_S
+            interval = units.duration_ps(ns2_time(value), "interval_") / units.PS_PER_S
             var, value = "rate_", str(round(self.number("packetSize_") * 8 / interval))
         super().assign(var, value)
 
@@ -493,7 +503,7 @@ class World:
 
     def schedule(self, time: str, script: str) -> None:
         assert self.sim is not None
-        at_ps = max(units.duration_ps(time, "time"), self.sim.now_ps)
+        at_ps = max(units.duration_ps(ns2_time(time), "time"), self.sim.now_ps)
         self.sim.at(f"{at_ps}ps", lambda: self.eval_global(script))
 
     def start(self, app: Application, agent: Agent, packets: int | None) -> Flow:
