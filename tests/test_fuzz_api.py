@@ -11,8 +11,8 @@ longer than `HANG_S`); results stay readable after every step.
 
 from __future__ import annotations
 
-import signal
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
