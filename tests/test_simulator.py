@@ -289,3 +289,12 @@ def test_unreachable_destination_is_reported_by_run_naming_flow_and_nodes():
     with pytest.raises(ac.ConfigError) as caught:
         sim.run(until=1)
     assert all(name in str(caught.value) for name in ("'backwards'", "'A'", "'B'"))
+
+
+def test_cbr_sends_the_packet_due_exactly_at_stop_and_none_after():
+    sim = ac.Simulator(seed=1)
+    a, b = sim.node("a"), sim.node("b")
+    sim.duplex_link(a, b, "10Mb", "1ms")
+    flow = sim.cbr(a, b, rate="8000b", packet_size=1000, stop="2s")  # one packet a second
+    sim.run("5s")
+    assert flow.stats()["tx_packets"] == 3  # at 0, 1 and 2 s, as ns-2's CBR stop does
