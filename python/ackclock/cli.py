@@ -24,6 +24,7 @@ import click
 
 from ackclock import units
 from ackclock.errors import ConfigError, ParameterError, ScenarioError, SimulationError, UnitError
+from ackclock.extras import MissingExtraError
 from ackclock.files import write_atomically
 from ackclock.handles import TcpFlow
 from ackclock.series import csv_file_name, to_csv
@@ -407,7 +408,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as error:
         _error(error.format_message())
         return USAGE_ERROR
-    except (ConfigError, UnitError, ScenarioError, TclScriptError) as error:
+    except (ConfigError, UnitError, ScenarioError, TclScriptError, MissingExtraError) as error:
         _error(str(error))
         return USAGE_ERROR
     except OSError as error:  # e.g. an output directory that cannot be written

@@ -12,12 +12,18 @@ import os
 from pathlib import Path
 from typing import Union
 
-import matplotlib
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+
+from ackclock.extras import missing
+
+try:
+    import matplotlib
+    from matplotlib.axes import Axes
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+except ModuleNotFoundError as error:
+    raise missing("plot", "plotting") from error
 
 from ackclock.analysis._common import Link
 from ackclock.analysis.queue import queue_series
