@@ -67,17 +67,23 @@ __all__ = [
     "load_scenario",
     "mean_confidence_interval",
     "size_bytes",
+    "sweep",
 ]
 
 
 def __getattr__(name: str) -> object:
-    # Scenario files need pydantic, whose import costs about 0.2 s, and the
-    # version importlib.metadata (0.05 s): load them only when asked for (this
-    # keeps `ackclock tcl` and the API quick to start).
+    # Scenario files and sweeps need pydantic, whose import costs about 0.2 s,
+    # and the version importlib.metadata (0.05 s): load them only when asked
+    # for (this keeps `ackclock tcl` and the API quick to start).
     if name in ("Scenario", "load_scenario"):
         from ackclock import scenario
 
         return getattr(scenario, name)
+    if name in ("sweep", "sweeps"):
+        import importlib
+
+        sweeps = importlib.import_module("ackclock.sweeps")
+        return sweeps if name == "sweeps" else sweeps.sweep
     if name == "__version__":
         from importlib.metadata import version
 

@@ -23,6 +23,7 @@ from typing import Any
 import click
 
 from ackclock import units
+from ackclock.cli_sweep import results_command, sweep_command
 from ackclock.errors import ConfigError, ParameterError, ScenarioError, SimulationError, UnitError
 from ackclock.extras import MissingExtraError
 from ackclock.files import write_atomically
@@ -30,6 +31,7 @@ from ackclock.handles import TcpFlow
 from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
+from ackclock.sweeps.errors import SweepError
 from ackclock.tcl import TclScriptError, run_script
 from ackclock.tcp_specs import congestion_controls
 
@@ -137,15 +139,22 @@ def algorithms_command() -> None:
     show_default=True,
     help="Random seed (an option before SCRIPT; what follows it is the script's argv).",
 )
+@click.option(
+    "--replication",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Replication index: k > 0 draws independent random streams from the same seed.",
+)
 @click.argument("script", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def tcl_command(seed: int, script: Path, args: tuple[str, ...]) -> int:
+def tcl_command(seed: int, replication: int, script: Path, args: tuple[str, ...]) -> int:
     """Run the ns-2 script SCRIPT unmodified, with ARGS as its argv.
 
     The script writes its traces and output as under ns-2; its exit status
     is ackclock's. What is supported: docs/tcl.md.
     """
-    return run_script(script, list(args), seed)
+    return run_script(script, list(args), seed, replication)
 
 
 @cli.command(
@@ -392,6 +401,10 @@ def sack_ber_command(seeds: int, size: int, bers: tuple[float, ...], seed: int, 
         click.echo(f"wrote {path}")
 
 
+cli.add_command(sweep_command)
+cli.add_command(results_command)
+
+
 def _error(message: str) -> None:
     one_line = " ".join(message.split())
     click.echo(f"ackclock: error: {one_line}", err=True)
@@ -408,7 +421,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as error:
         _error(error.format_message())
         return USAGE_ERROR
-    except (ConfigError, UnitError, ScenarioError, TclScriptError, MissingExtraError) as error:
+    except (
+        ConfigError,
+        UnitError,
+        ScenarioError,
+        TclScriptError,
+        MissingExtraError,
+        SweepError,
+    ) as error:
         _error(str(error))
         return USAGE_ERROR
     except OSError as error:  # e.g. an output directory that cannot be written

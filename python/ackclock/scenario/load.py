@@ -273,6 +273,11 @@ def _node(nodes: dict[str, Node], name: str, *path: PathPart) -> Node:
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Reads and validates a scenario file; raises `ScenarioError` (one line)."""
     path = Path(path)
+    return scenario_from_data(path, *read_toml(path))
+
+
+def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    """The text of a TOML file and its data; raises `ScenarioError` (one line)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -285,6 +290,12 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"{path}: invalid TOML: {error}") from None
+    return text, data
+
+
+def scenario_from_data(path: Path, text: str, data: dict[str, Any]) -> Scenario:
+    """Validates the TOML `data` of the file `path` (which a sweep may have
+    changed); errors name the field and its line in `text`."""
     try:
         return Scenario(path, text, ScenarioFile.model_validate(data))
     except ValidationError as error:

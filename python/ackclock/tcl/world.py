@@ -367,8 +367,10 @@ class World:
         channel_path: Callable[[str], str],
         register: Callable[[TclObject], None],
         split_list: Callable[[str], list[str]],
+        replication: int = 0,
     ) -> None:
         self.seed = seed
+        self.replication = replication
         self.eval_global = eval_global
         self.channel_path = channel_path
         self.register = register
