@@ -16,6 +16,7 @@ core prints its message and exits with status 1. Ctrl-C ends a run with status
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -24,19 +25,25 @@ import click
 
 from ackclock import units
 from ackclock.cli_sweep import results_command, sweep_command
-from ackclock.errors import ConfigError, ParameterError, ScenarioError, SimulationError, UnitError
+from ackclock.errors import (
+    ConfigError,
+    ParameterError,
+    RunInterrupted,
+    ScenarioError,
+    SimulationError,
+    UnitError,
+)
+from ackclock.exit_status import CORE_ERROR, INTERRUPTED, USAGE_ERROR
 from ackclock.extras import MissingExtraError
 from ackclock.files import write_atomically
 from ackclock.handles import TcpFlow
+from ackclock.progress import RunProgress
 from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
 from ackclock.sweeps.errors import SweepError
 from ackclock.tcl import TclScriptError, run_script
 from ackclock.tcp_specs import congestion_controls
-
-USAGE_ERROR = 2
-CORE_ERROR = 1
 
 
 class _DurationType(click.ParamType):
@@ -85,19 +92,37 @@ def cli(ctx: click.Context) -> None:
     help="Also write results.json, and series-<flow>.csv for each TCP flow with "
     "record = true, into this directory; trace files named in the scenario go there too.",
 )
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def run_command(
-    file: Path, until: str | None, seed: int | None, as_json: bool, out: Path | None
-) -> None:
-    """Run the scenario FILE (TOML) and print its link and flow statistics."""
+    file: Path, until: str | None, seed: int | None, as_json: bool, out: Path | None, quiet: bool
+) -> int:
+    """Run the scenario FILE (TOML) and print its link and flow statistics.
+
+    A progress bar shows on a terminal once the run takes a second or two.
+    Ctrl-C stops the run and prints (and writes) the results so far, marked
+    partial; the exit status is then 130."""
     from ackclock.scenario import load_scenario  # pydantic: only scenario files need it
 
-    sim = load_scenario(file).run(seed=seed, until=until, trace_dir=out)
+    scenario = load_scenario(file)
+    end = scenario.until if until is None else until
+    bar = None
+    if not quiet and sys.stderr.isatty():
+        bar = RunProgress(None if end is None else units.duration_ps(end, "until") / units.PS_PER_S)
+    try:
+        sim = scenario.run(seed, until, out, progress=None if bar is None else bar.report)
+        partial = False
+    except RunInterrupted as stopped:
+        sim, partial = stopped.simulator, True
+    finally:
+        if bar is not None:
+            bar.close()
     results = sim.results()
     # wall_s is kept out of Simulator.results() so that those stay deterministic.
     document = {
         "sim_time_s": results["sim_time_s"],
         "events": results["events"],
         "wall_s": sim.wall_s,
+        "partial": partial,
         **results,
     }
     text = json.dumps(document, indent=2, allow_nan=False) + "\n"
@@ -113,6 +138,10 @@ def run_command(
             click.echo(f"\nresults written to {out / 'results.json'}")
             for path in series_paths:
                 click.echo(f"time series written to {path}")
+    if partial:
+        click.echo(f"ackclock: interrupted at {sim.now:g} s: the results are partial", err=True)
+        return INTERRUPTED
+    return 0
 
 
 @cli.command("algorithms")
@@ -441,5 +470,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return CORE_ERROR
     except click.exceptions.Abort:
         click.echo("ackclock: interrupted", err=True)
-        return 130
+        return INTERRUPTED
     return status if isinstance(status, int) else 0

@@ -9,10 +9,8 @@ from typing import Any
 
 import click
 
+from ackclock.exit_status import INTERRUPTED, RUNS_FAILED
 from ackclock.sweeps.errors import SweepError
-
-INTERRUPTED = 130
-RUNS_FAILED = 1
 
 
 def _base_and_defaults(

@@ -8,9 +8,23 @@ the parameter apart so that scenario files can report the full field path.
 the field path and the offending value.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ackclock._native import ConfigError, SimulationError, UnitError
 
-__all__ = ["ConfigError", "ParameterError", "ScenarioError", "SimulationError", "UnitError"]
+if TYPE_CHECKING:
+    from ackclock.simulator import Simulator
+
+__all__ = [
+    "ConfigError",
+    "ParameterError",
+    "RunInterrupted",
+    "ScenarioError",
+    "SimulationError",
+    "UnitError",
+]
 
 
 class ParameterError(ConfigError):
@@ -24,3 +38,12 @@ class ParameterError(ConfigError):
 
 class ScenarioError(ValueError):
     """A scenario file is missing, malformed or describes an invalid network."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a scenario's run; `simulator` holds it as it was then:
+    its results so far can be read (and its trace files are closed)."""
+
+    def __init__(self, simulator: Simulator) -> None:
+        super().__init__(f"interrupted at {simulator.now:g} s simulated")
+        self.simulator = simulator

@@ -12,11 +12,11 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import ValidationError
 
-from ackclock.errors import ConfigError, ParameterError, ScenarioError
+from ackclock.errors import ConfigError, ParameterError, RunInterrupted, ScenarioError
 from ackclock.handles import Link, Node
 from ackclock.scenario.lines import PathPart, line_of
 from ackclock.scenario.schema import (
@@ -141,15 +141,23 @@ class Scenario:
             raise _scenario_error(self.path, self.text, problem) from None
 
     def run(
-        self, seed: int | None = None, until: Duration | None = None, trace_dir: Path | None = None
+        self,
+        seed: int | None = None,
+        until: Duration | None = None,
+        trace_dir: Path | None = None,
+        progress: Callable[[float, int], object] | None = None,
     ) -> Simulator:
         """Builds and runs the simulation to `until` (default: the file's), then
-        closes its trace files, also when the run is interrupted."""
+        closes its trace files, also when the run is interrupted: Ctrl-C
+        raises `RunInterrupted`, which holds the simulation so far. `progress`
+        is `Simulator.run`'s."""
         sim = self.build(seed, trace_dir)
         try:
-            sim.run(self.until if until is None else until)
+            sim.run(self.until if until is None else until, progress=progress)
         except ConfigError as error:  # e.g. an app whose destination is unreachable
             raise ScenarioError(f"{self.path}: {error}") from None
+        except KeyboardInterrupt:
+            raise RunInterrupted(sim) from None
         finally:
             sim.close_traces()
         return sim
