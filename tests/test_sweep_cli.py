@@ -17,8 +17,10 @@ from conftest import run_cli
 from test_sweeps import TCL
 
 SLOW = """import time
+from pathlib import Path
 
 def run(sim, index_, sleep):
+    Path(f"started-{index_}").touch()
     time.sleep(sleep)
     return {"twice": 2 * index_}
 """
@@ -114,7 +116,9 @@ def test_ctrl_c_to_the_sweep_alone_interrupts_its_workers(tmp_path: Path) -> Non
     # As from a notebook: only the sweep's process gets SIGINT; it passes it
     # on, so the hour-long runs end at once.
     process = _start_slow_sweep(tmp_path, 4, 3600)
-    time.sleep(3)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob("started-*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130

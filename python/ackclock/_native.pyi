@@ -227,6 +227,8 @@ class LinkStats(TypedDict):
     loss_drops: int  # removed by the error model
     ecn_marks: int
     utilization: float  # busy time / elapsed time
+    active_s: float  # first transmission's start to the last one's end (or now)
+    active_utilization: float  # busy time / active_s
     mean_queue_packets: float  # time average of packets waiting (not in service)
     mean_queue_bytes: float
 
@@ -236,22 +238,28 @@ class FlowStats(TypedDict, total=False):
     src: int
     dst: int
     kind: str  # "cbr" | "poisson" | "on_off" | "tcp_bulk" | "tcp_telnet" | "tcp_request_response"
+    # Packets from src to dst at the network layer (for TCP the data
+    # direction: segments with retransmissions, SYN and FIN), IP bytes.
     tx_packets: int
     tx_bytes: int
     rx_packets: int
     rx_bytes: int
+    lost_packets: int  # dropped on the way (queues, error models, no route)
+    loss_rate: float  # lost_packets / tx_packets
+    link_drops: list[tuple[int, int]]  # (channel id, drops) in order of first drop
     mean_delay_s: float | None  # None before the first packet arrives
     delay_p50_s: float | None  # percentiles within 1% relative error
     delay_p95_s: float | None
     delay_p99_s: float | None
     max_delay_s: float | None
-    # TCP flows only (tx_* count the client's segments and payload bytes,
-    # rx_bytes the bytes received in order by the server, readable by its
-    # application; with a slow reader the application may not have read them).
+    mean_jitter_s: float | None  # |delay change| of consecutive deliveries (RFC 3393)
+    active_s: float | None  # first packet sent to last delivered
+    throughput_bps: float  # rx_bytes over active_s
+    goodput_bps: float  # application bytes: UDP payload over active_s; TCP below
+    # TCP flows only. goodput_bps is bytes_delivered over start..completion (or now).
     cc: str
     bytes_sent: int  # payload bytes on the wire, retransmissions included
-    bytes_delivered: int  # received in order by the server (see rx_bytes)
-    goodput_bps: float  # bytes_delivered over start..completion (or now)
+    bytes_delivered: int  # received in order by the server, readable by its application
     retransmits: int
     fast_retransmits: int
     timeouts: int
@@ -264,6 +272,7 @@ class FlowStats(TypedDict, total=False):
     completion_time_s: float | None
     mss: int  # the client's send MSS after negotiation
     cwnd_bytes: int
+    mean_cwnd_bytes: float | None  # time average from start to completion (or now)
     ssthresh_bytes: int
     client_state: str  # RFC 9293 state names, e.g. "Established", "Closed"
     server_state: str

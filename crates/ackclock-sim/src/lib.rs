@@ -8,6 +8,7 @@
 pub mod error;
 pub mod histogram;
 pub mod label;
+pub mod monitor;
 pub mod report;
 pub mod simulation;
 pub mod source;

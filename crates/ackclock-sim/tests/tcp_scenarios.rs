@@ -101,7 +101,7 @@ fn long_fat_pipe(window_scale: bool) -> (f64, f64) {
     let f = sim.add_tcp_flow("f", a, b, flow).unwrap();
     sim.run(Some(Instant::from_ps(10 * 1_000_000_000_000))).unwrap();
     let util = sim.link_report(forward).unwrap().utilization;
-    (util, sim.flow_report(f).unwrap().tcp.unwrap().goodput_bps)
+    (util, sim.flow_report(f).unwrap().goodput_bps)
 }
 
 #[test]

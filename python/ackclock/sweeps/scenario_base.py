@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,17 +66,24 @@ def _prefix(parts: list[str | int]) -> str:
 
 
 def flatten(result: RunResult) -> dict[str, Scalar]:
-    """Every scalar of a run's results under a dotted name."""
+    """Every scalar of a run's results under a dotted name (a flow's drops by
+    link are `flow.NAME.link_drops.FROM->TO`)."""
     flat: dict[str, Scalar] = {"sim_time_s": result["sim_time_s"], "events": result["events"]}
     for link in result["links"]:
-        prefix = f"link.{link['from']}->{link['to']}."
-        flat.update({prefix + k: v for k, v in link.items() if k not in ("from", "to")})
+        _put(flat, f"link.{link['from']}->{link['to']}", link, ("from", "to"))
     for flow in result["flows"]:
-        prefix = f"flow.{flow['id']}."
-        flat.update(
-            {prefix + k: v for k, v in flow.items() if k not in ("id", "src", "dst", "kind")}
-        )
+        _put(flat, f"flow.{flow['id']}", flow, ("id", "src", "dst", "kind"))
     return flat
+
+
+def _put(
+    flat: dict[str, Scalar], prefix: str, values: Mapping[str, Any], skip: tuple[str, ...]
+) -> None:
+    for key, value in values.items():
+        if isinstance(value, Mapping):
+            _put(flat, f"{prefix}.{key}", value, ())
+        elif key not in skip:
+            flat[f"{prefix}.{key}"] = value
 
 
 @dataclass(frozen=True)

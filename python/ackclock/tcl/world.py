@@ -218,7 +218,7 @@ class TcpSink(Agent):
         # ns-2 counts every in-order packet's size, headers included, and the SYN.
         total = 0
         for flow in flows:
-            payload = flow.stats()["rx_bytes"]
+            payload = flow.stats()["bytes_delivered"]
             packets = math.ceil(payload / flow.mss)
             total += payload + TCP_HEADER_BYTES * (packets + 1)
         return str(total)
