@@ -407,16 +407,23 @@ class Sim:
         lines in `preamble`. Created now under a temporary name (ConfigError if it
         cannot be), complete under `path` once the traces are closed."""
     def trace_tcpdump(
-        self, path: str, channels: list[int] | None = None, node: int | None = None
+        self,
+        path: str,
+        channels: list[int] | None = None,
+        node: int | None = None,
+        interface: tuple[int, int | None] | None = None,
     ) -> None:
         """tcpdump-style text of packets starting transmission on `channels`, or
-        sent and received at `node` (give exactly one). Node n is 10.0.0.(n+1)."""
+        sent and received at `node`, or at one interface: starting transmission
+        on channel interface[0] or arriving from channel interface[1] (give
+        exactly one). Node n is 10.0.0.(n+1)."""
     def trace_pcap(
         self,
         path: str,
         channels: list[int] | None = None,
         node: int | None = None,
         snaplen: int = 65535,
+        interface: tuple[int, int | None] | None = None,
     ) -> None:
         """A pcap file (nanosecond timestamps, raw IPv4) with exact header bytes and
         valid checksums; payload bytes are zeros, cut at snaplen."""

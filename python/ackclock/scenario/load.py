@@ -234,27 +234,47 @@ def _build_trace(sim: Simulator, index: int, trace: TraceTable, trace_dir: Path)
     where = ("traces", index)
     nodes = {node.name: node for node in sim.nodes}
     node = None if trace.node is None else _node(nodes, trace.node, *where, "node")
-    link = None
-    if trace.link is not None:
-        if len(trace.link) != 2:
-            raise _FieldProblem((*where, "link"), f"{trace.link!r} is not [from, to]")
-        ends = [_node(nodes, name, *where, "link") for name in trace.link]
-        with _at(*where, "link"):
-            link = sim.link(ends[0], ends[1])
+    link = _trace_link(sim, nodes, trace.link, (*where, "link"), "[from, to]")
+    interface = _trace_link(sim, nodes, trace.interface, (*where, "interface"), "[node, peer]")
+    if trace.type in ("ns2", "nam"):
+        for key, value in (("node", node), ("interface", interface)):
+            if value is not None:
+                raise _FieldProblem(
+                    (*where, key), f"an {trace.type} trace covers links, not a {key}"
+                )
+    if trace.type == "nam" and link is not None:
+        raise _FieldProblem((*where, "link"), "a nam trace covers the whole network")
     path = trace_dir / trace.file
     path.parent.mkdir(parents=True, exist_ok=True)
     with _at(*where):
-        if trace.type == "ns2":
-            if node is not None:
-                raise _FieldProblem((*where, "node"), "an ns2 trace covers links, not a node")
-            if link is not None:
-                sim.trace_queue(link.src, link.dst, path)
-            else:
-                sim.trace_all(path, variables=trace.variables is not False)
+        if trace.type == "ns2" and link is not None:
+            sim.trace_queue(link.src, link.dst, path)
+        elif trace.type == "ns2":
+            sim.trace_all(path, variables=trace.variables is not False)
+        elif trace.type == "nam":
+            sim.trace_nam(path)
         elif trace.type == "tcpdump":
-            sim.tcpdump(path, node=node, link=link)
+            sim.tcpdump(path, node=node, link=link, interface=interface)
         else:
-            sim.pcap(path, node=node, link=link, snaplen=trace.snaplen or 65535)
+            snaplen = trace.snaplen or 65535
+            sim.pcap(path, node=node, link=link, snaplen=snaplen, interface=interface)
+
+
+def _trace_link(
+    sim: Simulator,
+    nodes: dict[str, Node],
+    names: list[str] | None,
+    path: tuple[PathPart, ...],
+    shape: str,
+) -> Link | None:
+    """The link direction two node names give, for a trace's `link` or `interface`."""
+    if names is None:
+        return None
+    if len(names) != 2:
+        raise _FieldProblem(path, f"{names!r} is not {shape}")
+    ends = [_node(nodes, name, *path) for name in names]
+    with _at(*path):
+        return sim.link(ends[0], ends[1])
 
 
 def _set_loss_and_jitter(
