@@ -252,9 +252,18 @@ _PLOT_OUTPUT = click.option(
     "out",
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Image file to write: .png or .svg.",
+    help="Image file to write: .png, .svg or .pdf.",
 )
 _TRACE = click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+_TITLE = click.option("--title", help="A title above the plot.")
+_START = click.option("--start", type=float, help="Plot from this time (s).")
+_END = click.option("--end", type=float, help="Plot up to this time (s).")
+
+
+def _link_option(required: bool, help: str) -> Any:
+    return click.option(
+        "--link", nargs=2, type=int, required=required, metavar="FROM TO", help=help
+    )
 
 
 @cli.group(invoke_without_command=True, no_args_is_help=False)
@@ -273,6 +282,22 @@ def _read_trace(path: Path) -> tuple[Any, Any]:
         raise click.ClickException(str(error)) from None
 
 
+def _check_window(start: float | None, end: float | None) -> None:
+    if start is not None and end is not None and start >= end:
+        raise click.BadParameter(f"{end:g} is not after --start {start:g}", param_hint="--end")
+
+
+def _check_link(packets: Any, trace: Path, link: tuple[int, int]) -> None:
+    """The link direction must have records in the trace."""
+    ends = set(zip(packets["from_node"], packets["to_node"]))
+    if link not in ends:
+        known = ", ".join(f"{a} {b}" for a, b in sorted(ends)) or "none"
+        raise click.BadParameter(
+            f"{trace} has no records of a link {link[0]} {link[1]} (its links: {known})",
+            param_hint="--link",
+        )
+
+
 def _save(figure: Any, out: Path) -> None:
     from ackclock.plots import save_figure
 
@@ -286,16 +311,22 @@ def _save(figure: Any, out: Path) -> None:
 @plot.command("cwnd")
 @_TRACE
 @_PLOT_OUTPUT
-def plot_cwnd_command(trace: Path, out: Path) -> None:
+@_TITLE
+@_START
+@_END
+def plot_cwnd_command(
+    trace: Path, out: Path, title: str | None, start: float | None, end: float | None
+) -> None:
     """cwnd (segments) of each TCP sender, from an ns-2 trace with variable
     records or a series-<flow>.csv written by `ackclock run --out`."""
     import pandas as pd
 
     from ackclock.plots import plot_cwnd
 
+    _check_window(start, end)
     source = pd.read_csv(trace) if trace.suffix == ".csv" else _read_trace(trace)[1]
     try:
-        figure = plot_cwnd(source)
+        figure = plot_cwnd(source, start=start, end=end, title=title)
     except (KeyError, ValueError) as error:
         raise click.ClickException(f"{trace}: no cwnd records to plot ({error})") from None
     _save(figure, out)
@@ -312,29 +343,56 @@ def plot_cwnd_command(trace: Path, out: Path) -> None:
     show_default=True,
     help="Averaging interval in seconds.",
 )
-def plot_throughput_command(trace: Path, out: Path, bin_s: float) -> None:
+@_link_option(
+    False,
+    "Bytes received over this link direction (node numbers as in the trace) "
+    "instead of data arriving at its destination.",
+)
+@_TITLE
+@_START
+@_END
+def plot_throughput_command(
+    trace: Path,
+    out: Path,
+    bin_s: float,
+    link: tuple[int, int] | None,
+    title: str | None,
+    start: float | None,
+    end: float | None,
+) -> None:
     """Throughput (Mbit/s) of each flow arriving at its destination, from an ns-2 trace."""
     from ackclock.plots import plot_throughput
 
-    _save(plot_throughput(_read_trace(trace)[0], bin=bin_s), out)
+    _check_window(start, end)
+    packets = _read_trace(trace)[0]
+    if link is not None:
+        _check_link(packets, trace, link)
+    figure = plot_throughput(packets, link=link, bin=bin_s, start=start, end=end, title=title)
+    _save(figure, out)
 
 
 @plot.command("queue")
 @_TRACE
 @_PLOT_OUTPUT
-@click.option(
-    "--link",
-    nargs=2,
-    type=int,
-    required=True,
-    metavar="FROM TO",
-    help="Node numbers of the link direction, as in the trace.",
-)
-def plot_queue_command(trace: Path, out: Path, link: tuple[int, int]) -> None:
+@_link_option(True, "Node numbers of the link direction, as in the trace.")
+@_TITLE
+@_START
+@_END
+def plot_queue_command(
+    trace: Path,
+    out: Path,
+    link: tuple[int, int],
+    title: str | None,
+    start: float | None,
+    end: float | None,
+) -> None:
     """Packets waiting in one link direction's queue, from an ns-2 trace."""
     from ackclock.plots import plot_queue
 
-    _save(plot_queue(_read_trace(trace)[0], link[0], link[1]), out)
+    _check_window(start, end)
+    packets = _read_trace(trace)[0]
+    _check_link(packets, trace, link)
+    _save(plot_queue(packets, link[0], link[1], start=start, end=end, title=title), out)
 
 
 @cli.group(invoke_without_command=True, no_args_is_help=False)
