@@ -144,7 +144,11 @@ def test_the_topology_is_written_as_ns2_writes_it_without_the_scripts_hints(
     sim.close_traces()
     ours = (tmp_path / "auto.nam").read_text().splitlines()
     real = (FIXTURES / "basic1-head.nam").read_text().splitlines()[:11]
+    # the nodes' names, as `$node label` writes them
+    assert ours[:3] == [
+        f'n -t 0 -s {i} -S DLABEL -l "{name}" -L ""' for i, name in enumerate("ARB")
+    ]
     # basic1.tcl adds a colour, link orientations and queue positions
     hints = [line.replace(" -o right", "") for line in real if line[0] not in "cq"]
-    assert ours[: len(hints)] == hints
-    assert ours[len(hints)].startswith("+ -t 0 ")
+    assert ours[3 : 3 + len(hints)] == hints
+    assert ours[3 + len(hints)].startswith("+ -t 0 ")

@@ -15,36 +15,19 @@ import termios
 import time
 from pathlib import Path
 
-LONG = """
-[simulation]
-until = "100000s"
-[[nodes]]
-name = "a"
-[[nodes]]
-name = "b"
-[[links]]
-from = "a"
-to = "b"
-bandwidth = "10Mb"
-delay = "1ms"
-[[apps]]
-type = "cbr"
-from = "a"
-to = "b"
-rate = "5Mb"
-"""
+from test_signals import SCENARIO
 
 
 def _run_on_a_terminal(tmp_path: Path, *options: str, seconds: float) -> str:
     """Runs the long scenario with stderr on a pseudo-terminal, interrupts it
     after `seconds` and returns what reached the terminal."""
     scenario = tmp_path / "long.toml"
-    scenario.write_text(LONG)
+    scenario.write_text(SCENARIO)  # 100000 s of TCP with traces
     controller, terminal = pty.openpty()
     # 24 rows, 100 columns: a terminal of no width shows no bar
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     child = subprocess.Popen(
-        [sys.executable, "-m", "ackclock", "run", str(scenario), *options],
+        [sys.executable, "-m", "ackclock", "run", str(scenario), "--out", str(tmp_path), *options],
         stdout=subprocess.DEVNULL,
         stderr=terminal,
     )

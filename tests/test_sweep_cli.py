@@ -51,7 +51,7 @@ def test_a_script_sweep_then_its_results_and_exports(tmp_path: Path, script: Pat
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("4 runs, 4 ok, 0 failed, ")
     assert done.stdout.endswith("results in s.db (ackclock results s.db)\n")
-    shown = run_cli("results", "s.db", "--metric", "packets", "--csv", "runs.csv", cwd=tmp_path)
+    shown = run_cli("results", "s.db", "--metric", "packets", "--export", "runs.csv", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     assert lines[0].split() == ["bw", "n", "packets"]
@@ -135,6 +135,7 @@ def test_ctrl_c_to_the_sweep_alone_interrupts_its_workers(tmp_path: Path) -> Non
         (["sweep", "cbr.tcl", "{bw}", "-p", "bw=1", "--dask", "nowhere"], "is not an executor"),
         (["sweep", "nothing.txt"], "the base is a scenario or sweep file"),
         (["results", "missing.db"], "missing.db: no such results database"),
+        (["results", "x.db", "--export", "runs.xlsx"], "runs.xlsx: give a .csv or .parquet file"),
     ],
 )
 def test_mistakes_get_one_line_and_status_2(tmp_path, script, args, message) -> None:

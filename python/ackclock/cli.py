@@ -287,15 +287,21 @@ def _check_window(start: float | None, end: float | None) -> None:
         raise click.BadParameter(f"{end:g} is not after --start {start:g}", param_hint="--end")
 
 
-def _check_link(packets: Any, trace: Path, link: tuple[int, int]) -> None:
-    """The link direction must have records in the trace."""
+def _trace_packets(
+    trace: Path, link: tuple[int, int] | None, start: float | None, end: float | None
+) -> Any:
+    """The packet records of an ns-2 trace, after checking the time window
+    and that the trace has records of `link`."""
+    _check_window(start, end)
+    packets = _read_trace(trace)[0]
     ends = set(zip(packets["from_node"], packets["to_node"]))
-    if link not in ends:
+    if link is not None and link not in ends:
         known = ", ".join(f"{a} {b}" for a, b in sorted(ends)) or "none"
         raise click.BadParameter(
             f"{trace} has no records of a link {link[0]} {link[1]} (its links: {known})",
             param_hint="--link",
         )
+    return packets
 
 
 def _save(figure: Any, out: Path) -> None:
@@ -363,10 +369,7 @@ def plot_throughput_command(
     """Throughput (Mbit/s) of each flow arriving at its destination, from an ns-2 trace."""
     from ackclock.plots import plot_throughput
 
-    _check_window(start, end)
-    packets = _read_trace(trace)[0]
-    if link is not None:
-        _check_link(packets, trace, link)
+    packets = _trace_packets(trace, link, start, end)
     figure = plot_throughput(packets, link=link, bin=bin_s, start=start, end=end, title=title)
     _save(figure, out)
 
@@ -389,9 +392,7 @@ def plot_queue_command(
     """Packets waiting in one link direction's queue, from an ns-2 trace."""
     from ackclock.plots import plot_queue
 
-    _check_window(start, end)
-    packets = _read_trace(trace)[0]
-    _check_link(packets, trace, link)
+    packets = _trace_packets(trace, link, start, end)
     _save(plot_queue(packets, link[0], link[1], start=start, end=end, title=title), out)
 
 

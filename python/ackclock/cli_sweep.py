@@ -127,8 +127,8 @@ def sweep_command(
             --columns -,-,recv0,recv1,-,-,-,ratio1,ratio2
     """
     from ackclock.sweeps.errors import SweepInterrupted
-    from ackclock.sweeps.grid import Grid, parse_assignment
-    from ackclock.sweeps.study import parse_shard, run_sweep
+    from ackclock.sweeps.grid import parse_assignment
+    from ackclock.sweeps.study import parse_shard, sweep
 
     if threads and dask:
         raise click.UsageError("give --threads or --dask, not both")
@@ -141,9 +141,10 @@ def sweep_command(
     executor = dask or ("threads" if threads else "processes")
     started = time.perf_counter()
     try:
-        frame = run_sweep(
+        frame = sweep(
             chosen,
-            Grid.of(parameters, groups),
+            parameters,
+            zips=groups,
             replications=replications or settings.get("replications", 1),
             seed=seed if seed is not None else settings.get("seed"),
             db=database,
@@ -196,38 +197,35 @@ def sweep_command(
     help="Confidence level.",
 )
 @click.option(
-    "--csv",
-    "csv_path",
+    "--export",
+    "export_to",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write every run (one row each) as CSV.",
-)
-@click.option(
-    "--parquet",
-    "parquet_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write every run (one row each) as Parquet.",
+    help="Also write every run, one row each, to this .csv or .parquet file.",
 )
 def results_command(
     dbs: tuple[Path, ...],
     by: tuple[str, ...],
     metrics: tuple[str, ...],
     level: float,
-    csv_path: Path | None,
-    parquet_path: Path | None,
+    export_to: Path | None,
 ) -> None:
     """Grouped means of the runs in DBS (one study's databases, e.g. its
-    shards) with confidence intervals; export them as CSV or Parquet."""
+    shards) with confidence intervals; export the runs as CSV or Parquet."""
     from ackclock.analysis.export import to_csv, to_parquet
     from ackclock.sweeps.store import load
     from ackclock.sweeps.summary import format_summary, summarize
 
+    writers = {".csv": to_csv, ".parquet": to_parquet}
+    if export_to is not None and export_to.suffix.lower() not in writers:
+        raise click.BadParameter(
+            f"{export_to}: give a .csv or .parquet file", param_hint="--export"
+        )
     frame = load(*dbs)
     summary = summarize(frame, by or None, metrics or None, level)
     click.echo(format_summary(summary), nl=False)
     failed = int((frame["status"] != "ok").sum())
     if failed:
         click.echo(f"{failed} failed runs are left out (see their error column)", err=True)
-    for path, write in ((csv_path, to_csv), (parquet_path, to_parquet)):
-        if path is not None:
-            write(frame, path)
-            click.echo(f"wrote {path}")
+    if export_to is not None:
+        writers[export_to.suffix.lower()](frame, export_to)
+        click.echo(f"wrote {export_to}")

@@ -173,10 +173,11 @@ def _progress_reporter(
     return lambda: bar.update(), bar.close
 
 
-def run_sweep(
-    base: Base,
-    grid: Grid,
+def sweep(
+    base: BaseSpec,
+    parameters: Mapping[str, Any] | None = None,
     *,
+    zips: Sequence[Mapping[str, Any]] = (),
     replications: int = 1,
     seed: int | None = None,
     db: str | os.PathLike[str] | None = None,
@@ -187,7 +188,26 @@ def run_sweep(
     progress: Progress = None,
     say: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
 ) -> pd.DataFrame:
-    """Runs what is not finished yet; returns every run of the sweep (or shard)."""
+    """Runs `base` at every point of the grid `parameters` (each value a list,
+    "a,b,c" or a range "start:stop:step"; see docs/sweeps.md), each zip group
+    of `zips` varying together, `replications` times each, and returns one
+    row per run: the parameters, seed, replication, status, results.
+
+    `base` is a scenario file (parameters are field paths such as
+    "links[0].bandwidth"), `Script(path, argv, columns)` for an ns-2 script,
+    or a function `f(sim, **point)` that builds and runs the simulation.
+    Replication k uses the engine's random streams (seed, k). With `db`,
+    the runs are stored there and a repeated call runs only what is not
+    finished. `executor`: "processes" (default, `jobs` workers, one per
+    core), "threads", "local:N" (a Dask LocalCluster), a Dask scheduler
+    address or a `dask.distributed.Client`. `shard=(i, n)` runs every n-th
+    run from the i-th. `progress`: a bar on stderr (default: when it is a
+    terminal), or a callback(done, total).
+
+    Ctrl-C stops the sweep, keeping every finished run in `db`, and raises
+    `SweepInterrupted` (a KeyboardInterrupt) holding the rows so far. `say`
+    shows what the sweep tells meanwhile (default: on stderr).
+    """
     from importlib.metadata import version
 
     # Loaded before the workers start, so that forked workers have them.
@@ -198,13 +218,15 @@ def run_sweep(
     if keep_files and db is None:
         raise SweepError("keeping the runs' files needs a results database")
     files = Path(db).with_name(Path(db).name + ".files") if keep_files and db else None
-    runs = plan(base, grid, replications, seed, shard, files)
+    grid = Grid.of(parameters, zips)
+    chosen = base_of(base)
+    runs = plan(chosen, grid, replications, seed, shard, files)
     store = Store(db)
     try:
         store.check_names(grid.names)
         finished = store.finished()
         todo = list({run.key: run for run in runs if run.key not in finished}.values())
-        if executor == "processes" and isinstance(base, FunctionBase):
+        if executor == "processes" and isinstance(chosen, FunctionBase):
             _check_picklable(todo)
         ackclock_version = version("ackclock")
         advance, close_progress = _progress_reporter(progress, len(todo))
@@ -251,50 +273,3 @@ def _check_picklable(runs: Sequence[Run]) -> None:
                     f"{job.name} cannot be sent to worker processes (define it at the top "
                     "level of a module, or use executor='threads' or a Dask client)"
                 ) from None
-
-
-def sweep(
-    base: BaseSpec,
-    parameters: Mapping[str, Any] | None = None,
-    *,
-    zips: Sequence[Mapping[str, Any]] = (),
-    replications: int = 1,
-    seed: int | None = None,
-    db: str | os.PathLike[str] | None = None,
-    executor: ExecutorSpec = "processes",
-    jobs: int | None = None,
-    shard: tuple[int, int] | None = None,
-    keep_files: bool = False,
-    progress: Progress = None,
-) -> pd.DataFrame:
-    """Runs `base` at every point of the grid `parameters` (each value a list,
-    "a,b,c" or a range "start:stop:step"; see docs/sweeps.md), each zip group
-    of `zips` varying together, `replications` times each, and returns one
-    row per run: the parameters, seed, replication, status, results.
-
-    `base` is a scenario file (parameters are field paths such as
-    "links[0].bandwidth"), `Script(path, argv, columns)` for an ns-2 script,
-    or a function `f(sim, **point)` that builds and runs the simulation.
-    Replication k uses the engine's random streams (seed, k). With `db`,
-    the runs are stored there and a repeated call runs only what is not
-    finished. `executor`: "processes" (default, `jobs` workers, one per
-    core), "threads", "local:N" (a Dask LocalCluster), a Dask scheduler
-    address or a `dask.distributed.Client`. `shard=(i, n)` runs every n-th
-    run from the i-th. `progress`: a bar on stderr (default: when it is a
-    terminal), or a callback(done, total).
-
-    Ctrl-C stops the sweep, keeping every finished run in `db`, and raises
-    `SweepInterrupted` (a KeyboardInterrupt) holding the rows so far.
-    """
-    return run_sweep(
-        base_of(base),
-        Grid.of(parameters, zips),
-        replications=replications,
-        seed=seed,
-        db=db,
-        executor=executor,
-        jobs=jobs,
-        shard=shard,
-        keep_files=keep_files,
-        progress=progress,
-    )
