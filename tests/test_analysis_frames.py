@@ -55,7 +55,7 @@ def test_results_as_frames(run: tuple[ac.Simulator, ac.TcpFlow]) -> None:
     assert links["tx_packets"].tolist() == [link["tx_packets"] for link in result["links"]]
     flows = flows_frame([result, result])
     assert flows["id"].tolist() == ["cbr0", "tcp1", "cbr0", "tcp1"]
-    assert pd.isna(flows.loc[0, "goodput_bps"]) and flows.loc[1, "goodput_bps"] > 0
+    assert pd.isna(flows.loc[0, "bytes_delivered"]) and flows.loc[1, "bytes_delivered"] > 0
 
 
 def test_csv_and_parquet_are_written_atomically(tmp_path: Path) -> None:

@@ -20,6 +20,8 @@ LINK_FIELDS = {
     "loss_drops": int,
     "ecn_marks": int,
     "utilization": float,
+    "active_s": float,
+    "active_utilization": float,
     "mean_queue_packets": float,
     "mean_queue_bytes": float,
 }
@@ -32,11 +34,18 @@ FLOW_FIELDS = {
     "rx_packets": int,
     "tx_bytes": int,
     "rx_bytes": int,
+    "lost_packets": int,
+    "loss_rate": float,
+    "link_drops": dict,
     "mean_delay_s": float,
     "delay_p50_s": float,
     "delay_p95_s": float,
     "delay_p99_s": float,
     "max_delay_s": float,
+    "mean_jitter_s": float,
+    "active_s": float,
+    "throughput_bps": float,
+    "goodput_bps": float,
 }
 
 
@@ -218,7 +227,6 @@ TCP_FIELDS = {
     "cc": str,
     "bytes_sent": int,
     "bytes_delivered": int,
-    "goodput_bps": float,
     "retransmits": int,
     "fast_retransmits": int,
     "timeouts": int,
@@ -229,6 +237,7 @@ TCP_FIELDS = {
     "rtt_mean_s": float,
     "rtt_max_s": float,
     "cwnd_bytes": int,
+    "mean_cwnd_bytes": float,
     "ssthresh_bytes": int,
     "client_state": str,
     "server_state": str,
@@ -242,7 +251,9 @@ def test_run_json_gives_tcp_flows_every_tcp_key():
     assert (flow["id"], flow["kind"], flow["src"], flow["dst"]) == ("reno", "tcp_bulk", "A", "B")
     assert {key: type(flow[key]) for key in TCP_FIELDS} == TCP_FIELDS
     assert flow["completion_time_s"] is None  # an unlimited transfer
-    assert flow["mean_delay_s"] is None  # per-packet delays are for UDP flows
+    # the data segments' delays: 60 ms of propagation, 10.8 ms of serialization, the queue
+    assert 0.0708 <= flow["delay_p50_s"] < flow["max_delay_s"] < 0.0708 + 7 * 0.010
+    assert flow["lost_packets"] > 0 and flow["link_drops"] == {"R->B": flow["lost_packets"]}
 
 
 def test_summary_shows_tcp_connections_in_their_own_table():

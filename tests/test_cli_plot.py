@@ -36,6 +36,7 @@ def plot(*args: str) -> subprocess.CompletedProcess[str]:
         ("cwnd", [], ".png", b"\x89PNG"),
         ("throughput", ["--bin", "0.5"], ".svg", b"<?xml"),
         ("queue", ["--link", "1", "2"], ".png", b"\x89PNG"),
+        ("cwnd", [], ".pdf", b"%PDF"),
     ],
 )
 def test_plot_writes_an_image_of_the_asked_format(
@@ -70,3 +71,33 @@ def test_plot_names_a_malformed_trace_line(tmp_path: Path) -> None:
     done = plot("throughput", str(bad), "-o", str(tmp_path / "t.png"))
     assert done.returncode == 2
     assert "line 1" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("kind", "extra"),
+    [("cwnd", []), ("throughput", ["--link", "1", "2"]), ("queue", ["--link", "1", "2"])],
+)
+def test_plot_takes_a_title_and_a_time_window(trace: Path, tmp_path: Path, kind, extra) -> None:
+    out = tmp_path / f"{kind}.svg"
+    window = ["--start", "5", "--end", "15"]
+    done = plot(kind, str(trace), "-o", str(out), "--title", "Reno at R", *window, *extra)
+    assert done.returncode == 0, done.stderr
+    svg = out.read_text()
+    assert "Reno at R" in svg
+    whole = tmp_path / f"{kind}-whole.svg"
+    assert plot(kind, str(trace), "-o", str(whole), *extra).returncode == 0
+    assert svg != whole.read_text()
+
+
+@pytest.mark.parametrize("kind", ["queue", "throughput"])
+def test_plot_names_a_link_the_trace_does_not_have(trace: Path, tmp_path: Path, kind) -> None:
+    done = plot(kind, str(trace), "--link", "2", "7", "-o", str(tmp_path / "q.png"))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert "has no records of a link 2 7 (its links: 0 1, 1 0, 1 2, 2 1)" in done.stderr
+    assert not (tmp_path / "q.png").exists()
+
+
+def test_plot_refuses_an_empty_time_window(trace: Path, tmp_path: Path) -> None:
+    done = plot("cwnd", str(trace), "--start", "9", "--end", "3", "-o", str(tmp_path / "c.png"))
+    assert done.returncode == 2 and "3 is not after --start 9" in done.stderr

@@ -3,7 +3,11 @@
 import math
 
 import pytest
-from ackclock.confidence import mean_confidence_interval, student_t_quantile
+from ackclock.confidence import (
+    mean_confidence_interval,
+    student_t_quantile,
+    student_t_two_sided,
+)
 
 
 @pytest.mark.parametrize(
@@ -37,3 +41,17 @@ def test_interval_is_mean_plus_minus_t_times_standard_error():
 def test_interval_needs_two_samples():
     with pytest.raises(ValueError, match="at least 2 samples"):
         mean_confidence_interval([1.0])
+
+
+@pytest.mark.parametrize(
+    ("t", "dof", "p"), [(12.7062, 1, 0.95), (2.0096, 49, 0.95), (3.4995, 7, 0.99)]
+)
+def test_two_sided_probability_inverts_the_quantile(t, dof, p):
+    assert student_t_two_sided(t, dof) == pytest.approx(p, abs=1e-5)
+    assert student_t_two_sided(-t, dof) == pytest.approx(p, abs=1e-5)
+
+
+@pytest.mark.parametrize(("level", "dof"), [(1.0, 5), (0.0, 5), (0.95, 0)])
+def test_quantile_refuses_a_level_or_dof_out_of_range(level, dof):
+    with pytest.raises(ValueError, match="must be"):
+        student_t_quantile(level, dof)

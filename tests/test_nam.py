@@ -128,3 +128,22 @@ def test_links_without_orientation_and_queue_positions_print_like_ns2() -> None:
         "q -t * -s 1 -d 0 -a 0.3",
         "q -t * -s 0 -d 1 -a 0.1",
     ]
+
+
+def test_the_topology_is_written_as_ns2_writes_it_without_the_scripts_hints(
+    tmp_path: Path,
+) -> None:
+    sim = basic1(tmp_path / "unused.nam")
+    sim.trace_nam(tmp_path / "auto.nam")  # the nodes and links built so far
+    sim.run(until="0.1s")
+    sim.close_traces()
+    ours = (tmp_path / "auto.nam").read_text().splitlines()
+    real = (FIXTURES / "basic1-head.nam").read_text().splitlines()[:11]
+    # the nodes' names, as `$node label` writes them
+    assert ours[:3] == [
+        f'n -t 0 -s {i} -S DLABEL -l "{name}" -L ""' for i, name in enumerate("ARB")
+    ]
+    # basic1.tcl adds a colour, link orientations and queue positions
+    hints = [line.replace(" -o right", "") for line in real if line[0] not in "cq"]
+    assert ours[3 : 3 + len(hints)] == hints
+    assert ours[3 + len(hints)].startswith("+ -t 0 ")

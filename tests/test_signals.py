@@ -3,6 +3,7 @@ status 130 and whole traces, and an interrupted simulation stays usable."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -136,7 +137,7 @@ node = "a"
 )
 
 
-def test_sigint_ends_ackclock_run_within_a_second_with_status_130_and_whole_traces(tmp_path):
+def test_sigint_ends_ackclock_run_within_a_second_with_partial_results_and_whole_traces(tmp_path):
     scenario = tmp_path / "long.toml"
     scenario.write_text(SCENARIO)
     out = tmp_path / "out"
@@ -157,12 +158,20 @@ def test_sigint_ends_ackclock_run_within_a_second_with_status_130_and_whole_trac
     stdout, stderr = child.communicate(timeout=10)
     assert time.monotonic() - sent < 1.0
     assert child.returncode == 130, stderr
-    assert stderr.strip() == "ackclock: interrupted"  # after a newline that ends the ^C
-    assert stdout == ""
-    assert sorted(p.name for p in out.iterdir()) == ["a.pcap", "all.tr"]  # no results.json
+    document = json.loads((out / "results.json").read_text())
+    assert document["partial"] is True
+    stopped_at = document["sim_time_s"]
+    assert stderr == f"ackclock: interrupted at {stopped_at:g} s: the results are partial\n"
+    assert stdout.startswith(f"simulated {stopped_at:g} s in ")
+    assert sorted(p.name for p in out.iterdir()) == ["a.pcap", "all.tr", "results.json"]
     text = (out / "all.tr").read_text()
     assert text.endswith("\n")
     packets, variables = analysis.read_ns2_trace(out / "all.tr")
     assert len(packets) > 1000 and len(variables) > 0
+    # The results are those of the run up to where the trace ends.
+    assert 0 < stopped_at < 100_000 and packets["time"].max() <= stopped_at + 1e-6  # 6 decimals
+    delivered = ((packets["event"] == "r") & (packets["to_node"] == 1)).sum()
+    flow = document["flows"][0]
+    assert flow["rx_packets"] == delivered
     # tshark reads every pcap record (a cut record would be an error).
     assert tshark_count(out / "a.pcap", "frame") > 100

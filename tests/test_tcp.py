@@ -23,8 +23,9 @@ def test_lossless_transfer_delivers_exactly_the_bytes_at_the_computed_time():
     flow = sim.tcp(a, b, app=ac.Bulk(10 * 960), tcp=NS2_RENO)
     assert sim.run() == "idle"
     stats = flow.stats()
-    assert stats["bytes_delivered"] == stats["rx_bytes"] == 9600
-    assert stats["bytes_sent"] == 9600
+    assert stats["bytes_delivered"] == stats["bytes_sent"] == 9600
+    # SYN, 10 segments and FIN arrive, each with 40 bytes of TCP/IP headers
+    assert (stats["rx_packets"], stats["rx_bytes"], stats["lost_packets"]) == (12, 10080, 0)
     assert (stats["retransmits"], stats["timeouts"]) == (0, 0)
     assert (stats["client_state"], stats["server_state"]) == ("Closed", "Closed")
     # SYN and SYN-ACK: 2 x (0.32 + 10) ms. The first two segments go out; the

@@ -8,7 +8,7 @@ from pathlib import Path
 import ackclock as ac
 import pytest
 from ackclock import analysis
-from conftest import run_cli, tshark_count
+from conftest import run_cli, tshark_count, two_node_scenario
 
 
 def lossy_transfer(tmp_path: Path, **trace: object) -> tuple[ac.Simulator, ac.Flow]:
@@ -79,10 +79,44 @@ def test_pcap_opens_cleanly_in_tshark_with_our_retransmission_count(tmp_path: Pa
     )
 
 
-def test_capture_needs_exactly_one_of_node_and_link(tmp_path: Path) -> None:
+def test_capture_needs_exactly_one_of_node_link_and_interface(tmp_path: Path) -> None:
     sim, _ = lossy_transfer(tmp_path)
-    with pytest.raises(ac.ConfigError, match="node"):
+    with pytest.raises(ac.ConfigError, match="give one of node, link and interface"):
         sim.pcap(tmp_path / "x.pcap")
+    a, b = sim.nodes
+    with pytest.raises(ac.ConfigError, match="give one of node, link and interface"):
+        sim.pcap(tmp_path / "x.pcap", node=a, interface=sim.link(a, b))
+
+
+def test_interface_captures_of_a_router_show_tshark_the_flows_own_retransmissions(
+    tmp_path: Path,
+) -> None:
+    # A -> R -> B with 3% loss on R->B: a capture of the router's node holds each
+    # forwarded segment twice (received from A, sent to B), which tshark counts
+    # as retransmissions; each interface alone holds what tcpdump -i would.
+    sim = ac.Simulator(seed=2)
+    a, r, b = sim.node("A"), sim.node("R"), sim.node("B")
+    sim.duplex_link(a, r, "10Mb", "5ms")
+    sim.duplex_link(r, b, "2Mb", "20ms", queue=ac.DropTail(limit=20))
+    sim.link(r, b).set_loss(ac.UniformLoss(0.03))
+    flow = sim.tcp(a, b, app=ac.Bulk(bytes=400_000), tcp=ac.TcpParams(cc="reno"))
+    sim.pcap(tmp_path / "r.pcap", node=r)
+    sim.pcap(tmp_path / "r-a.pcap", interface=sim.link(r, a))
+    sim.pcap(tmp_path / "r-b.pcap", interface=sim.link(r, b))
+    assert sim.run() == "idle"
+    sim.close_traces()
+    retransmits = flow.stats()["retransmits"]
+    assert retransmits > 5
+    # Wireshark calls a segment it sees again a retransmission or, when it
+    # comes sooner than its RTT estimate at the capture point, out of order.
+    again = "tcp.analysis.retransmission || tcp.analysis.out_of_order"
+    assert tshark_count(tmp_path / "r.pcap", again) > 3 * retransmits
+    for name in ("r-a.pcap", "r-b.pcap"):
+        assert tshark_count(tmp_path / name, again) == retransmits, name
+        assert tshark_count(tmp_path / name, "_ws.malformed || _ws.expert.severity == error") == 0
+    # R's interface to B: the segments R sent to B and every ACK B sent to R
+    sent, acks = sim.link(r, b).stats()["tx_packets"], sim.link(b, r).stats()["tx_packets"]
+    assert tshark_count(tmp_path / "r-b.pcap", "frame") == sent + acks
 
 
 def test_queue_series_is_recorded_on_change(tmp_path: Path) -> None:
@@ -129,6 +163,13 @@ node = "A"
 type = "tcpdump"
 file = "ab.txt"
 link = ["A", "B"]
+[[traces]]
+type = "pcap"
+file = "b-a.pcap"
+interface = ["B", "A"]
+[[traces]]
+type = "nam"
+file = "out.nam"
 """
     )
     out = tmp_path / "out"
@@ -140,3 +181,35 @@ link = ["A", "B"]
     lines = (out / "ab.txt").read_text().splitlines()
     assert len(lines) >= 16, "SYN, 14 data segments and FIN leave on A->B"
     assert all("10.0.0.1.20000 > 10.0.0.2.40000" in line for line in lines)
+    assert tshark_count(out / "b-a.pcap", "tcp") == tshark_count(out / "a.pcap", "tcp")
+    animation = (out / "out.nam").read_text().splitlines()
+    topology = [line for line in animation if line.startswith(("n -t *", "l -t *"))]
+    assert topology == [
+        "n -t * -a 0 -s 0 -S UP -v circle -c black -i black",
+        "n -t * -a 1 -s 1 -S UP -v circle -c black -i black",
+        "l -t * -s 0 -d 1 -S UP -r 1000000 -D 0.01 -c black",
+    ]
+    assert sum(line.startswith("r -t ") for line in animation) == len(
+        packets[packets["event"] == "r"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("trace", "message"),
+    [
+        ('type = "nam"\nfile = "x.nam"\nnode = "A"', "traces[0].node: an nam trace covers links"),
+        ('type = "nam"\nfile = "x.nam"\nlink = ["A", "B"]', "a nam trace covers the whole network"),
+        ('type = "pcap"\nfile = "x.pcap"\ninterface = ["A"]', "['A'] is not [node, peer]"),
+        ('type = "pcap"\nfile = "x.pcap"\ninterface = ["A", "C"]', "unknown node 'C'"),
+    ],
+)
+def test_a_bad_trace_table_is_one_line_naming_the_field(tmp_path, trace, message) -> None:
+    scenario = tmp_path / "s.toml"
+    text = two_node_scenario("1s").replace('"a"', '"A"').replace('"b"', '"B"')
+    scenario.write_text(
+        f'{text}\n[[apps]]\ntype = "cbr"\nfrom = "A"\nto = "B"\nrate = "1Mb"\n'
+        f"[[traces]]\n{trace}\n"
+    )
+    done = run_cli("run", str(scenario), "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert message in done.stderr and done.stderr.count("\n") == 1

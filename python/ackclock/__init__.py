@@ -10,8 +10,6 @@ sim.run()
 print(flow.stats(), tcp.stats())
 """
 
-from importlib.metadata import version
-
 from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
 from ackclock.errors import (
     ConfigError,
@@ -39,8 +37,6 @@ from ackclock.specs import (
 )
 from ackclock.tcp_specs import Bulk, RequestResponse, TcpParams, Telnet, congestion_controls
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
-
-__version__ = version("ackclock")
 
 __all__ = [
     "DV",
@@ -87,14 +83,25 @@ __all__ = [
     "load_scenario",
     "mean_confidence_interval",
     "size_bytes",
+    "sweep",
 ]
 
 
 def __getattr__(name: str) -> object:
-    # Scenario files need pydantic, whose import costs about 0.2 s: load it
-    # only when asked for (this keeps `ackclock tcl` and the API quick to start).
+    # Scenario files and sweeps need pydantic, whose import costs about 0.2 s,
+    # and the version importlib.metadata (0.05 s): load them only when asked
+    # for (this keeps `ackclock tcl` and the API quick to start).
     if name in ("Scenario", "load_scenario"):
         from ackclock import scenario
 
         return getattr(scenario, name)
+    if name in ("sweep", "sweeps"):
+        import importlib
+
+        sweeps = importlib.import_module("ackclock.sweeps")
+        return sweeps if name == "sweeps" else sweeps.sweep
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("ackclock")
     raise AttributeError(f"module 'ackclock' has no attribute {name!r}")

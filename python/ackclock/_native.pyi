@@ -284,6 +284,8 @@ class LinkStats(TypedDict):
     up: bool  # whether the link is up now
     ecn_marks: int
     utilization: float  # busy time / elapsed time
+    active_s: float  # first transmission's start to the last one's end (or now)
+    active_utilization: float  # busy time / active_s
     mean_queue_packets: float  # time average of packets waiting (not in service)
     mean_queue_bytes: float
 
@@ -293,22 +295,28 @@ class FlowStats(TypedDict, total=False):
     src: int
     dst: int
     kind: str  # "cbr" | "poisson" | "on_off" | "tcp_bulk" | "tcp_telnet" | "tcp_request_response"
+    # Packets from src to dst at the network layer (for TCP the data
+    # direction: segments with retransmissions, SYN and FIN), IP bytes.
     tx_packets: int
     tx_bytes: int
     rx_packets: int
     rx_bytes: int
+    lost_packets: int  # dropped on the way (queues, error models, no route)
+    loss_rate: float  # lost_packets / tx_packets
+    link_drops: list[tuple[int, int]]  # (channel id, drops) in order of first drop
     mean_delay_s: float | None  # None before the first packet arrives
     delay_p50_s: float | None  # percentiles within 1% relative error
     delay_p95_s: float | None
     delay_p99_s: float | None
     max_delay_s: float | None
-    # TCP flows only (tx_* count the client's segments and payload bytes,
-    # rx_bytes the bytes received in order by the server, readable by its
-    # application; with a slow reader the application may not have read them).
+    mean_jitter_s: float | None  # |delay change| of consecutive deliveries (RFC 3393)
+    active_s: float | None  # first packet sent to last delivered
+    throughput_bps: float  # rx_bytes over active_s
+    goodput_bps: float  # application bytes: UDP payload over active_s; TCP below
+    # TCP flows only. goodput_bps is bytes_delivered over start..completion (or now).
     cc: str
     bytes_sent: int  # payload bytes on the wire, retransmissions included
-    bytes_delivered: int  # received in order by the server (see rx_bytes)
-    goodput_bps: float  # bytes_delivered over start..completion (or now)
+    bytes_delivered: int  # received in order by the server, readable by its application
     retransmits: int
     fast_retransmits: int
     timeouts: int
@@ -321,6 +329,7 @@ class FlowStats(TypedDict, total=False):
     completion_time_s: float | None
     mss: int  # the client's send MSS after negotiation
     cwnd_bytes: int
+    mean_cwnd_bytes: float | None  # time average from start to completion (or now)
     ssthresh_bytes: int
     client_state: str  # RFC 9293 state names, e.g. "Established", "Closed"
     server_state: str
@@ -514,16 +523,23 @@ class Sim:
         lines in `preamble`. Created now under a temporary name (ConfigError if it
         cannot be), complete under `path` once the traces are closed."""
     def trace_tcpdump(
-        self, path: str, channels: list[int] | None = None, node: int | None = None
+        self,
+        path: str,
+        channels: list[int] | None = None,
+        node: int | None = None,
+        interface: tuple[int, int | None] | None = None,
     ) -> None:
         """tcpdump-style text of packets starting transmission on `channels`, or
-        sent and received at `node` (give exactly one). Node n is 10.0.0.(n+1)."""
+        sent and received at `node`, or at one interface: starting transmission
+        on channel interface[0] or arriving from channel interface[1] (give
+        exactly one). Node n is 10.0.0.(n+1)."""
     def trace_pcap(
         self,
         path: str,
         channels: list[int] | None = None,
         node: int | None = None,
         snaplen: int = 65535,
+        interface: tuple[int, int | None] | None = None,
     ) -> None:
         """A pcap file (nanosecond timestamps, raw IPv4) with exact header bytes and
         valid checksums; payload bytes are zeros, cut at snaplen."""

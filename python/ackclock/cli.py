@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,24 +26,27 @@ from typing import Any
 import click
 
 from ackclock import units
+from ackclock.cli_sweep import results_command, sweep_command
 from ackclock.errors import (
     ConfigError,
     ParameterError,
+    RunInterrupted,
     ScenarioError,
     ScenarioWarning,
     SimulationError,
     UnitError,
 )
+from ackclock.exit_status import CORE_ERROR, INTERRUPTED, USAGE_ERROR
+from ackclock.extras import MissingExtraError
 from ackclock.files import write_atomically
 from ackclock.handles import TcpFlow
+from ackclock.progress import RunProgress
 from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
+from ackclock.sweeps.errors import SweepError
 from ackclock.tcl import TclScriptError, run_script
 from ackclock.tcp_specs import congestion_controls
-
-USAGE_ERROR = 2
-CORE_ERROR = 1
 
 
 class _DurationType(click.ParamType):
@@ -133,6 +137,7 @@ def cli(ctx: click.Context) -> None:
     help="Let trace files named in the scenario be written outside the output directory "
     "(--out, else the current directory): absolute paths, ../ and the like.",
 )
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def run_command(
     file: Path,
     until: str | None,
@@ -141,8 +146,13 @@ def run_command(
     as_json: bool,
     out: Path | None,
     trace_anywhere: bool,
-) -> None:
-    """Run the scenario FILE (TOML) and print its link and flow statistics."""
+    quiet: bool,
+) -> int:
+    """Run the scenario FILE (TOML) and print its link and flow statistics.
+
+    A progress bar shows on a terminal once the run takes a second or two.
+    Ctrl-C stops the run and prints (and writes) the results so far, marked
+    partial; the exit status is then 130."""
     from ackclock.scenario import load_scenario  # pydantic: only scenario files need it
 
     scenario = load_scenario(file)
@@ -156,13 +166,25 @@ def run_command(
         if path.resolve() in sim.trace_files:
             sim.discard_traces()
             raise ScenarioError(f"{file}: trace file '{path}' is also written by --out")
-    scenario.run_built(sim, until)
+    end = scenario.until if until is None else until
+    bar = None
+    if not quiet and sys.stderr.isatty():
+        bar = RunProgress(None if end is None else units.duration_ps(end, "until") / units.PS_PER_S)
+    try:
+        scenario.run_built(sim, until, progress=None if bar is None else bar.report)
+        partial = False
+    except RunInterrupted:
+        partial = True
+    finally:
+        if bar is not None:
+            bar.close()
     results = sim.results()
     # wall_s is kept out of Simulator.results() so that those stay deterministic.
     document = {
         "sim_time_s": results["sim_time_s"],
         "events": results["events"],
         "wall_s": sim.wall_s,
+        "partial": partial,
         **results,
     }
     text = json.dumps(document, indent=2, allow_nan=False) + "\n"
@@ -178,6 +200,10 @@ def run_command(
             click.echo(f"\nresults written to {out / 'results.json'}")
             for path in series_paths:
                 click.echo(f"time series written to {path}")
+    if partial:
+        click.echo(f"ackclock: interrupted at {sim.now:g} s: the results are partial", err=True)
+        return INTERRUPTED
+    return 0
 
 
 @cli.command("algorithms")
@@ -204,15 +230,22 @@ def algorithms_command() -> None:
     show_default=True,
     help="Random seed (an option before SCRIPT; what follows it is the script's argv).",
 )
+@click.option(
+    "--replication",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Replication index: k > 0 draws independent random streams from the same seed.",
+)
 @click.argument("script", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def tcl_command(seed: int, script: Path, args: tuple[str, ...]) -> int:
+def tcl_command(seed: int, replication: int, script: Path, args: tuple[str, ...]) -> int:
     """Run the ns-2 script SCRIPT unmodified, with ARGS as its argv.
 
     The script writes its traces and output as under ns-2; its exit status
     is ackclock's. What is supported: docs/tcl.md.
     """
-    return run_script(script, list(args), seed)
+    return run_script(script, list(args), seed, replication)
 
 
 @cli.command(
@@ -286,9 +319,18 @@ _PLOT_OUTPUT = click.option(
     "out",
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Image file to write: .png or .svg.",
+    help="Image file to write: .png, .svg or .pdf.",
 )
 _TRACE = click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+_TITLE = click.option("--title", help="A title above the plot.")
+_START = click.option("--start", type=float, help="Plot from this time (s).")
+_END = click.option("--end", type=float, help="Plot up to this time (s).")
+
+
+def _link_option(required: bool, help: str) -> Any:
+    return click.option(
+        "--link", nargs=2, type=int, required=required, metavar="FROM TO", help=help
+    )
 
 
 @cli.group(invoke_without_command=True, no_args_is_help=False)
@@ -307,6 +349,28 @@ def _read_trace(path: Path) -> tuple[Any, Any]:
         raise click.ClickException(str(error)) from None
 
 
+def _check_window(start: float | None, end: float | None) -> None:
+    if start is not None and end is not None and start >= end:
+        raise click.BadParameter(f"{end:g} is not after --start {start:g}", param_hint="--end")
+
+
+def _trace_packets(
+    trace: Path, link: tuple[int, int] | None, start: float | None, end: float | None
+) -> Any:
+    """The packet records of an ns-2 trace, after checking the time window
+    and that the trace has records of `link`."""
+    _check_window(start, end)
+    packets = _read_trace(trace)[0]
+    ends = set(zip(packets["from_node"], packets["to_node"]))
+    if link is not None and link not in ends:
+        known = ", ".join(f"{a} {b}" for a, b in sorted(ends)) or "none"
+        raise click.BadParameter(
+            f"{trace} has no records of a link {link[0]} {link[1]} (its links: {known})",
+            param_hint="--link",
+        )
+    return packets
+
+
 def _save(figure: Any, out: Path) -> None:
     from ackclock.plots import save_figure
 
@@ -320,16 +384,22 @@ def _save(figure: Any, out: Path) -> None:
 @plot.command("cwnd")
 @_TRACE
 @_PLOT_OUTPUT
-def plot_cwnd_command(trace: Path, out: Path) -> None:
+@_TITLE
+@_START
+@_END
+def plot_cwnd_command(
+    trace: Path, out: Path, title: str | None, start: float | None, end: float | None
+) -> None:
     """cwnd (segments) of each TCP sender, from an ns-2 trace with variable
     records or a series-<flow>.csv written by `ackclock run --out`."""
     import pandas as pd
 
     from ackclock.plots import plot_cwnd
 
+    _check_window(start, end)
     source = pd.read_csv(trace) if trace.suffix == ".csv" else _read_trace(trace)[1]
     try:
-        figure = plot_cwnd(source)
+        figure = plot_cwnd(source, start=start, end=end, title=title)
     except (KeyError, ValueError) as error:
         raise click.ClickException(f"{trace}: no cwnd records to plot ({error})") from None
     _save(figure, out)
@@ -346,29 +416,51 @@ def plot_cwnd_command(trace: Path, out: Path) -> None:
     show_default=True,
     help="Averaging interval in seconds.",
 )
-def plot_throughput_command(trace: Path, out: Path, bin_s: float) -> None:
+@_link_option(
+    False,
+    "Bytes received over this link direction (node numbers as in the trace) "
+    "instead of data arriving at its destination.",
+)
+@_TITLE
+@_START
+@_END
+def plot_throughput_command(
+    trace: Path,
+    out: Path,
+    bin_s: float,
+    link: tuple[int, int] | None,
+    title: str | None,
+    start: float | None,
+    end: float | None,
+) -> None:
     """Throughput (Mbit/s) of each flow arriving at its destination, from an ns-2 trace."""
     from ackclock.plots import plot_throughput
 
-    _save(plot_throughput(_read_trace(trace)[0], bin=bin_s), out)
+    packets = _trace_packets(trace, link, start, end)
+    figure = plot_throughput(packets, link=link, bin=bin_s, start=start, end=end, title=title)
+    _save(figure, out)
 
 
 @plot.command("queue")
 @_TRACE
 @_PLOT_OUTPUT
-@click.option(
-    "--link",
-    nargs=2,
-    type=int,
-    required=True,
-    metavar="FROM TO",
-    help="Node numbers of the link direction, as in the trace.",
-)
-def plot_queue_command(trace: Path, out: Path, link: tuple[int, int]) -> None:
+@_link_option(True, "Node numbers of the link direction, as in the trace.")
+@_TITLE
+@_START
+@_END
+def plot_queue_command(
+    trace: Path,
+    out: Path,
+    link: tuple[int, int],
+    title: str | None,
+    start: float | None,
+    end: float | None,
+) -> None:
     """Packets waiting in one link direction's queue, from an ns-2 trace."""
     from ackclock.plots import plot_queue
 
-    _save(plot_queue(_read_trace(trace)[0], link[0], link[1]), out)
+    packets = _trace_packets(trace, link, start, end)
+    _save(plot_queue(packets, link[0], link[1], start=start, end=end, title=title), out)
 
 
 @cli.group(invoke_without_command=True, no_args_is_help=False)
@@ -466,6 +558,10 @@ def sack_ber_command(seeds: int, size: int, bers: tuple[float, ...], seed: int, 
         click.echo(f"wrote {path}")
 
 
+cli.add_command(sweep_command)
+cli.add_command(results_command)
+
+
 def _error(message: str) -> None:
     one_line = " ".join(message.split())
     click.echo(f"ackclock: error: {one_line}", err=True)
@@ -489,7 +585,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as error:
         _error(error.format_message())
         return USAGE_ERROR
-    except (ConfigError, UnitError, ScenarioError, TclScriptError) as error:
+    except (
+        ConfigError,
+        UnitError,
+        ScenarioError,
+        TclScriptError,
+        MissingExtraError,
+        SweepError,
+    ) as error:
         _error(str(error))
         return USAGE_ERROR
     except OSError as error:  # e.g. an output directory that cannot be written
@@ -502,5 +605,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return CORE_ERROR
     except click.exceptions.Abort:
         click.echo("ackclock: interrupted", err=True)
-        return 130
+        return INTERRUPTED
     return status if isinstance(status, int) else 0

@@ -8,11 +8,19 @@ the parameter apart so that scenario files can report the full field path.
 the field path and the offending value.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ackclock._native import ConfigError, SimulationError, UnitError
+
+if TYPE_CHECKING:
+    from ackclock.simulator import Simulator
 
 __all__ = [
     "ConfigError",
     "ParameterError",
+    "RunInterrupted",
     "ScenarioError",
     "ScenarioWarning",
     "SimulationError",
@@ -36,3 +44,12 @@ class ScenarioError(ValueError):
 class ScenarioWarning(UserWarning):
     """A scenario file that is valid but probably not what was meant (an app
     that starts after the run ends); one line naming the file and field."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a scenario's run; `simulator` holds it as it was then:
+    its results so far can be read (and its trace files are closed)."""
+
+    def __init__(self, simulator: Simulator) -> None:
+        super().__init__(f"interrupted at {simulator.now:g} s simulated")
+        self.simulator = simulator

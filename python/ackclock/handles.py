@@ -181,7 +181,13 @@ class Flow:
         self.dst = dst
 
     def stats(self) -> FlowResult:
-        return flow_result(self._native.flow_stats(self.id), self.src.name, self.dst.name)
+        stats = self._native.flow_stats(self.id)
+        names = {channel: self._link_name(channel) for channel, _ in stats["link_drops"]}
+        return flow_result(stats, self.src.name, self.dst.name, names)
+
+    def _link_name(self, channel: int) -> str:
+        link = self._native.link_stats(channel)
+        return f"{self._native.node_name(link['src'])}->{self._native.node_name(link['dst'])}"
 
     def stop(self) -> None:
         """Stops the sender now (ns-2's `$app stop`): a UDP source sends no

@@ -12,12 +12,18 @@ import os
 from pathlib import Path
 from typing import Union
 
-import matplotlib
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+
+from ackclock.extras import missing
+
+try:
+    import matplotlib
+    from matplotlib.axes import Axes
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+except ModuleNotFoundError as error:
+    raise missing("plot", "plotting") from error
 
 from ackclock.analysis._common import Link
 from ackclock.analysis.queue import queue_series
@@ -42,7 +48,9 @@ THROUGHPUT_LABEL = "throughput (Mbit/s)"
 QUEUE_LABEL = "queue (packets)"
 
 FIGURE_SIZE = (8.0, 4.0)
-FORMATS = {".png": "png", ".svg": "svg"}
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+# No dates in the files, so that the same figure gives the same bytes.
+_METADATA = {"png": {}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -119,12 +127,13 @@ def plot_queue(
     from_node: int,
     to_node: int | None = None,
     *,
+    start: float | None = None,
     end: float | None = None,
     title: str | None = None,
 ) -> Figure:
     """Queue length (packets waiting, `queue_series`) of the link from_node ->
     to_node (all of from_node's links when to_node is None) against time,
-    from 0 to `end` (default: the trace's last record)."""
+    from `start` (default 0) to `end` (default: the trace's last record)."""
     series = queue_series(packets, from_node, to_node)
     if end is None:
         end = float(packets["time"].max()) if len(packets) else 0.0
@@ -135,25 +144,25 @@ def plot_queue(
     figure, axes = _axes(title, QUEUE_LABEL)
     label = f"{from_node} -> {to_node}" if to_node is not None else f"node {from_node}"
     axes.plot(times, lengths, drawstyle="steps-post", label=label)
+    axes.set_xlim(left=start or 0.0, right=end)
     return _finish(figure, axes, 1)
 
 
 def save_figure(figure: Figure, path: PathLike) -> Path:
-    """Writes `figure` as PNG or SVG, chosen by the file's suffix, atomically
+    """Writes `figure` as PNG, SVG or PDF, chosen by the file's suffix, atomically
     (`ackclock.files.write_atomically`); returns the path. The same figure
-    gives the same bytes every time (no date in the SVG, fixed SVG ids)."""
+    gives the same bytes every time (no dates, fixed SVG ids)."""
     target = Path(path)
     file_format = FORMATS.get(target.suffix.lower())
     if file_format is None:
         raise ValueError(
             f"{str(target)!r}: cannot tell the image format from the suffix "
-            f"{target.suffix!r}; use .png or .svg"
+            f"{target.suffix!r}; use .png, .svg or .pdf"
         )
     if not isinstance(figure.canvas, FigureCanvasAgg):
         FigureCanvasAgg(figure)
     buffer = io.BytesIO()
-    metadata = {"Date": None} if file_format == "svg" else {}
     with matplotlib.rc_context({"svg.hashsalt": "ackclock"}):
-        figure.savefig(buffer, format=file_format, metadata=metadata)
+        figure.savefig(buffer, format=file_format, metadata=_METADATA[file_format])
     write_atomically(target, buffer.getvalue())
     return target

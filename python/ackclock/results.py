@@ -3,7 +3,7 @@ name instead of id, a flow identified by its name."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypedDict, cast
 
 if TYPE_CHECKING:
@@ -26,6 +26,8 @@ LinkResult = TypedDict(
         "up": bool,
         "ecn_marks": int,
         "utilization": float,
+        "active_s": float,
+        "active_utilization": float,
         "mean_queue_packets": float,
         "mean_queue_bytes": float,
     },
@@ -41,11 +43,18 @@ class _FlowResult(TypedDict):
     tx_bytes: int
     rx_packets: int
     rx_bytes: int
+    lost_packets: int
+    loss_rate: float
+    link_drops: dict[str, int]  # drops by link "from->to"
     mean_delay_s: float | None
     delay_p50_s: float | None
     delay_p95_s: float | None
     delay_p99_s: float | None
     max_delay_s: float | None
+    mean_jitter_s: float | None
+    active_s: float | None
+    throughput_bps: float
+    goodput_bps: float
 
 
 class FlowResult(_FlowResult, total=False):
@@ -54,7 +63,6 @@ class FlowResult(_FlowResult, total=False):
     cc: str
     bytes_sent: int
     bytes_delivered: int
-    goodput_bps: float
     retransmits: int
     fast_retransmits: int
     timeouts: int
@@ -66,6 +74,7 @@ class FlowResult(_FlowResult, total=False):
     rtt_max_s: float | None
     completion_time_s: float | None
     cwnd_bytes: int
+    mean_cwnd_bytes: float | None
     ssthresh_bytes: int
     client_state: str
     server_state: str
@@ -117,10 +126,12 @@ def link_result(stats: LinkStats, src: str, dst: str) -> LinkResult:
     return cast("LinkResult", {**named, **rest})
 
 
-def flow_result(stats: FlowStats, src: str, dst: str) -> FlowResult:
-    """The core's flow statistics, identified by the flow's name."""
+def flow_result(stats: FlowStats, src: str, dst: str, link_names: Mapping[int, str]) -> FlowResult:
+    """The core's flow statistics, identified by the flow's name, with its
+    drops by link named "from->to" (`link_names` by channel id)."""
     named = {"id": stats["name"], "src": src, "dst": dst}
     rest = {key: value for key, value in stats.items() if key not in ("id", "name", "src", "dst")}
+    rest["link_drops"] = {link_names[channel]: drops for channel, drops in stats["link_drops"]}
     return cast("FlowResult", {**named, **rest})
 
 
@@ -137,6 +148,9 @@ def nic_result(stats: NicStats, node: str) -> NicResult:
 
 def run_result(results: Results, node_names: Sequence[str]) -> RunResult:
     """The whole run; `node_names[i]` is the name of node id i."""
+    link_names = {
+        s["id"]: f"{node_names[s['src']]}->{node_names[s['dst']]}" for s in results["links"]
+    }
     return {
         "sim_time_s": results["sim_time_s"],
         "events": results["events"],
@@ -146,7 +160,8 @@ def run_result(results: Results, node_names: Sequence[str]) -> RunResult:
             link_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["links"]
         ],
         "flows": [
-            flow_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["flows"]
+            flow_result(s, node_names[s["src"]], node_names[s["dst"]], link_names)
+            for s in results["flows"]
         ],
         "nodes": [node_result(s) for s in results["nodes"]],
         "nics": [nic_result(s, node_names[s["node"]]) for s in results["nics"]],

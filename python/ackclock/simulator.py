@@ -664,9 +664,13 @@ class Simulator:
             path, lambda file: self._native.trace_ns2(file, channels, variables, selected)
         )
 
-    def trace_nam(self, path: str | os.PathLike[str], preamble: str = "") -> None:
+    def trace_nam(self, path: str | os.PathLike[str], preamble: str | None = None) -> None:
         """ns-2's `namtrace-all`: every packet event in nam's format, after
-        `preamble` (the topology lines; see `ackclock.nam.preamble`)."""
+        `preamble`: by default the nodes (labelled with their names) and links
+        built so far, so call it after building the topology; or the given
+        lines (see `ackclock.nam.preamble`)."""
+        if preamble is None:
+            preamble = self._nam_topology()
         self._open_trace(path, lambda file: self._native.trace_nam(file, preamble))
 
     def trace_view(self, path: str | os.PathLike[str], preamble: str | None = None) -> None:
@@ -690,12 +694,17 @@ class Simulator:
         return labels + nam.preamble([node.id for node in self._nodes], links)
 
     def tcpdump(
-        self, path: str | os.PathLike[str], node: Node | None = None, link: Link | None = None
+        self,
+        path: str | os.PathLike[str],
+        node: Node | None = None,
+        link: Link | None = None,
+        interface: Link | None = None,
     ) -> None:
-        """tcpdump-style text of what `node` sends and receives, or of what starts
-        transmission on `link` (give one). Node n has address 10.0.0.(n+1)."""
-        channels, node_id = self._capture(node, link)
-        self._open_trace(path, lambda file: self._native.trace_tcpdump(file, channels, node_id))
+        """tcpdump-style text of what `node` sends and receives, of what starts
+        transmission on `link`, or of one interface (give one; see `pcap`).
+        Node n has address 10.0.0.(n+1)."""
+        capture = self._capture(node, link, interface)
+        self._open_trace(path, lambda file: self._native.trace_tcpdump(file, *capture))
 
     def pcap(
         self,
@@ -703,14 +712,20 @@ class Simulator:
         node: Node | None = None,
         link: Link | None = None,
         snaplen: int = 65535,
+        interface: Link | None = None,
     ) -> None:
-        """A pcap file for Wireshark/tshark of what `node` sends and receives, or
-        of what starts transmission on `link` (give one): exact IPv4/TCP/UDP
-        headers with valid checksums, zero payload bytes cut at `snaplen`."""
-        channels, node_id = self._capture(node, link)
+        """A pcap file for Wireshark/tshark (give one of `node`, `link` and
+        `interface`): what `node` sends and receives on all its interfaces (a
+        router's forwarded packets twice, which Wireshark takes for
+        retransmissions), what starts transmission on `link`, or what passes
+        one interface, as tcpdump -i would capture it: for `interface=
+        sim.link(r, d)`, what r sends to d and receives from d. Exact
+        IPv4/TCP/UDP headers with valid checksums, zero payload bytes cut at
+        `snaplen`."""
+        channels, node_id, ends = self._capture(node, link, interface)
         snaplen = checks.integer(snaplen, "snaplen", "byte count", minimum=1, maximum=2**32 - 1)
         self._open_trace(
-            path, lambda file: self._native.trace_pcap(file, channels, node_id, snaplen)
+            path, lambda file: self._native.trace_pcap(file, channels, node_id, snaplen, ends)
         )
 
     def close_traces(self) -> None:
@@ -744,14 +759,24 @@ class Simulator:
         open_native(file)
         self._trace_files.append(resolved)
 
-    def _capture(self, node: Node | None, link: Link | None) -> tuple[list[int] | None, int | None]:
-        if (node is None) == (link is None):
-            raise ParameterError("node", "give either node or link")
+    def _capture(
+        self, node: Node | None, link: Link | None, interface: Link | None
+    ) -> tuple[list[int] | None, int | None, tuple[int, int | None] | None]:
+        """(channels, node id, (sent, received) channels): the one given."""
+        if [node, link, interface].count(None) != 2:
+            raise ParameterError("node", "give one of node, link and interface")
         if node is not None:
-            return None, self._own_node(node, "node").id
+            return None, self._own_node(node, "node").id, None
+        if link is not None:
+            return [self._own_link(link, "link").id], None, None
+        sent = self._own_link(interface, "interface")
+        back = [other for other in self._links if (other.src, other.dst) == (sent.dst, sent.src)]
+        return None, None, (sent.id, back[-1].id if back else None)
+
+    def _own_link(self, link: Any, parameter: str) -> Link:
         if not isinstance(link, Link) or link not in self._links:
-            raise ParameterError("link", f"{link!r} is not a link of this simulation")
-        return [link.id], None
+            raise ParameterError(parameter, f"{link!r} is not a link of this simulation")
+        return link
 
     def results(self) -> RunResult:
         """Every link direction and flow so far (deterministic: no wall time)."""

@@ -39,13 +39,13 @@ def _link_table(links: list[LinkResult]) -> str:
             str(link["tx_packets"]),
             str(link["drops"]),
             f"{link['utilization'] * 100:.1f}%",
+            f"{link['active_utilization'] * 100:.1f}%",
             f"{link['mean_queue_packets']:.2f}",
         ]
         for link in links
     ]
-    return format_table(
-        ["link", "bandwidth", "delay", "tx pkts", "drops", "util", "mean queue"], rows
-    )
+    headers = ["link", "bandwidth", "delay", "tx pkts", "drops", "util", "active util"]
+    return format_table([*headers, "mean queue"], rows)
 
 
 def _udp_table(flows: list[FlowResult]) -> str:
@@ -56,17 +56,16 @@ def _udp_table(flows: list[FlowResult]) -> str:
             f"{flow['src']}->{flow['dst']}",
             str(flow["tx_packets"]),
             str(flow["rx_packets"]),
+            str(flow["lost_packets"]),
             _ms(flow["mean_delay_s"]),
             _ms(flow["delay_p95_s"]),
             _ms(flow["max_delay_s"]),
+            _ms(flow["mean_jitter_s"]),
         ]
         for flow in flows
     ]
-    return format_table(
-        ["flow", "kind", "path", "tx pkts", "rx pkts", "mean delay ms", "p95 ms", "max ms"],
-        rows,
-        align="lll" + "r" * 5,
-    )
+    headers = ["flow", "kind", "path", "tx pkts", "rx pkts", "lost", "mean delay ms", "p95 ms"]
+    return format_table([*headers, "max ms", "jitter ms"], rows, align="lll" + "r" * 7)
 
 
 def _tcp_table(flows: list[FlowResult]) -> str:

@@ -94,6 +94,8 @@ pub struct ChannelStats {
     pub ecn_marks: u64,
     /// Transmitter busy time of completed transmissions.
     pub busy: Duration,
+    /// When the first transmission started.
+    pub first_tx_start: Option<Instant>,
     /// Integral over time of waiting packets, in packet-picoseconds.
     pub queue_packet_ps: u128,
     pub queue_byte_ps: u128,
@@ -519,6 +521,12 @@ impl Channel {
         self.stats.busy + partial
     }
 
+    /// When the last transmission booked so far ends (in the future while
+    /// packets wait).
+    pub fn busy_until(&self) -> Instant {
+        self.busy_until
+    }
+
     fn backlog(&self, now: Instant) -> Backlog {
         let in_service_bytes = self.ledger.front().filter(|d| d.started).map(|d| d.size);
         let idle_for = self.ledger.is_empty().then(|| now.saturating_since(self.busy_until));
@@ -541,6 +549,7 @@ impl Channel {
         }
         let tx_end = tx_start + self.last_tx_time.1;
         self.busy_until = tx_end;
+        self.stats.first_tx_start.get_or_insert(tx_start);
         let started = tx_start == now;
         if started {
             self.start_transmission(size, false);

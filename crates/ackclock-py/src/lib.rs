@@ -498,16 +498,18 @@ impl Sim {
         })
     }
 
-    /// tcpdump-style text for packets leaving on `channels` or seen at `node`.
-    #[pyo3(signature = (path, channels = None, node = None))]
+    /// tcpdump-style text for packets leaving on `channels`, seen at `node`
+    /// or at one interface (sent on one channel, received from another).
+    #[pyo3(signature = (path, channels = None, node = None, interface = None))]
     fn trace_tcpdump(
         &mut self,
         py: Python<'_>,
         path: &str,
         channels: Option<Vec<u32>>,
         node: Option<u32>,
+        interface: Option<(u32, Option<u32>)>,
     ) -> PyResult<()> {
-        let capture = capture(channels, node)?;
+        let capture = capture(channels, node, interface)?;
         let out = trace_file(py, path)?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Tcpdump { out, capture });
@@ -515,8 +517,9 @@ impl Sim {
         })
     }
 
-    /// A pcap file of packets leaving on `channels` or seen at `node`.
-    #[pyo3(signature = (path, channels = None, node = None, snaplen = 65535))]
+    /// A pcap file of packets leaving on `channels`, seen at `node` or at
+    /// one interface (sent on one channel, received from another).
+    #[pyo3(signature = (path, channels = None, node = None, snaplen = 65535, interface = None))]
     fn trace_pcap(
         &mut self,
         py: Python<'_>,
@@ -524,8 +527,9 @@ impl Sim {
         channels: Option<Vec<u32>>,
         node: Option<u32>,
         snaplen: u32,
+        interface: Option<(u32, Option<u32>)>,
     ) -> PyResult<()> {
-        let capture = capture(channels, node)?;
+        let capture = capture(channels, node, interface)?;
         let writer = PcapWriter::new(trace_file(py, path)?, snaplen.max(1)).map_err(|e| file_err(py, e))?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Pcap { out: writer, capture });
@@ -629,11 +633,12 @@ fn flow_label((src_port, dst_port, fid): (u16, u16, u32)) -> FlowLabel {
     FlowLabel { src_port, dst_port, fid }
 }
 
-fn capture(channels: Option<Vec<u32>>, node: Option<u32>) -> PyResult<Capture> {
-    match (channels, node) {
-        (Some(c), None) => Ok(Capture::Channels(c)),
-        (None, Some(n)) => Ok(Capture::Node(n)),
-        _ => Err(ConfigError::new_err("capture: give either channels or node, not both or neither")),
+fn capture(channels: Option<Vec<u32>>, node: Option<u32>, interface: Option<(u32, Option<u32>)>) -> PyResult<Capture> {
+    match (channels, node, interface) {
+        (Some(c), None, None) => Ok(Capture::Channels(c)),
+        (None, Some(n), None) => Ok(Capture::Node(n)),
+        (None, None, Some((sent, received))) => Ok(Capture::Interface { sent, received }),
+        _ => Err(ConfigError::new_err("capture: give one of channels, node or interface")),
     }
 }
 

@@ -20,6 +20,8 @@ pub fn link_dict<'py>(py: Python<'py>, r: &LinkReport) -> PyResult<Bound<'py, Py
     d.set_item("up", r.up)?;
     d.set_item("ecn_marks", r.ecn_marks)?;
     d.set_item("utilization", r.utilization)?;
+    d.set_item("active_s", r.active_s)?;
+    d.set_item("active_utilization", r.active_utilization)?;
     d.set_item("mean_queue_packets", r.mean_queue_packets)?;
     d.set_item("mean_queue_bytes", r.mean_queue_bytes)?;
     Ok(d)
@@ -72,16 +74,22 @@ pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, Py
     d.set_item("tx_bytes", r.tx_bytes)?;
     d.set_item("rx_packets", r.rx_packets)?;
     d.set_item("rx_bytes", r.rx_bytes)?;
+    d.set_item("lost_packets", r.lost_packets)?;
+    d.set_item("loss_rate", r.loss_rate)?;
+    d.set_item("link_drops", &r.link_drops)?;
     d.set_item("mean_delay_s", r.mean_delay_s)?;
     d.set_item("delay_p50_s", r.delay_p50_s)?;
     d.set_item("delay_p95_s", r.delay_p95_s)?;
     d.set_item("delay_p99_s", r.delay_p99_s)?;
     d.set_item("max_delay_s", r.max_delay_s)?;
+    d.set_item("mean_jitter_s", r.mean_jitter_s)?;
+    d.set_item("active_s", r.active_s)?;
+    d.set_item("throughput_bps", r.throughput_bps)?;
+    d.set_item("goodput_bps", r.goodput_bps)?;
     if let Some(t) = &r.tcp {
         d.set_item("cc", t.cc)?;
         d.set_item("bytes_sent", t.bytes_sent)?;
         d.set_item("bytes_delivered", t.bytes_delivered)?;
-        d.set_item("goodput_bps", t.goodput_bps)?;
         d.set_item("retransmits", t.retransmits)?;
         d.set_item("fast_retransmits", t.fast_retransmits)?;
         d.set_item("timeouts", t.timeouts)?;
@@ -94,6 +102,7 @@ pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, Py
         d.set_item("completion_time_s", t.completion_time_s)?;
         d.set_item("mss", t.mss)?;
         d.set_item("cwnd_bytes", t.cwnd_bytes)?;
+        d.set_item("mean_cwnd_bytes", t.mean_cwnd_bytes)?;
         d.set_item("ssthresh_bytes", t.ssthresh_bytes)?;
         d.set_item("client_state", &t.client_state)?;
         d.set_item("server_state", &t.server_state)?;

@@ -7,15 +7,23 @@
 const SUB_BITS: u32 = 7;
 const SUB: u64 = 1 << SUB_BITS;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Histogram {
     counts: Vec<u64>,
     total: u64,
     sum: u128,
+    /// u64::MAX while empty.
     min: u64,
     max: u64,
 }
 
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram { counts: Vec::new(), total: 0, sum: 0, min: u64::MAX, max: 0 }
+    }
+}
+
+#[inline]
 fn bucket_of(v: u64) -> usize {
     if v < SUB {
         return v as usize;
@@ -39,16 +47,24 @@ fn bucket_range(i: usize) -> (u64, u64) {
 }
 
 impl Histogram {
+    /// Inlined: the engine records every delivered packet's delay.
+    #[inline]
     pub fn record(&mut self, v: u64) {
         let b = bucket_of(v);
-        if self.counts.len() <= b {
-            self.counts.resize(b + 1, 0);
+        match self.counts.get_mut(b) {
+            Some(count) => *count += 1,
+            None => self.grow_to(b),
         }
-        self.counts[b] += 1;
-        self.min = if self.total == 0 { v } else { self.min.min(v) };
+        self.min = self.min.min(v);
         self.max = self.max.max(v);
         self.total += 1;
         self.sum += u128::from(v);
+    }
+
+    #[cold]
+    fn grow_to(&mut self, bucket: usize) {
+        self.counts.resize(bucket + 1, 0);
+        self.counts[bucket] = 1;
     }
 
     pub fn mean(&self) -> Option<f64> {

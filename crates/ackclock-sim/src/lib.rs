@@ -9,6 +9,7 @@ pub mod dynamics;
 pub mod error;
 pub mod histogram;
 pub mod label;
+pub mod monitor;
 pub mod report;
 pub mod simulation;
 pub mod source;

@@ -1,8 +1,9 @@
 //! Run results per link direction and per flow, in SI units.
 
+use crate::monitor::FlowMonitor;
 use crate::tcp_flow::TcpFlow;
-use ackclock_core::{Duration, Instant};
-use ackclock_net::{NextHop, NodeId};
+use ackclock_core::{Duration, Instant, PS_PER_SEC};
+use ackclock_net::{ChannelId, NextHop, NodeId};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkReport {
@@ -23,6 +24,12 @@ pub struct LinkReport {
     pub ecn_marks: u64,
     /// Busy time over elapsed time.
     pub utilization: f64,
+    /// From the start of the first transmission to the end of the last
+    /// (or now, while one is under way): the time the link carried traffic.
+    pub active_s: f64,
+    /// Busy time over active_s: a link saturated for a while and then idle
+    /// shows 1, where `utilization` counts the idle tail too.
+    pub active_utilization: f64,
     /// Time averages of the packets and bytes waiting (not in service).
     pub mean_queue_packets: f64,
     pub mean_queue_bytes: f64,
@@ -99,6 +106,9 @@ pub struct RouteChange {
     pub via: Option<NextHop>,
 }
 
+/// A flow's packets from its source to its destination node (for TCP: the
+/// data direction, retransmissions included), as ns-3's FlowMonitor
+/// reports them; see [`FlowMonitor`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowReport {
     pub id: u32,
@@ -107,16 +117,72 @@ pub struct FlowReport {
     pub dst: NodeId,
     pub kind: &'static str,
     pub tx_packets: u64,
+    /// IP bytes, headers included.
     pub tx_bytes: u64,
     pub rx_packets: u64,
     pub rx_bytes: u64,
+    /// Packets dropped on the way (queues, error models, no route).
+    pub lost_packets: u64,
+    /// lost_packets / tx_packets (0 before anything was sent).
+    pub loss_rate: f64,
+    /// Drops by link, in the order of each link's first drop.
+    pub link_drops: Vec<(ChannelId, u64)>,
     pub mean_delay_s: Option<f64>,
     pub delay_p50_s: Option<f64>,
     pub delay_p95_s: Option<f64>,
     pub delay_p99_s: Option<f64>,
     pub max_delay_s: Option<f64>,
+    /// The mean delay variation of consecutive deliveries (RFC 3393).
+    pub mean_jitter_s: Option<f64>,
+    /// From the first packet sent to the last delivered.
+    pub active_s: Option<f64>,
+    /// rx_bytes over active_s (0 without one).
+    pub throughput_bps: f64,
+    /// Application bytes delivered over the application's active time: for
+    /// UDP the payload over active_s, for TCP the bytes received in order
+    /// from the client's start until the transfer completed (or now).
+    pub goodput_bps: f64,
     /// Present for TCP flows.
     pub tcp: Option<TcpReport>,
+}
+
+impl FlowReport {
+    pub fn new(
+        id: u32,
+        name: &str,
+        (src, dst): (NodeId, NodeId),
+        kind: &'static str,
+        m: &FlowMonitor,
+        goodput_bps: f64,
+        tcp: Option<TcpReport>,
+    ) -> Self {
+        let secs = |ps: u64| ps as f64 / PS_PER_SEC as f64;
+        let active_s = m.active().map(Duration::as_secs_f64);
+        FlowReport {
+            id,
+            name: name.to_string(),
+            src,
+            dst,
+            kind,
+            tx_packets: m.tx_packets,
+            tx_bytes: m.tx_bytes,
+            rx_packets: m.rx_packets,
+            rx_bytes: m.rx_bytes,
+            lost_packets: m.drops,
+            loss_rate: if m.tx_packets > 0 { m.drops as f64 / m.tx_packets as f64 } else { 0.0 },
+            link_drops: m.link_drops.clone(),
+            mean_delay_s: m.delay.mean().map(|mean| mean / PS_PER_SEC as f64),
+            delay_p50_s: m.delay.quantile(0.5).map(secs),
+            delay_p95_s: m.delay.quantile(0.95).map(secs),
+            delay_p99_s: m.delay.quantile(0.99).map(secs),
+            max_delay_s: m.delay.max().map(secs),
+            mean_jitter_s: m.mean_jitter().map(|mean| mean / PS_PER_SEC as f64),
+            active_s,
+            throughput_bps: active_s.map_or(0.0, |active| m.rx_bytes as f64 * 8.0 / active),
+            goodput_bps,
+            tcp,
+        }
+    }
 }
 
 /// What a TCP flow achieved, seen from the client (sender) side.
@@ -127,8 +193,6 @@ pub struct TcpReport {
     pub bytes_sent: u64,
     /// Bytes received in order by the server (readable by its application).
     pub bytes_delivered: u64,
-    /// bytes_delivered over the time from start to completion (or now).
-    pub goodput_bps: f64,
     pub retransmits: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
@@ -143,6 +207,9 @@ pub struct TcpReport {
     /// The client's send MSS after negotiation.
     pub mss: u32,
     pub cwnd_bytes: u32,
+    /// The client's cwnd averaged over time, from its start until the
+    /// transfer completed (or now).
+    pub mean_cwnd_bytes: Option<f64>,
     pub ssthresh_bytes: u32,
     pub client_state: String,
     pub server_state: String,
@@ -152,14 +219,11 @@ impl TcpReport {
     pub fn new(t: &TcpFlow, now: Instant) -> Self {
         let s = t.client.stats();
         let start = t.config.start;
-        let end = t.completed_at.unwrap_or(now);
-        let elapsed = end.saturating_since(start).as_secs_f64();
         let secs = |d: Option<Duration>| d.map(|d| d.as_secs_f64());
         TcpReport {
             cc: t.client.cc_name(),
             bytes_sent: s.bytes_sent,
             bytes_delivered: t.server.bytes_received(),
-            goodput_bps: if elapsed > 0.0 { t.server.bytes_received() as f64 * 8.0 / elapsed } else { 0.0 },
             retransmits: s.retransmits,
             fast_retransmits: s.fast_retransmits,
             timeouts: s.timeouts,
@@ -172,6 +236,7 @@ impl TcpReport {
             completion_time_s: t.completed_at.map(|c| c.saturating_since(start).as_secs_f64()),
             mss: t.client.mss(),
             cwnd_bytes: t.client.cwnd(),
+            mean_cwnd_bytes: t.mean_cwnd(now),
             ssthresh_bytes: t.client.ssthresh(),
             client_state: format!("{:?}", t.client.state()),
             server_state: format!("{:?}", t.server.state()),

@@ -6,10 +6,11 @@ mod processor;
 
 use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
+use crate::monitor::FlowMonitor;
 use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
-use crate::udp::{UdpFlow, UdpStats};
+use crate::udp::UdpFlow;
 use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, SimRng, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
 use ackclock_net::{
@@ -86,6 +87,8 @@ struct Flow {
     /// Whether the flow's first event has been put in the event queue.
     scheduled: bool,
     transfer: Transfer,
+    /// Its packets from src to dst, at the network layer.
+    monitor: FlowMonitor,
 }
 
 pub struct Simulation {
@@ -318,13 +321,14 @@ impl Simulation {
         let rng = self.streams.stream(&format!("flow/{id}"));
         let port = UDP_PORT_BASE.wrapping_add(id as u16);
         let ports = config.label.map_or((port, port), |l| (l.src_port, l.dst_port));
-        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), stats: UdpStats::default() };
+        let udp = UdpFlow { ports, source: UdpSource::new(config, rng) };
         self.flows.push(Flow {
             name: name.to_string(),
             src,
             dst,
             scheduled: false,
             transfer: Transfer::Udp(Box::new(udp)),
+            monitor: FlowMonitor::default(),
         });
         Ok(id)
     }
@@ -351,6 +355,7 @@ impl Simulation {
             dst,
             scheduled: false,
             transfer: Transfer::Tcp(Box::new(tcp)),
+            monitor: FlowMonitor::default(),
         });
         Ok(id)
     }
@@ -530,14 +535,22 @@ impl Simulation {
     #[inline(never)]
     fn ttl_expired(&mut self, node: NodeId, id: PacketId) {
         self.nodes[node as usize].stats.ttl_drops += 1;
-        self.drop_packet(id);
+        self.drop_packet(id, None);
     }
 
-    /// Takes a packet out of the network without delivering it.
-    fn drop_packet(&mut self, id: PacketId) {
+    /// Takes a packet out of the network without delivering it, dropped on
+    /// `link` (None: at a node: no route, its time to live, a full
+    /// processor or interface queue, a frame nobody heard).
+    #[cold]
+    fn drop_packet(&mut self, id: PacketId, link: Option<ChannelId>) {
         let packet = &self.packets[id];
         if packet.flow == CONTROL_FLOW {
             self.release_message(packet.seq as u32);
+        } else {
+            let f = &mut self.flows[packet.flow as usize];
+            if packet.ip.src == f.src {
+                f.monitor.dropped(link);
+            }
         }
         self.packets.free(id);
     }
@@ -577,9 +590,8 @@ impl Simulation {
         let (size, next) = udp.source.emit(now);
         let ecn = if udp.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
         let transport = Transport::Udp(UdpHeader { src_port: udp.ports.0, dst_port: udp.ports.1 });
-        let seq = udp.stats.tx_packets;
-        udp.stats.tx_packets += 1;
-        udp.stats.tx_bytes += u64::from(size);
+        let seq = flow.monitor.tx_packets;
+        flow.monitor.sent(now, size);
         if let Some(t) = next {
             self.queue.schedule(t, Event::Departure(id));
         }
@@ -687,6 +699,9 @@ impl Simulation {
         }
         let flow = self.tcp(id);
         let wake = flow.endpoint(side).poll_at();
+        if side == Side::Client {
+            flow.note_cwnd(now);
+        }
         flow.sample_series(now);
         let slot = &mut flow.armed[side as usize];
         if let Some(t) = wake.filter(|&t| slot.is_none_or(|a| t < a)) {
@@ -695,10 +710,18 @@ impl Simulation {
         }
     }
 
+    /// Always inlined: a segment is large, and passing it by value costs more
+    /// than the sending itself.
+    #[inline(always)]
     fn send_segment(&mut self, now: Instant, id: u32, node: NodeId, seg: TcpRepr) {
-        let f = &self.flows[id as usize];
-        let peer = if node == f.src { f.dst } else { f.src };
+        let f = &mut self.flows[id as usize];
         let size = ackclock_net::packet::IPV4_HEADER_BYTES + seg.wire_len();
+        let peer = if node == f.src {
+            f.monitor.sent(now, size);
+            f.dst
+        } else {
+            f.src
+        };
         let seq = u64::from(seg.seq.0);
         let packet = self.new_packet(now, id, (node, peer), Ecn::NotEct, Transport::Tcp(seg), size, seq);
         self.receive(now, node, packet);
@@ -754,7 +777,7 @@ impl Simulation {
                     self.queue.schedule(t, Event::Arrival(ch));
                 }
             }
-            SendOutcome::Dropped(_) => self.drop_packet(id),
+            SendOutcome::Dropped(_) => self.drop_packet(id, Some(ch)),
         }
     }
 
@@ -762,15 +785,15 @@ impl Simulation {
     /// the network.
     fn deliver(&mut self, now: Instant, node: NodeId, id: PacketId) {
         let packet = &self.packets[id];
-        match packet.transport {
-            Transport::Tcp(_) => self.receive_tcp(now, node, id),
-            Transport::Udp(_) if packet.flow == CONTROL_FLOW => self.receive_message(now, node, packet.seq as u32),
-            Transport::Udp(_) => {
-                if let Transfer::Udp(udp) = &mut self.flows[packet.flow as usize].transfer {
-                    udp.stats.rx_packets += 1;
-                    udp.stats.rx_bytes += u64::from(packet.size);
-                    udp.stats.delay.record((now - packet.created).as_ps());
-                }
+        if packet.flow == CONTROL_FLOW {
+            self.receive_message(now, node, packet.seq as u32);
+        } else {
+            let f = &mut self.flows[packet.flow as usize];
+            if packet.ip.src == f.src {
+                f.monitor.received(now, packet.size, packet.created);
+            }
+            if matches!(packet.transport, Transport::Tcp(_)) {
+                self.receive_tcp(now, node, id);
             }
         }
         self.packets.free(id);
@@ -851,7 +874,7 @@ impl Simulation {
         for id in std::iter::once(arrival.packet).chain(copy) {
             self.trace_packet(now, event, ch, self.packets[id]);
             if arrival.lost {
-                self.drop_packet(id);
+                self.drop_packet(id, Some(ch));
             } else {
                 self.receive(now, node, id);
             }
@@ -928,6 +951,9 @@ impl Simulation {
         let elapsed = now.as_ps() as f64;
         let per_time = |x: f64| if elapsed > 0.0 { x / elapsed } else { 0.0 };
         let s = c.stats();
+        let busy = c.busy_time(now).as_ps() as f64;
+        let active =
+            s.first_tx_start.map_or(0.0, |first| c.busy_until().min(now).saturating_since(first).as_ps() as f64);
         Ok(LinkReport {
             id: channel,
             src,
@@ -941,7 +967,9 @@ impl Simulation {
             down_drops: s.down_drops,
             up: c.is_up(),
             ecn_marks: s.ecn_marks,
-            utilization: per_time(c.busy_time(now).as_ps() as f64),
+            utilization: per_time(busy),
+            active_s: active / PS_PER_SEC as f64,
+            active_utilization: if active > 0.0 { busy / active } else { 0.0 },
             mean_queue_packets: per_time(s.queue_packet_ps as f64),
             mean_queue_bytes: per_time(s.queue_byte_ps as f64),
         })
@@ -961,48 +989,14 @@ impl Simulation {
 
     pub fn flow_report(&self, flow: u32) -> Result<FlowReport, ConfigError> {
         let f = self.flows.get(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
-        let secs = |ps: u64| ps as f64 / PS_PER_SEC as f64;
-        let mut report = FlowReport {
-            id: flow,
-            name: f.name.clone(),
-            src: f.src,
-            dst: f.dst,
-            kind: "",
-            tx_packets: 0,
-            tx_bytes: 0,
-            rx_packets: 0,
-            rx_bytes: 0,
-            mean_delay_s: None,
-            delay_p50_s: None,
-            delay_p95_s: None,
-            delay_p99_s: None,
-            max_delay_s: None,
-            tcp: None,
-        };
-        match &f.transfer {
-            Transfer::Udp(u) => {
-                let (s, d) = (&u.stats, &u.stats.delay);
-                report.kind = u.kind();
-                report.tx_packets = s.tx_packets;
-                report.tx_bytes = s.tx_bytes;
-                report.rx_packets = s.rx_packets;
-                report.rx_bytes = s.rx_bytes;
-                report.mean_delay_s = d.mean().map(|m| m / PS_PER_SEC as f64);
-                report.delay_p50_s = d.quantile(0.5).map(secs);
-                report.delay_p95_s = d.quantile(0.95).map(secs);
-                report.delay_p99_s = d.quantile(0.99).map(secs);
-                report.max_delay_s = d.max().map(secs);
-            }
+        let (kind, goodput_bps, tcp) = match &f.transfer {
+            Transfer::Udp(u) => (u.kind(), udp_goodput_bps(&f.monitor), None),
             Transfer::Tcp(t) => {
-                report.kind = t.kind();
-                report.tx_packets = t.client.stats().segments_sent;
-                report.tx_bytes = t.client.stats().bytes_sent;
-                report.rx_packets = t.server.stats().segments_received;
-                report.rx_bytes = t.server.bytes_received();
-                report.tcp = Some(TcpReport::new(t, self.now()));
+                let report = TcpReport::new(t, self.now());
+                (t.kind(), tcp_goodput_bps(t, self.now()), Some(report))
             }
-        }
-        Ok(report)
+        };
+        Ok(FlowReport::new(flow, &f.name, (f.src, f.dst), kind, &f.monitor, goodput_bps, tcp))
     }
 
     /// The recorded window variables of a TCP flow (empty unless requested).
@@ -1048,6 +1042,24 @@ struct LinkSchedule {
     change: LinkChange,
     /// The failure model that made `change`, which makes the next.
     model: Option<(FailureModel, SimRng)>,
+}
+
+/// UDP payload bytes delivered over the time from the first packet sent
+/// to the last delivered.
+fn udp_goodput_bps(m: &FlowMonitor) -> f64 {
+    let payload = m.rx_bytes.saturating_sub(u64::from(ackclock_net::packet::UDP_HEADER_BYTES) * m.rx_packets);
+    m.active().map_or(0.0, |active| payload as f64 * 8.0 / active.as_secs_f64())
+}
+
+/// Bytes delivered in order to the server over the time from the client's
+/// start until the transfer (or the last exchange) completed, or until now.
+fn tcp_goodput_bps(t: &TcpFlow, now: Instant) -> f64 {
+    let elapsed = t.completed_at.unwrap_or(now).saturating_since(t.config.start).as_secs_f64();
+    if elapsed > 0.0 {
+        t.server.bytes_received() as f64 * 8.0 / elapsed
+    } else {
+        0.0
+    }
 }
 
 fn unknown_flow(flow: u32, what: &'static str) -> ConfigError {

@@ -73,6 +73,10 @@ pub struct TcpFlow {
     pub completed_at: Option<Instant>,
     pub series: Vec<SeriesPoint>,
     last_values: [f64; SERIES_NAMES.len()],
+    /// The integral of the client's cwnd over time (byte-picoseconds) up to
+    /// `cwnd_at`'s time, and cwnd since then.
+    cwnd_area: u128,
+    cwnd_at: Option<(Instant, u32)>,
     /// Congestion events (fast retransmits and timeouts) already marked in
     /// traces with ns-2's `A` flag.
     marked_cuts: u64,
@@ -106,6 +110,8 @@ impl TcpFlow {
             completed_at: None,
             series: Vec::new(),
             last_values: [f64::NAN; SERIES_NAMES.len()],
+            cwnd_area: 0,
+            cwnd_at: None,
             last_ns2_vars: [None; NS2_VARS.len()],
             marked_cuts: 0,
         }
@@ -246,6 +252,29 @@ impl TcpFlow {
             VarValue::Int(c.stats().last_rtt.map_or(0, |r| (r.as_ps() as f64 / tick) as i64)),
             VarValue::Int(c.srtt().map_or(0, |s| (s.as_ps() as f64 / tick * 8.0).round() as i64)),
         ]
+    }
+
+    /// Accumulates the client's cwnd over time, from its start until the
+    /// transfer completes.
+    #[inline]
+    pub fn note_cwnd(&mut self, now: Instant) {
+        if !self.client_started || self.completed_at.is_some() {
+            return;
+        }
+        if let Some((since, cwnd)) = self.cwnd_at {
+            self.cwnd_area += u128::from((now - since).as_ps()) * u128::from(cwnd);
+        }
+        self.cwnd_at = Some((now, self.client.cwnd()));
+    }
+
+    /// The time average of the client's cwnd in bytes from its start until
+    /// the transfer completed, or until `now`.
+    pub fn mean_cwnd(&self, now: Instant) -> Option<f64> {
+        let (since, cwnd) = self.cwnd_at?;
+        let end = self.completed_at.unwrap_or(now).max(since);
+        let area = self.cwnd_area + u128::from((end - since).as_ps()) * u128::from(cwnd);
+        let span = end.saturating_since(self.config.start).as_ps();
+        (span > 0).then(|| area as f64 / span as f64)
     }
 
     /// Records the client's window variables that changed.

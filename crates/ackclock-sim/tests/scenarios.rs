@@ -1,9 +1,12 @@
 //! Whole simulations over UDP: exact timings, determinism, stream
-//! independence, callbacks and an M/M/1 queue against theory.
+//! independence, callbacks, an M/M/1 queue against theory, and the per-flow
+//! statistics: every packet received or dropped on a named link, delay and
+//! jitter against theory, a link's utilization over its active time.
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
-    ChannelConfig, Discipline, DropTail, LossModel, LossPosition, LossProcess, NodeId, QueueLimit, Red, RedParams,
+    ChannelConfig, Discipline, DropTail, Jitter, JitterDistribution, LossModel, LossPosition, LossProcess, NodeId,
+    QueueLimit, Red, RedParams,
 };
 use ackclock_sim::{ConfigError, RunOutcome, Simulation, SizeModel, Traffic, UdpSourceConfig};
 
@@ -217,4 +220,83 @@ fn mm1_queue_matches_queueing_theory() {
         let theory = (1.0 - rho) * rho.powi(n as i32);
         assert!((measured - theory).abs() < 0.01, "P({n}) = {measured}, theory {theory}");
     }
+}
+
+#[test]
+fn every_packet_sent_is_received_or_dropped_on_a_named_link() {
+    let mut sim = Simulation::new(3, 0);
+    let n: Vec<NodeId> = ["s1", "s2", "r", "d"].iter().map(|name| sim.add_node(name)).collect();
+    let ms = Duration::from_millis;
+    link(&mut sim, n[0], n[2], 10_000_000, ms(1), droptail(QueueLimit::Packets(1000)));
+    link(&mut sim, n[1], n[2], 10_000_000, ms(1), droptail(QueueLimit::Packets(1000)));
+    let bottleneck = link(&mut sim, n[2], n[3], 1_000_000, ms(10), droptail(QueueLimit::Packets(5)));
+    let loss = LossModel { process: LossProcess::Uniform { p: 0.05 }, position: LossPosition::OnWire };
+    sim.set_loss(bottleneck, Some(loss)).unwrap();
+    // 1.6 Mbit/s into 1 Mbit/s: the queue drops, the wire loses 5%.
+    let flows = [
+        sim.add_udp_flow("a", n[0], n[3], UdpSourceConfig { max_packets: Some(2000), ..cbr(800_000, 1000) }).unwrap(),
+        sim.add_udp_flow("b", n[1], n[3], UdpSourceConfig { max_packets: Some(4000), ..cbr(800_000, 500) }).unwrap(),
+    ];
+    sim.run(None).unwrap();
+    let link_report = sim.link_report(bottleneck).unwrap();
+    let mut lost = 0;
+    for f in flows {
+        let r = sim.flow_report(f).unwrap();
+        assert_eq!(r.tx_packets, r.rx_packets + r.lost_packets, "{r:?}");
+        assert!(r.lost_packets > 100, "{r:?}");
+        assert_eq!(r.link_drops, vec![(bottleneck, r.lost_packets)]);
+        assert_eq!(r.loss_rate, r.lost_packets as f64 / r.tx_packets as f64);
+        lost += r.lost_packets;
+    }
+    assert_eq!(lost, link_report.queue_drops + link_report.loss_drops);
+}
+
+#[test]
+fn cbr_without_queueing_has_constant_delay_no_jitter_and_exact_rates() {
+    let mut sim = Simulation::new(1, 0);
+    let (a, b) = (sim.add_node("A"), sim.add_node("B"));
+    link(&mut sim, a, b, 10_000_000, Duration::from_millis(10), droptail(QueueLimit::Packets(50)));
+    let f = sim.add_udp_flow("f", a, b, UdpSourceConfig { max_packets: Some(100), ..cbr(400_000, 1000) }).unwrap();
+    sim.run(None).unwrap();
+    let r = sim.flow_report(f).unwrap();
+    assert_eq!((r.mean_delay_s, r.mean_jitter_s), (Some(0.0108), Some(0.0)));
+    // first sent at 0, last (the 100th, sent at 1.98 s) delivered 10.8 ms later
+    let active = 1.98 + 0.0108;
+    assert!((r.active_s.unwrap() - active).abs() < 1e-12);
+    assert!((r.throughput_bps - 100.0 * 1000.0 * 8.0 / active).abs() < 1e-6);
+    assert!((r.goodput_bps - 100.0 * 972.0 * 8.0 / active).abs() < 1e-6, "payload without UDP/IP headers");
+}
+
+#[test]
+fn jitter_of_independent_uniform_delays_is_a_third_of_their_range() {
+    let mut sim = Simulation::new(5, 0);
+    let (a, b) = (sim.add_node("A"), sim.add_node("B"));
+    let ch = link(&mut sim, a, b, 100_000_000, Duration::from_millis(5), droptail(QueueLimit::Packets(50)));
+    let spread = JitterDistribution::Uniform { low: Duration::ZERO, high: Duration::from_millis(10) };
+    sim.set_jitter(ch, Some(Jitter { distribution: spread, reorder: true })).unwrap();
+    // One packet every 20 ms: never reordered, each delay independent.
+    sim.add_udp_flow("f", a, b, UdpSourceConfig { max_packets: Some(20_000), ..cbr(50_000, 125) }).unwrap();
+    sim.run(None).unwrap();
+    let r = sim.flow_report(0).unwrap();
+    // E|X - Y| = 10 ms / 3 for X, Y independent and uniform on [0, 10 ms];
+    // 20 000 samples put the mean within 1% (its standard error is 0.5%).
+    let jitter = r.mean_jitter_s.unwrap();
+    assert!((jitter - 0.01 / 3.0).abs() < 0.01 * 0.01 / 3.0, "{jitter}");
+    assert!((r.mean_delay_s.unwrap() - (0.005 + 0.00001 + 0.005)).abs() < 1e-4);
+}
+
+#[test]
+fn a_link_saturated_then_idle_is_fully_used_over_its_active_time() {
+    let mut sim = Simulation::new(1, 0);
+    let (a, b) = (sim.add_node("A"), sim.add_node("B"));
+    let ch = link(&mut sim, a, b, 1_000_000, Duration::from_millis(1), droptail(QueueLimit::Packets(50)));
+    // back to back at the link's rate for 10 s, then 1990 s of nothing
+    sim.add_udp_flow("f", a, b, UdpSourceConfig { stop: secs(10), ..cbr(1_000_000, 1000) }).unwrap();
+    sim.run(secs(2000)).unwrap();
+    let l = sim.link_report(ch).unwrap();
+    let busy = l.tx_packets as f64 * 0.008; // 8 ms per 1000-byte packet
+    assert!(busy > 10.0 && busy < 10.01, "{busy}");
+    assert!((l.utilization - busy / 2000.0).abs() < 1e-9, "{}", l.utilization);
+    assert!((l.active_s - busy).abs() < 1e-9, "{}", l.active_s);
+    assert!((l.active_utilization - 1.0).abs() < 1e-12, "{}", l.active_utilization);
 }

@@ -1,8 +1,9 @@
 //! TCP over simulated links: sawtooth and utilization against ns-2's
-//! numbers, loss recovery without timeouts, and end-to-end delivery.
+//! numbers, loss recovery without timeouts, end-to-end delivery, and the
+//! per-flow statistics of a TCP flow (segments, drops, time-averaged cwnd).
 
 use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::{Discipline, NodeId};
+use ackclock_net::{Discipline, LossModel, LossPosition, LossProcess, NodeId};
 use ackclock_sim::{Simulation, TcpApp, TcpFlowConfig};
 use ackclock_tcp::{AckPolicy, CcKind, Reader, TcpConfig};
 
@@ -101,7 +102,7 @@ fn long_fat_pipe(window_scale: bool) -> (f64, f64) {
     let f = sim.add_tcp_flow("f", a, b, flow).unwrap();
     sim.run(Some(Instant::from_ps(10 * 1_000_000_000_000))).unwrap();
     let util = sim.link_report(forward).unwrap().utilization;
-    (util, sim.flow_report(f).unwrap().tcp.unwrap().goodput_bps)
+    (util, sim.flow_report(f).unwrap().goodput_bps)
 }
 
 #[test]
@@ -116,4 +117,56 @@ fn without_window_scaling_throughput_is_capped_at_64k_per_rtt() {
     let (_, goodput) = long_fat_pipe(false);
     let cap = 65_535.0 * 8.0 / 0.060;
     assert!(goodput < cap && goodput > 0.9 * cap, "goodput {goodput}, cap {cap}");
+}
+
+/// A Reno transfer of `bytes` from A to B over 1 Mbit/s, 20 ms, losing the
+/// data packets numbered in `drops` (1, 2, ... on the A->B wire).
+fn lossy_transfer(bytes: u64, drops: Vec<u64>) -> (Simulation, u32, u32) {
+    let mut sim = Simulation::new(1, 0);
+    let (a, b) = (sim.add_node("A"), sim.add_node("B"));
+    let (data, _) = duplex(&mut sim, a, b, 1_000_000, Duration::from_millis(20), 100);
+    let loss = LossModel { process: LossProcess::DropList { drops, seen: 0, next: 0 }, position: LossPosition::OnWire };
+    sim.set_loss(data, Some(loss)).unwrap();
+    let config = TcpFlowConfig { app: TcpApp::Bulk { bytes: Some(bytes) }, ..bulk(ns2_like_reno()) };
+    let f = sim.add_tcp_flow("reno", a, b, config).unwrap();
+    sim.run(None).unwrap();
+    (sim, f, data)
+}
+
+#[test]
+fn a_tcp_flow_counts_its_data_segments_and_where_they_were_dropped() {
+    let (sim, f, data) = lossy_transfer(100 * 960, vec![10, 20, 21]);
+    let r = sim.flow_report(f).unwrap();
+    let tcp = r.tcp.as_ref().unwrap();
+    assert_eq!(tcp.bytes_delivered, 96_000);
+    assert_eq!((r.lost_packets, r.link_drops.clone()), (3, vec![(data, 3)]));
+    assert_eq!(r.rx_packets, r.tx_packets - 3, "nothing left in flight");
+    // 100 data segments, SYN, FIN and the retransmissions (of whole segments),
+    // each with 40 bytes of headers
+    assert_eq!(r.tx_packets, 100 + 2 + tcp.retransmits);
+    assert!(tcp.retransmits >= 3);
+    assert_eq!(r.tx_bytes, 960 * (100 + tcp.retransmits) + 40 * r.tx_packets);
+    // a segment's delay is at least its 8 ms serialization and 20 ms propagation
+    assert!(r.delay_p50_s.unwrap() >= 0.028 && r.mean_jitter_s.unwrap() > 0.0);
+}
+
+#[test]
+fn mean_cwnd_is_the_time_average_of_the_recorded_window() {
+    let (sim, f, _) = lossy_transfer(300 * 960, vec![40, 90]);
+    let r = sim.flow_report(f).unwrap();
+    let tcp = r.tcp.unwrap();
+    let end = tcp.completion_time_s.unwrap();
+    // integrate the recorded cwnd steps from the start to completion
+    let (mut area, mut last) = (0.0, (0.0, 0.0));
+    for &(t, var, value) in sim.tcp_series(f).unwrap() {
+        let t = t.as_secs_f64();
+        if var == 0 && t <= end {
+            area += (t - last.0) * last.1;
+            last = (t, value);
+        }
+    }
+    area += (end - last.0) * last.1;
+    let mean = tcp.mean_cwnd_bytes.unwrap();
+    assert!((mean - area / end).abs() < 1e-6 * mean, "{mean} vs {}", area / end);
+    assert!(mean > 2.0 * 960.0 && mean < 40.0 * 960.0, "{mean}");
 }

@@ -20,8 +20,12 @@ pub enum Capture {
     /// Packets starting transmission on these link directions.
     Channels(Vec<ChannelId>),
     /// Packets a node sends (as they start transmission) and receives, as
-    /// a capture on all its interfaces would see them.
+    /// a capture on all its interfaces would see them: a router's forwarded
+    /// packets appear twice, as received and as sent.
     Node(NodeId),
+    /// One interface of a node, as tcpdump -i sees it: what the node sends
+    /// on channel `sent` and receives from channel `received`.
+    Interface { sent: ChannelId, received: Option<ChannelId> },
 }
 
 impl Capture {
@@ -30,6 +34,10 @@ impl Capture {
             Capture::Channels(c) => r.event == PacketEvent::Dequeue && c.contains(&r.channel),
             Capture::Node(n) => {
                 (r.event == PacketEvent::Dequeue && r.from == *n) || (r.event == PacketEvent::Receive && r.to == *n)
+            }
+            Capture::Interface { sent, received } => {
+                (r.event == PacketEvent::Dequeue && r.channel == *sent)
+                    || (r.event == PacketEvent::Receive && Some(r.channel) == *received)
             }
         }
     }

@@ -10,6 +10,7 @@ from typing import Union
 
 import pandas as pd
 
+from ackclock.extras import require
 from ackclock.files import write_atomically
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -25,6 +26,7 @@ def to_csv(frame: pd.DataFrame, path: PathLike, *, index: bool = False) -> Path:
 
 def to_parquet(frame: pd.DataFrame, path: PathLike, *, index: bool = False) -> Path:
     """Writes `frame` as Parquet (pyarrow); returns the path."""
+    require("parquet", "writing Parquet")
     target = Path(path)
     buffer = io.BytesIO()
     frame.to_parquet(buffer, engine="pyarrow", index=index)

@@ -18,8 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from ackclock.extras import missing
+
+try:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+except ModuleNotFoundError as error:
+    raise missing("plot", "the mm1 experiment's figures") from error
 
 from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
 from ackclock.errors import SimulationError

@@ -13,12 +13,18 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import ValidationError
 
 from ackclock import checks, units
-from ackclock.errors import ConfigError, ParameterError, ScenarioError, ScenarioWarning
+from ackclock.errors import (
+    ConfigError,
+    ParameterError,
+    RunInterrupted,
+    ScenarioError,
+    ScenarioWarning,
+)
 from ackclock.handles import Link, Node
 from ackclock.network_specs import DV, Routing, SessionRouting, StaticRouting
 from ackclock.scenario.lines import PathPart, line_of
@@ -165,26 +171,34 @@ class Scenario:
         until: Duration | None = None,
         trace_dir: Path | None = None,
         trace_anywhere: bool = False,
+        progress: Callable[[float, int], object] | None = None,
     ) -> Simulator:
         """Builds and runs the simulation to `until` (default: the file's), then
-        closes its trace files."""
-        return self.run_built(self.build(seed, trace_dir, trace_anywhere), until)
+        closes its trace files; see `run_built`."""
+        sim = self.build(seed, trace_dir, trace_anywhere)
+        return self.run_built(sim, until, progress)
 
-    def run_built(self, sim: Simulator, until: Duration | None = None) -> Simulator:
+    def run_built(
+        self,
+        sim: Simulator,
+        until: Duration | None = None,
+        progress: Callable[[float, int], object] | None = None,
+    ) -> Simulator:
         """Runs `sim`, built by `build`, to `until` (default: the file's) and
-        closes its trace files. A run that fails leaves no trace file; an
-        interrupted one (KeyboardInterrupt) keeps every record up to then."""
+        closes its trace files. A run that fails leaves no trace file; Ctrl-C
+        keeps every record up to then and raises `RunInterrupted`, which holds
+        the simulation so far. `progress` is `Simulator.run`'s."""
         until = self.until if until is None else until
         if until is not None:
             self._warn_of_apps_after(units.duration_ps(until, "until"), until)
         try:
-            sim.run(until)
+            sim.run(until, progress=progress)
         except ConfigError as error:  # e.g. an app whose destination is unreachable
             sim.discard_traces()
             raise ScenarioError(f"{self.path}: {error}") from None
         except KeyboardInterrupt:
             sim.close_traces()
-            raise
+            raise RunInterrupted(sim) from None
         except BaseException:
             sim.discard_traces()
             raise
@@ -402,33 +416,56 @@ def _build_trace(
     where = ("traces", index)
     nodes = {node.name: node for node in sim.nodes}
     node = None if trace.node is None else _node(nodes, trace.node, *where, "node")
-    link = None
-    if isinstance(trace.link, str):
-        link = _named_link(named, trace.link, *where, "link")
-    elif trace.link is not None:
-        if len(trace.link) != 2:
-            raise _FieldProblem(
-                (*where, "link"), f"{trace.link!r} is not a link name or [from, to]"
-            )
-        ends = [_node(nodes, name, *where, "link") for name in trace.link]
-        with _at(*where, "link"):
-            link = sim.link(ends[0], ends[1])
-    if trace.type == "ns2" and node is not None:
-        raise _FieldProblem((*where, "node"), "an ns2 trace covers links, not a node")
+    link = _trace_link(sim, nodes, named, trace.link, (*where, "link"), "a link name or [from, to]")
+    interface = _trace_link(
+        sim, nodes, None, trace.interface, (*where, "interface"), "[node, peer]"
+    )
+    if trace.type in ("ns2", "nam"):
+        for key, value in (("node", node), ("interface", interface)):
+            if value is not None:
+                raise _FieldProblem(
+                    (*where, key), f"an {trace.type} trace covers links, not a {key}"
+                )
+    if trace.type == "nam" and link is not None:
+        raise _FieldProblem((*where, "link"), "a nam trace covers the whole network")
     try:
         with _at(*where, key={"path": "file"}):
             if trace.type == "ns2" and link is not None:
                 sim.trace_queue(link.src, link.dst, path)
             elif trace.type == "ns2":
                 sim.trace_all(path, variables=trace.variables is not False)
+            elif trace.type == "nam":
+                sim.trace_nam(path)
             elif trace.type == "tcpdump":
-                sim.tcpdump(path, node=node, link=link)
+                sim.tcpdump(path, node=node, link=link, interface=interface)
             else:
-                sim.pcap(path, node=node, link=link, snaplen=trace.snaplen or 65535)
+                snaplen = trace.snaplen or 65535
+                sim.pcap(path, node=node, link=link, snaplen=snaplen, interface=interface)
     except OSError as error:
         raise _FieldProblem(
             (*where, "file"), f"cannot write {trace.file!r}: {error.strerror or error}"
         ) from None
+
+
+def _trace_link(
+    sim: Simulator,
+    nodes: dict[str, Node],
+    named: dict[str, Link] | None,
+    names: str | list[str] | None,
+    path: tuple[PathPart, ...],
+    shape: str,
+) -> Link | None:
+    """The link direction a trace's `link` or `interface` gives: two node
+    names, or a link's name where `named` links are allowed."""
+    if names is None:
+        return None
+    if isinstance(names, str) and named is not None:
+        return _named_link(named, names, *path)
+    if isinstance(names, str) or len(names) != 2:
+        raise _FieldProblem(path, f"{names!r} is not {shape}")
+    ends = [_node(nodes, name, *path) for name in names]
+    with _at(*path):
+        return sim.link(ends[0], ends[1])
 
 
 def _set_direction(link: Link, table: LinkTable | ReverseTable, path: tuple[PathPart, ...]) -> None:
@@ -463,6 +500,11 @@ def _node(nodes: dict[str, Node], name: str, *path: PathPart) -> Node:
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Reads and validates a scenario file; raises `ScenarioError` (one line)."""
     path = Path(path)
+    return scenario_from_data(path, *read_toml(path))
+
+
+def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    """The text of a TOML file and its data; raises `ScenarioError` (one line)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -473,9 +515,18 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         raise ScenarioError(f"{path}: cannot read it: {error.strerror}") from None
     try:
         data = tomllib.loads(text)
-        spec = ScenarioFile.model_validate(data)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"{path}: invalid TOML: {error}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: tables or arrays are nested too deeply") from None
+    return text, data
+
+
+def scenario_from_data(path: Path, text: str, data: dict[str, Any]) -> Scenario:
+    """Validates the TOML `data` of the file `path` (which a sweep may have
+    changed); errors name the field and its line in `text`."""
+    try:
+        spec = ScenarioFile.model_validate(data)
     except ValidationError as error:
         raise _scenario_error(path, text, _validation_problem(error, data)) from None
     except RecursionError:

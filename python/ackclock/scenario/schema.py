@@ -527,13 +527,15 @@ DynamicsTable = Annotated[
 
 
 class TraceTable(Table):
-    """A trace file: ns-2 text of every link (or of `link`), or tcpdump text or a
-    pcap of what `node` sends and receives or what leaves on `link`."""
+    """A trace file: ns-2 text of every link (or of `link`), a nam animation of
+    the whole network, or tcpdump text or a pcap of what `node` sends and
+    receives, what leaves on `link` or what passes one `interface`."""
 
-    type: Literal["ns2", "tcpdump", "pcap"]
+    type: Literal["ns2", "nam", "tcpdump", "pcap"]
     file: str
     node: Optional[str] = None
     link: Optional[LinkRef] = None  # a link name or [from, to]
+    interface: Optional[list[str]] = None  # [node, peer]: node's interface to peer
     variables: Optional[bool] = None  # ns2 only: TCP variable records (default true)
     snaplen: Optional[int] = None  # pcap only
 

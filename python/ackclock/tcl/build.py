@@ -9,7 +9,7 @@ from ackclock.tcl.world import Agent, LinkDecl, World
 
 
 def build(world: World) -> Simulator:
-    sim = Simulator(seed=world.seed)
+    sim = Simulator(seed=world.seed, replication=world.replication)
     t = world.topology
     for node in t.nodes:
         node.handle = sim.node(f"n{node.id}")

@@ -25,7 +25,7 @@ except ImportError:  # pragma: no cover - depends on how Python was built
 class TclRun:
     """One script: the interpreter, its objects, and the first failure."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, replication: int = 0) -> None:
         if tkinter is None:
             raise TclScriptError(
                 "this Python has no Tcl (tkinter); install it, e.g. apt-get install python3-tk"
@@ -40,6 +40,7 @@ class TclRun:
             channel_path=self.channel_path,
             register=self.register,
             split_list=lambda text: list(self.tcl.splitlist(text)),
+            replication=replication,
         )
         self._install()
 
@@ -156,10 +157,13 @@ class TclRun:
         self.tcl.eval("flush stdout; flush stderr")
 
 
-def run_script(script: Path, args: list[str], seed: int = 1, view: Path | None = None) -> int:
+def run_script(
+    script: Path, args: list[str], seed: int = 1, replication: int = 0, view: Path | None = None
+) -> int:
     """Runs an ns-2 script with `args` as its argv; returns its exit status.
+    `replication` k > 0 gives the run independent random streams from `seed`.
     `view`: also write the index `ackclock view` reads there."""
-    run = TclRun(seed)
+    run = TclRun(seed, replication)
     if view is not None:
         run.world.view_paths.append(os.fspath(view))
     return run.run(script, args)

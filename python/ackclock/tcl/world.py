@@ -228,7 +228,7 @@ class TcpSink(Agent):
         # ns-2 counts every in-order packet's size, headers included, and the SYN.
         total = 0
         for flow in flows:
-            payload = flow.stats()["rx_bytes"]
+            payload = flow.stats()["bytes_delivered"]
             packets = math.ceil(payload / flow.mss)
             total += payload + TCP_HEADER_BYTES * (packets + 1)
         return str(total)
@@ -377,8 +377,10 @@ class World:
         channel_path: Callable[[str], str],
         register: Callable[[TclObject], None],
         split_list: Callable[[str], list[str]],
+        replication: int = 0,
     ) -> None:
         self.seed = seed
+        self.replication = replication
         self.eval_global = eval_global
         self.channel_path = channel_path
         self.register = register

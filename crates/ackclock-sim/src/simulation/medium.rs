@@ -87,7 +87,7 @@ impl Simulation {
         let n = &mut self.nics[nic as usize];
         if !n.queue.push(Queued { packet: id, bytes, to }) {
             n.stats.queue_drops += 1;
-            self.drop_packet(id);
+            self.drop_packet(id, None);
             return;
         }
         self.service_nic(now, nic);
@@ -122,7 +122,7 @@ impl Simulation {
         receptions.clear();
         self.media[self.nics[nic as usize].medium as usize].receptions(now, nic, &mut receptions);
         if receptions.is_empty() {
-            self.drop_packet(frame.packet); // nobody hears it
+            self.drop_packet(frame.packet, None); // nobody hears it
         } else {
             let slot = self.store_frame(FrameInFlight { frame, duration, receivers: receptions.len() as u32 });
             for r in &receptions {
@@ -182,7 +182,7 @@ impl Simulation {
             let packet = if last { frame.packet } else { self.copy_packet(frame.packet) };
             self.receive(now, node, packet);
         } else if last {
-            self.drop_packet(frame.packet);
+            self.drop_packet(frame.packet, None);
         }
     }
 }

@@ -251,7 +251,7 @@ impl Simulation {
         let waiting = &mut self.nodes[node as usize].waiting;
         if let Some(dropped) = waiting.push(now, dst, id) {
             self.nodes[node as usize].stats.no_route_drops += 1;
-            self.drop_packet(dropped);
+            self.drop_packet(dropped, None);
         }
         self.arm_route_wait(node);
         self.with_protocol(now, node, |p, out| p.on_no_route(now, dst, out));
@@ -273,7 +273,7 @@ impl Simulation {
         self.waiting_armed[node as usize] = None;
         for p in self.nodes[node as usize].waiting.expire(now) {
             self.nodes[node as usize].stats.no_route_drops += 1;
-            self.drop_packet(p);
+            self.drop_packet(p, None);
         }
         self.arm_route_wait(node);
     }
@@ -458,7 +458,7 @@ impl Simulation {
             }
         }
         for p in lost {
-            self.drop_packet(p);
+            self.drop_packet(p, Some(ch));
         }
     }
 

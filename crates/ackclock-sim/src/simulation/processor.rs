@@ -51,7 +51,7 @@ impl Simulation {
                 self.queue.schedule(t, Event::Processed(node));
             }
             Ok(None) => {}
-            Err(refused) => self.drop_packet(refused),
+            Err(refused) => self.drop_packet(refused, None),
         }
     }
 
