@@ -214,8 +214,10 @@ impl Endpoint {
         if self.dupacks != self.cfg.dupack_threshold && !lost {
             return;
         }
-        // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
-        if rules.guard_recover && self.snd_una <= self.recover && self.recover > 0 {
+        // RFC 6582 §3.2 (2), RFC 6675 §5 (RecoveryPoint): no second fast
+        // retransmit for the same window.
+        let guarded = rules.guard_recover || sack_recovery;
+        if guarded && self.snd_una <= self.recover && self.recover > 0 {
             return;
         }
         self.stats.fast_retransmits += 1;
@@ -283,8 +285,11 @@ impl Endpoint {
         self.retransmit_at = None;
         self.dupacks = 0;
         if self.snd_una > 0 {
-            let c = self.conn(now);
-            self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
+            let episode_over = self.phase == Phase::Open || self.snd_una >= self.recover;
+            if episode_over || self.cc.recovery_rules().ssthresh_on_every_rto {
+                let c = self.conn(now);
+                self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
+            }
             self.win.cwnd = self.send_mss;
             self.recover = self.snd_max;
             self.phase = Phase::Loss;

@@ -172,13 +172,24 @@ pub struct RecoveryRules {
     /// RFC 3042's one segment per early duplicate ACK also while recovering
     /// from a timeout (ns-2's `singledup_` sends on any early duplicate).
     pub limited_transmit_after_rto: bool,
+    /// A timeout during a loss episode (fast recovery, or after an earlier
+    /// timeout, before `recover` is acknowledged) sets ssthresh again, as
+    /// ns-2's `slowdown` does. Otherwise it is held: the episode already
+    /// reduced it (RFC 5681 §3.1 for a repeated timeout, Linux
+    /// `tcp_enter_loss` for a timeout in recovery).
+    pub ssthresh_on_every_rto: bool,
 }
 
 impl RecoveryRules {
     /// The RFCs' rules for a style: only classic Reno may fast-retransmit
     /// again within a window.
     pub const fn rfc(style: RecoveryStyle) -> Self {
-        RecoveryRules { style, guard_recover: !matches!(style, RecoveryStyle::Reno), limited_transmit_after_rto: false }
+        RecoveryRules {
+            style,
+            guard_recover: !matches!(style, RecoveryStyle::Reno),
+            limited_transmit_after_rto: false,
+            ssthresh_on_every_rto: false,
+        }
     }
 }
 

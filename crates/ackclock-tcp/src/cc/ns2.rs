@@ -15,7 +15,8 @@
 //!   recovery open it at once.
 //! * Recovery rules: like ns-2's `bug_fix_`, no second fast retransmit
 //!   before `recover` is acknowledged, Reno included; like `singledup_`,
-//!   limited transmit also while recovering from a timeout.
+//!   limited transmit also while recovering from a timeout; every timeout
+//!   halves `ssthresh_` again.
 
 use super::{CcContext, CongestionOps, Conn, CwndEvent, RecoveryRules, RecoveryStyle, Window};
 
@@ -65,7 +66,12 @@ impl CongestionOps for Ns2Reno {
     }
 
     fn recovery_rules(&self) -> RecoveryRules {
-        RecoveryRules { style: self.style, guard_recover: true, limited_transmit_after_rto: true }
+        RecoveryRules {
+            style: self.style,
+            guard_recover: true,
+            limited_transmit_after_rto: true,
+            ssthresh_on_every_rto: true,
+        }
     }
 
     fn ssthresh(&mut self, _w: &Window, c: &Conn) -> u32 {
