@@ -5,9 +5,15 @@
 //! per-segment RTT samples and RACK (RFC 8985) stand on it.
 //!
 //! The records live in a ring ordered by sequence offset that grows to the
-//! largest flight and then allocates nothing. A retransmission that starts
-//! or ends inside a record splits it (rare: only when segment boundaries
-//! changed), as Linux fragments an skb.
+//! largest flight and then allocates nothing. A retransmission or SACK block
+//! that starts or ends inside a record splits it (rare: only when segment
+//! boundaries changed), as Linux fragments an skb.
+//!
+//! Each record also carries the loss state: SACKed, deemed lost, and whether
+//! a retransmission of it is in flight. Byte totals of the three are kept so
+//! that RFC 6675's pipe costs nothing: a record counts once in flight unless
+//! SACKed or deemed lost, and once more while its retransmission is out
+//! (Linux `packets_out - (sacked_out + lost_out) + retrans_out`).
 
 use crate::cc::RateSample;
 use ackclock_core::{Duration, Instant};
@@ -30,8 +36,13 @@ pub(crate) struct SentSegment {
     pub first_tx_at: Instant,
     /// Sent while the application left the window unused.
     pub app_limited: bool,
+    /// Sent more than once (Karn: its RTT is ambiguous).
     pub retransmitted: bool,
     pub sacked: bool,
+    /// Deemed lost (RFC 6675 IsLost, RACK, or a timeout).
+    pub lost: bool,
+    /// A retransmission of it is in flight.
+    pub rtx_out: bool,
 }
 
 impl SentSegment {
@@ -158,6 +169,32 @@ pub(crate) struct Delivery {
 pub(crate) struct Flight {
     segments: Ring,
     conn: Totals,
+    marks: Marks,
+}
+
+/// Bytes of the records that are SACKed, deemed lost (and not SACKed), and
+/// retransmitted with the retransmission in flight (and not SACKed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Marks {
+    sacked: u64,
+    lost: u64,
+    rtx_out: u64,
+}
+
+impl Marks {
+    #[inline]
+    fn add(&mut self, s: &SentSegment) {
+        self.sacked += if s.sacked { s.len() } else { 0 };
+        self.lost += if s.lost { s.len() } else { 0 };
+        self.rtx_out += if s.rtx_out { s.len() } else { 0 };
+    }
+
+    #[inline]
+    fn remove(&mut self, s: &SentSegment) {
+        self.sacked -= if s.sacked { s.len() } else { 0 };
+        self.lost -= if s.lost { s.len() } else { 0 };
+        self.rtx_out -= if s.rtx_out { s.len() } else { 0 };
+    }
 }
 
 /// The connection's delivery state (the draft's C.*).
@@ -202,6 +239,8 @@ impl Flight {
             app_limited: c.app_limited_until != 0,
             retransmitted: false,
             sacked: false,
+            lost: false,
+            rtx_out: false,
         };
         if self.segments.is_empty() || start >= self.segments.back().end {
             *self.segments.push_back() = fresh;
@@ -218,8 +257,19 @@ impl Flight {
         let first = self.split_at(start);
         let last = self.split_at(end.min(high));
         for i in first..last {
-            let s = self.segments.get_mut(i);
-            *s = SentSegment { start: s.start, end: s.end, retransmitted: true, sacked: s.sacked, ..fresh };
+            let old = *self.segments.get(i);
+            let new = SentSegment {
+                start: old.start,
+                end: old.end,
+                retransmitted: true,
+                sacked: old.sacked,
+                lost: old.lost,
+                rtx_out: !old.sacked,
+                ..fresh
+            };
+            self.marks.remove(&old);
+            self.marks.add(&new);
+            *self.segments.get_mut(i) = new;
         }
         if end > high {
             *self.segments.push_back() = SentSegment { start: high, retransmitted: true, ..fresh };
@@ -248,16 +298,21 @@ impl Flight {
             }
             if front.end > ack {
                 // A partial ACK of the record: deliver what it covers.
-                if !front.sacked {
-                    self.conn.delivered += ack - front.start;
-                    d.bytes += ack - front.start;
+                let old = *front;
+                if !old.sacked {
+                    self.conn.delivered += ack - old.start;
+                    d.bytes += ack - old.start;
                 }
-                self.segments.get_mut(0).start = ack;
+                let new = SentSegment { start: ack, ..old };
+                self.marks.remove(&old);
+                self.marks.add(&new);
+                *self.segments.get_mut(0) = new;
                 break;
             }
             if !front.sacked {
                 self.conn.deliver(now, front, ece, d);
             }
+            self.marks.remove(front);
             self.segments.pop_front();
         }
     }
@@ -275,12 +330,84 @@ impl Flight {
         let first = self.split_at(start);
         let last = self.split_at(end);
         for i in first..last {
-            let s = self.segments.get_mut(i);
-            if !s.sacked {
-                s.sacked = true;
-                self.conn.deliver(now, s, ece, d);
+            let old = *self.segments.get(i);
+            if !old.sacked {
+                let new = SentSegment { sacked: true, lost: false, rtx_out: false, ..old };
+                self.marks.remove(&old);
+                self.marks.add(&new);
+                *self.segments.get_mut(i) = new;
+                self.conn.deliver(now, &old, ece, d);
             }
         }
+    }
+
+    // --- loss state ---
+
+    pub fn len(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// The `i`th record from the oldest.
+    pub fn get(&self, i: usize) -> &SentSegment {
+        self.segments.get(i)
+    }
+
+    pub fn sacked_bytes(&self) -> u64 {
+        self.marks.sacked
+    }
+
+    /// RFC 6675 SetPipe for a FlightSize of `flight` bytes: what is not
+    /// SACKed and not deemed lost, plus the retransmissions in flight.
+    pub fn pipe(&self, flight: u64) -> u64 {
+        (flight - self.marks.sacked - self.marks.lost) + self.marks.rtx_out
+    }
+
+    /// Deems the `i`th record lost. With `resend`, a retransmission of it in
+    /// flight is deemed lost too, so that it may be sent again (RACK, a
+    /// timeout); RFC 6675's IsLost leaves a retransmission be.
+    pub fn set_lost(&mut self, i: usize, resend: bool) {
+        let old = *self.segments.get(i);
+        let new = SentSegment { lost: true, rtx_out: old.rtx_out && !resend, ..old };
+        if old.sacked || new == old {
+            return;
+        }
+        self.marks.remove(&old);
+        self.marks.add(&new);
+        *self.segments.get_mut(i) = new;
+    }
+
+    /// A retransmission timeout: everything not SACKed is deemed lost and no
+    /// retransmission is in flight any more (RFC 6675 §5.1, Linux
+    /// `tcp_timeout_mark_lost`).
+    pub fn all_lost(&mut self) {
+        for i in 0..self.segments.len() {
+            self.set_lost(i, true);
+        }
+    }
+
+    /// The index of the first record that ends above `offset`.
+    pub fn index_after(&self, offset: u64) -> usize {
+        self.segments.partition_point(|s| s.end <= offset)
+    }
+
+    /// The first offset at or after `offset` that no SACKed record covers.
+    pub fn next_unsacked(&self, mut offset: u64) -> u64 {
+        for i in self.index_after(offset)..self.segments.len() {
+            let s = self.segments.get(i);
+            if !s.sacked || s.start > offset {
+                break;
+            }
+            offset = s.end;
+        }
+        offset
+    }
+
+    /// Where the run of unSACKed records from `offset` ends, at most `limit`.
+    pub fn hole_end(&self, offset: u64, limit: u64) -> u64 {
+        (self.index_after(offset)..self.segments.len())
+            .map(|i| self.segments.get(i))
+            .find(|s| s.sacked && s.start >= offset)
+            .map_or(limit, |s| s.start.min(limit))
     }
 
     /// tcp_rate_gen: the rate sample of an ACK, after `on_ack` and `on_sack`.

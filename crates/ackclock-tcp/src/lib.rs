@@ -17,7 +17,7 @@ mod options;
 pub mod reassembly;
 mod recv;
 pub mod rtt;
-pub mod scoreboard;
+mod scoreboard;
 mod send;
 pub mod stats;
 

@@ -3,7 +3,7 @@
 use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, RateSample, RecoveryStyle};
 use crate::endpoint::{Endpoint, Phase, State};
 use crate::flight::Delivery;
-use crate::scoreboard::NextSeg;
+use crate::scoreboard::{self, NextSeg};
 use ackclock_core::{Duration, Instant};
 use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::TcpRepr;
@@ -24,7 +24,7 @@ impl Endpoint {
         match self.phase {
             Phase::FastRecovery => CaState::Recovery,
             Phase::Loss => CaState::Loss,
-            Phase::Open if self.dupacks > 0 || !self.scoreboard.is_empty() => CaState::Disorder,
+            Phase::Open if self.dupacks > 0 || self.flight.sacked_bytes() > 0 => CaState::Disorder,
             Phase::Open => CaState::Open,
         }
     }
@@ -120,10 +120,10 @@ impl Endpoint {
             }
         }
         let una = ack.max(self.snd_una);
-        self.scoreboard.update(una, self.snd_max, blocks.iter().copied());
         for &(start, end) in blocks {
-            self.flight.on_sack(now, start.max(una), end, seg.flags.ece, delivery);
+            self.flight.on_sack(now, start.max(una), end.min(self.snd_max), seg.flags.ece, delivery);
         }
+        scoreboard::mark_lost(&mut self.flight, self.cfg.dupack_threshold, self.send_mss);
     }
 
     fn on_new_ack(&mut self, now: Instant, seg: &TcpRepr, ack: u64, rs: &RateSample) {
@@ -210,7 +210,7 @@ impl Endpoint {
         let sack_recovery = self.sack_ok && rules.style != RecoveryStyle::Tahoe;
         // RFC 6675 §5: enter recovery on DupThresh dupacks, or as soon as
         // the scoreboard deems the first unacknowledged segment lost.
-        let lost = sack_recovery && self.scoreboard.is_lost(self.snd_una, self.cfg.dupack_threshold, self.send_mss);
+        let lost = sack_recovery && self.flight.len() > 0 && self.flight.get(0).lost;
         if self.dupacks != self.cfg.dupack_threshold && !lost {
             return;
         }
@@ -245,8 +245,7 @@ impl Endpoint {
                 if !owns_window {
                     self.win.cwnd = self.win.ssthresh;
                 }
-                self.scoreboard.high_rxt = self.snd_una;
-                self.scoreboard.rescue_rxt = None;
+                self.scoreboard.restart(self.snd_una);
                 self.retransmit_at = Some(self.snd_una);
                 self.phase = Phase::FastRecovery;
             }
@@ -296,9 +295,9 @@ impl Endpoint {
             self.cwnd_event(now, CwndEvent::Rto);
         }
         self.snd_nxt = self.snd_una; // go back N
-                                     // RFC 6675 §5.1: keep the scoreboard, restart retransmission marks.
-        self.scoreboard.high_rxt = self.snd_una;
-        self.scoreboard.rescue_rxt = None;
+                                     // RFC 6675 §5.1: keep what was SACKed; all else is lost and resent.
+        self.flight.all_lost();
+        self.scoreboard.restart(self.snd_una);
         self.restart_rto(now);
     }
 
@@ -346,7 +345,7 @@ impl Endpoint {
         }
         if self.sack_ok && self.snd_nxt < self.snd_max {
             // Going back after a timeout: skip what the peer already holds.
-            self.snd_nxt = self.scoreboard.next_unsacked(self.snd_nxt).min(self.snd_max);
+            self.snd_nxt = self.flight.next_unsacked(self.snd_nxt).min(self.snd_max);
         }
         let end = self.data_end;
         let nxt = self.snd_nxt;
@@ -387,7 +386,7 @@ impl Endpoint {
     fn end_burst(&mut self) {
         let flight = self.snd_max - self.snd_una;
         let cwnd = u64::from(self.cwnd());
-        let limited = flight >= cwnd && flight - self.scoreboard.sacked_bytes() >= cwnd;
+        let limited = flight >= cwnd && self.flight.pipe(flight) >= cwnd;
         if !std::mem::take(&mut self.burst_sent) && !limited {
             return;
         }
@@ -418,7 +417,7 @@ impl Endpoint {
     fn segment_len_at(&self, at: u64) -> u64 {
         let end = self.data_end.min(at + u64::from(self.send_mss));
         if self.sack_ok {
-            self.scoreboard.hole_end(at, end) - at
+            self.flight.hole_end(at, end) - at
         } else {
             end.saturating_sub(at)
         }
@@ -426,14 +425,14 @@ impl Endpoint {
 
     /// RFC 6675 §5 (C): while cwnd - pipe >= 1 MSS, send what NextSeg says.
     fn sack_recovery_segment(&mut self, now: Instant) -> Option<TcpRepr> {
-        let (mss, dupthresh) = (self.send_mss, self.cfg.dupack_threshold);
-        let pipe = self.scoreboard.pipe(self.snd_una, self.snd_max, dupthresh, mss);
+        let mss = self.send_mss;
+        let pipe = self.flight.pipe(self.snd_max - self.snd_una);
         if u64::from(self.cwnd()) < pipe + u64::from(mss) {
             return None;
         }
         let rwnd_room = !self.cfg.flow_control || self.snd_nxt < self.snd_una + self.snd_wnd;
         let new_data = self.snd_nxt < self.data_end && rwnd_room;
-        let next = self.scoreboard.next_seg(self.snd_una, self.snd_max, new_data, dupthresh, mss)?;
+        let next = self.scoreboard.next_seg(&self.flight, new_data)?;
         let at = match next {
             NextSeg::NewData => {
                 let len = (self.data_end - self.snd_nxt).min(u64::from(mss));
