@@ -80,15 +80,19 @@ NOTRACE_SUBSTITUTIONS = [
 
 # ----------------------------------------------------------------------------- worker
 
+
 def load_native():
     """Import ackclock._native without running the ackclock package's __init__."""
     spec = importlib.util.find_spec("ackclock")
     if spec is None or not spec.submodule_search_locations:
-        raise SystemExit(f"ackclock is not installed for {sys.executable}; "
-                         "pip install . (a release build) or pass --python")
+        raise SystemExit(
+            f"ackclock is not installed for {sys.executable}; "
+            "pip install . (a release build) or pass --python"
+        )
     for d in spec.submodule_search_locations:
-        for so in sorted(glob.glob(os.path.join(d, "_native*.so")) +
-                         glob.glob(os.path.join(d, "_native*.pyd"))):
+        for so in sorted(
+            glob.glob(os.path.join(d, "_native*.so")) + glob.glob(os.path.join(d, "_native*.pyd"))
+        ):
             loader = importlib.machinery.ExtensionFileLoader("ackclock._native", so)
             mspec = importlib.util.spec_from_loader("ackclock._native", loader)
             mod = importlib.util.module_from_spec(mspec)
@@ -107,13 +111,13 @@ def elf_has_debug_info(path):
     if data[:4] != b"\x7fELF" or data[4] != 2:  # 64-bit ELF only
         return None
     e = "<" if data[5] == 1 else ">"
-    shoff, = struct.unpack_from(e + "Q", data, 0x28)
+    (shoff,) = struct.unpack_from(e + "Q", data, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x3A)
-    names_off, = struct.unpack_from(e + "Q", data, shoff + shstrndx * shentsize + 0x18)
+    (names_off,) = struct.unpack_from(e + "Q", data, shoff + shstrndx * shentsize + 0x18)
     for i in range(shnum):
-        name_idx, = struct.unpack_from(e + "I", data, shoff + i * shentsize)
+        (name_idx,) = struct.unpack_from(e + "I", data, shoff + i * shentsize)
         start = names_off + name_idx
-        name = data[start:data.index(b"\0", start)]
+        name = data[start : data.index(b"\0", start)]
         if name == b".debug_info":
             return True
     return False
@@ -173,16 +177,31 @@ def worker_ackclock(sim_seconds):
         "build_s": t2 - t1,
         "run_s": t3 - t2,
         "recv": [s["bytes_delivered"] // MSS for s in stats],
-        "flows": [{k: s.get(k) for k in ("name", "bytes_delivered", "tx_packets", "retransmits",
-                                         "fast_retransmits", "timeouts", "rtt_mean_s")}
-                  for s in stats],
-        "bottleneck": {k: link[k] for k in ("tx_packets", "tx_bytes", "drops", "utilization",
-                                            "mean_queue_packets")},
+        "flows": [
+            {
+                k: s.get(k)
+                for k in (
+                    "name",
+                    "bytes_delivered",
+                    "tx_packets",
+                    "retransmits",
+                    "fast_retransmits",
+                    "timeouts",
+                    "rtt_mean_s",
+                )
+            }
+            for s in stats
+        ],
+        "bottleneck": {
+            k: link[k]
+            for k in ("tx_packets", "tx_bytes", "drops", "utilization", "mean_queue_packets")
+        },
     }
     json.dump(out, sys.stdout)
 
 
 # ----------------------------------------------------------------------------- driver
+
 
 def log(msg=""):
     print(msg, flush=True)
@@ -201,8 +220,10 @@ def ensure_tools():
     if not need:
         return
     sudo = [] if os.geteuid() == 0 else ["sudo"]
-    log(f"missing {', '.join(need)}: installing with apt-get "
-        f"({' '.join(sudo + ['apt-get', 'install', '-y'] + need)}) ...")
+    log(
+        f"missing {', '.join(need)}: installing with apt-get "
+        f"({' '.join(sudo + ['apt-get', 'install', '-y'] + need)}) ..."
+    )
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True, env=env)
     subprocess.run(sudo + ["apt-get", "install", "-y", "-qq"] + need, check=True, env=env)
@@ -218,8 +239,10 @@ def write_notrace_copy(dst):
         rx = re.compile(pattern)
         hits = [i for i, line in enumerate(lines) if rx.match(line)]
         if len(hits) != expected:
-            raise SystemExit(f"{BASIC2}: expected {expected} line(s) matching {pattern!r}, "
-                             f"found {len(hits)}; update NOTRACE_SUBSTITUTIONS")
+            raise SystemExit(
+                f"{BASIC2}: expected {expected} line(s) matching {pattern!r}, "
+                f"found {len(hits)}; update NOTRACE_SUBSTITUTIONS"
+            )
         for i in hits:
             lines[i] = rx.sub(repl, lines[i])
     with open(dst, "w") as f:
@@ -239,19 +262,27 @@ def measure(cmd, cwd):
 
     with tempfile.NamedTemporaryFile(mode="w+", suffix=".rss") as rss:
         t0 = time.perf_counter()
-        p = subprocess.run([GNU_TIME, "-f", "%M", "-o", rss.name] + cmd, cwd=cwd,
-                           capture_output=True, text=True)
+        p = subprocess.run(
+            [GNU_TIME, "-f", "%M", "-o", rss.name] + cmd, cwd=cwd, capture_output=True, text=True
+        )
         wall = time.perf_counter() - t0
         if p.returncode != 0:
-            raise SystemExit(f"command failed ({p.returncode}): {' '.join(cmd)}\n"
-                             f"{p.stdout}{p.stderr}")
+            raise SystemExit(
+                f"command failed ({p.returncode}): {' '.join(cmd)}\n{p.stdout}{p.stderr}"
+            )
         peak_kib = int(rss.read().split()[-1])
     return p.stdout, wall, peak_kib
 
 
 def run_ackclock(python, sim_seconds):
-    cmd = [python, os.path.abspath(__file__), "--worker", "ackclock",
-           "--sim-seconds", str(sim_seconds)]
+    cmd = [
+        python,
+        os.path.abspath(__file__),
+        "--worker",
+        "ackclock",
+        "--sim-seconds",
+        str(sim_seconds),
+    ]
     stdout, wall, rss = measure(cmd, HERE)
     return json.loads(stdout), wall, rss
 
@@ -279,14 +310,28 @@ def run_ns2(script, workdir, sim_seconds):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sim-seconds", type=int, default=3000,
-                    help="simulated seconds (default 3000, the chapter's sec. 16.3.10 run)")
-    ap.add_argument("--skip-ns2-trace", action="store_true",
-                    help="skip the slow ns-2 run with trace-all (a ~1.8 GB trace file)")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="runs per simulator, interleaved; the table shows medians")
-    ap.add_argument("--python", default=sys.executable,
-                    help="interpreter with a release build of ackclock (default: this one)")
+    ap.add_argument(
+        "--sim-seconds",
+        type=int,
+        default=3000,
+        help="simulated seconds (default 3000, the chapter's sec. 16.3.10 run)",
+    )
+    ap.add_argument(
+        "--skip-ns2-trace",
+        action="store_true",
+        help="skip the slow ns-2 run with trace-all (a ~1.8 GB trace file)",
+    )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs per simulator, interleaved; the table shows medians",
+    )
+    ap.add_argument(
+        "--python",
+        default=sys.executable,
+        help="interpreter with a release build of ackclock (default: this one)",
+    )
     ap.add_argument("--json", help="also write all measurements here as JSON")
     ap.add_argument("--worker", choices=["ackclock"], help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -300,10 +345,14 @@ def main():
     T = a.sim_seconds
     ensure_tools()
 
-    log(f"two-sender dumbbell (seed 003 sec. 16.3, bottleneckBW 8.0), {T} simulated seconds, "
-        f"{a.repeat} run(s) each")
-    log(f"machine: {os.cpu_count()} CPUs, {cpu_model()}; python {platform.python_version()} "
-        f"({a.python})")
+    log(
+        f"two-sender dumbbell (seed 003 sec. 16.3, bottleneckBW 8.0), {T} simulated seconds, "
+        f"{a.repeat} run(s) each"
+    )
+    log(
+        f"machine: {os.cpu_count()} CPUs, {cpu_model()}; python {platform.python_version()} "
+        f"({a.python})"
+    )
     sims = [("ackclock", None), ("ns-2, no trace", "notrace")]
     if not a.skip_ns2_trace:
         sims.append(("ns-2, trace-all", "trace"))
@@ -319,19 +368,26 @@ def main():
                     script = notrace if kind == "notrace" else BASIC2
                     res, wall, rss = run_ns2(script, work, T)
                 runs[name].append({"wall_s": wall, "rss_kib": rss, **res})
-                log(f"  run {rep + 1}/{a.repeat} {name:<16} wall {wall:8.3f} s, "
-                    f"peak RSS {rss / 1024:7.1f} MiB, delivered {sum(res['recv'])}")
+                log(
+                    f"  run {rep + 1}/{a.repeat} {name:<16} wall {wall:8.3f} s, "
+                    f"peak RSS {rss / 1024:7.1f} MiB, delivered {sum(res['recv'])}"
+                )
 
     ack = runs["ackclock"][0]
     if ack["debug_info"]:
-        log(f"WARNING: {ack['module']} has debug info: probably a debug build; "
-            "the ackclock numbers are not representative (use pip install . or --python)")
+        log(
+            f"WARNING: {ack['module']} has debug info: probably a debug build; "
+            "the ackclock numbers are not representative (use pip install . or --python)"
+        )
     for name, rs in runs.items():
         if any(r["recv"] != rs[0]["recv"] for r in rs):
-            raise SystemExit(f"{name}: delivered counts differ between runs: "
-                             f"{[r['recv'] for r in rs]}")
-    if "ns-2, trace-all" in runs and runs["ns-2, trace-all"][0]["recv"] != \
-            runs["ns-2, no trace"][0]["recv"]:
+            raise SystemExit(
+                f"{name}: delivered counts differ between runs: {[r['recv'] for r in rs]}"
+            )
+    if (
+        "ns-2, trace-all" in runs
+        and runs["ns-2, trace-all"][0]["recv"] != runs["ns-2, no trace"][0]["recv"]
+    ):
         raise SystemExit("ns-2 with and without trace delivered different counts")
 
     summary = {}
@@ -351,27 +407,35 @@ def main():
     log()
     stat = "median of " + str(a.repeat) if a.repeat > 1 else "1 run"
     log(f"Results ({stat}; wall = whole child process, start to exit)")
-    head = (f"{'simulator':<16} {'wall s':>8} {'peak RSS MiB':>12} {'delivered pkts':>14} "
-            f"{'pkts/wall s':>12} {'vs ns-2':>8}")
+    head = (
+        f"{'simulator':<16} {'wall s':>8} {'peak RSS MiB':>12} {'delivered pkts':>14} "
+        f"{'pkts/wall s':>12} {'vs ns-2':>8}"
+    )
     if base_tr:
         head += f" {'vs ns-2 traced':>14}"
     log(head)
     log("-" * len(head))
     for name, s in summary.items():
-        row = (f"{name:<16} {s['wall_s']:8.3f} {s['peak_rss_mib']:12.1f} "
-               f"{s['delivered']:14d} {s['pkts_per_wall_s']:12.0f} "
-               f"{s['pkts_per_wall_s'] / base:7.2f}x")
+        row = (
+            f"{name:<16} {s['wall_s']:8.3f} {s['peak_rss_mib']:12.1f} "
+            f"{s['delivered']:14d} {s['pkts_per_wall_s']:12.0f} "
+            f"{s['pkts_per_wall_s'] / base:7.2f}x"
+        )
         if base_tr:
             row += f" {s['pkts_per_wall_s'] / base_tr:13.2f}x"
         log(row)
     log("('vs ns-2' = delivered packets per wall second relative to ns-2 without trace)")
     run_s = statistics.median(r["run_s"] for r in runs["ackclock"])
-    log(f"ackclock engine alone: Sim.run {run_s:.3f} s (median), {ack['events']} events; "
+    log(
+        f"ackclock engine alone: Sim.run {run_s:.3f} s (median), {ack['events']} events; "
         f"import {ack['import_s']:.3f} s, build {ack['build_s'] * 1e3:.2f} ms; "
-        f"module {ack['module']}")
+        f"module {ack['module']}"
+    )
     if ack.get("rss_before_build_kib"):
-        log(f"ackclock memory: {ack['rss_before_build_kib'] / 1024:.1f} MiB resident after "
-            "interpreter start-up and the module import, before the simulation is built")
+        log(
+            f"ackclock memory: {ack['rss_before_build_kib'] / 1024:.1f} MiB resident after "
+            "interpreter start-up and the module import, before the simulation is built"
+        )
 
     capacity = BOTTLENECK_BPS * T / (8 * WIRE)  # data packets the bottleneck can carry
     log()
@@ -383,24 +447,40 @@ def main():
         if name == "ackclock":
             bn = r["bottleneck"]
             fl = r["flows"]
-            other = (f"R->D busy {100 * bn['utilization']:.2f}%, drops {bn['drops']}, "
-                     f"mean queue {bn['mean_queue_packets']:.2f} pkts; retransmits "
-                     f"{fl[0]['retransmits']}/{fl[1]['retransmits']}, fast retransmits "
-                     f"{fl[0]['fast_retransmits']}/{fl[1]['fast_retransmits']}, timeouts "
-                     f"{fl[0]['timeouts']}/{fl[1]['timeouts']}")
+            other = (
+                f"R->D busy {100 * bn['utilization']:.2f}%, drops {bn['drops']}, "
+                f"mean queue {bn['mean_queue_packets']:.2f} pkts; retransmits "
+                f"{fl[0]['retransmits']}/{fl[1]['retransmits']}, fast retransmits "
+                f"{fl[0]['fast_retransmits']}/{fl[1]['fast_retransmits']}, timeouts "
+                f"{fl[0]['timeouts']}/{fl[1]['timeouts']}"
+            )
         elif "drops" in r:
-            other = (f"drops {r['drops']} (per flow {r['drops_per_flow']}), "
-                     f"trace {r['trace_bytes'] / 1e6:.0f} MB")
+            other = (
+                f"drops {r['drops']} (per flow {r['drops_per_flow']}), "
+                f"trace {r['trace_bytes'] / 1e6:.0f} MB"
+            )
         else:
             other = "(drops need the traced run)"
-        log(f"{name:<16} {r['recv'][0]:9d} {r['recv'][1]:9d} {d:9d} "
-            f"{100 * d / capacity:11.2f}%  {other}")
+        log(
+            f"{name:<16} {r['recv'][0]:9d} {r['recv'][1]:9d} {d:9d} "
+            f"{100 * d / capacity:11.2f}%  {other}"
+        )
     log(f"ns-2 output: {ns['output'].splitlines()[-1]}")
 
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"sim_seconds": T, "repeat": a.repeat, "cpu": cpu_model(),
-                       "nproc": os.cpu_count(), "summary": summary, "runs": runs}, f, indent=1)
+            json.dump(
+                {
+                    "sim_seconds": T,
+                    "repeat": a.repeat,
+                    "cpu": cpu_model(),
+                    "nproc": os.cpu_count(),
+                    "summary": summary,
+                    "runs": runs,
+                },
+                f,
+                indent=1,
+            )
             f.write("\n")
         log(f"wrote {a.json}")
 

@@ -61,8 +61,10 @@ def main() -> None:
                 for simulator in ("ackclock", "ns-2"):
                     line, wall, rss = run(simulator, script, opts.args, workdir)
                     results.setdefault((label, simulator), []).append((line, wall, rss))
-                    log(f"run {attempt + 1} {label:9} {simulator:8} {wall:7.2f} s "
-                        f"{rss / 1024:6.1f} MiB  {line}")
+                    log(
+                        f"run {attempt + 1} {label:9} {simulator:8} {wall:7.2f} s "
+                        f"{rss / 1024:6.1f} MiB  {line}"
+                    )
     log(f"\nbasic2.tcl {' '.join(opts.args)}: median of {opts.repeat} runs")
     log(f"{'trace':9} {'simulator':9} {'wall s':>8} {'peak MiB':>9}  output (last run)")
     for (label, simulator), runs in results.items():

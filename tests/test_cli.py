@@ -222,6 +222,7 @@ TCP_FIELDS = {
     "retransmits": int,
     "fast_retransmits": int,
     "timeouts": int,
+    "loss_probes": int,
     "sack_recoveries": int,
     "dsacks": int,
     "spurious_retransmits": int,

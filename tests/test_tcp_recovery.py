@@ -44,3 +44,14 @@ def test_a_timeout_during_sack_recovery_does_not_inflate_ssthresh(cc):
     times, ssthresh = flow.series()["ssthresh"]
     segments = [s / flow.mss for s in ssthresh[1:]]  # after the unbounded start
     assert max(segments) <= 70, segments
+
+
+@pytest.mark.parametrize("cc", ["reno", "newreno"])
+def test_rack_tlp_and_prr_recover_the_slow_start_overshoot_without_a_timeout(cc):
+    # Live Linux takes no RTO here; before RACK-TLP and PRR, ackclock took one.
+    sim, bottleneck, flow = dumbbell(cc)
+    sim.run(until=10)
+    stats = flow.stats()
+    assert stats["timeouts"] == 0
+    assert stats["fast_retransmits"] >= 4  # one per sawtooth tooth
+    assert stats["goodput_bps"] > 9.3e6

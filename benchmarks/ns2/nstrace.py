@@ -27,12 +27,45 @@ CHECK_RE = False
 _NUM = r"-?[0-9]+"
 _FLOAT = r"-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
 _EVENT_RE = re.compile(
-    r"^[rd+\-] " + _FLOAT + r" " + _NUM + r" " + _NUM + r" \S+ " + _NUM +
-    r" \S+ " + _NUM + r" " + _NUM + r"\." + _NUM + r" " + _NUM + r"\." + _NUM +
-    r" " + _NUM + r" " + _NUM + r"\s*$")
+    r"^[rd+\-] "
+    + _FLOAT
+    + r" "
+    + _NUM
+    + r" "
+    + _NUM
+    + r" \S+ "
+    + _NUM
+    + r" \S+ "
+    + _NUM
+    + r" "
+    + _NUM
+    + r"\."
+    + _NUM
+    + r" "
+    + _NUM
+    + r"\."
+    + _NUM
+    + r" "
+    + _NUM
+    + r" "
+    + _NUM
+    + r"\s*$"
+)
 _VAR_RE = re.compile(
-    r"^" + _FLOAT + r"\s+" + _NUM + r"\s+" + _NUM + r"\s+" + _NUM + r"\s+" + _NUM +
-    r"\s+\S+\s+" + _FLOAT + r"\s*$")
+    r"^"
+    + _FLOAT
+    + r"\s+"
+    + _NUM
+    + r"\s+"
+    + _NUM
+    + r"\s+"
+    + _NUM
+    + r"\s+"
+    + _NUM
+    + r"\s+\S+\s+"
+    + _FLOAT
+    + r"\s*$"
+)
 
 _file = None
 _line = ""
@@ -86,8 +119,20 @@ def _pair(s):
 
 def getEvent():
     f = _fields
-    ev = (f[0], float(f[1]), int(f[2]), int(f[3]), f[4], int(f[5]), f[6],
-          int(f[7]), _pair(f[8]), _pair(f[9]), int(f[10]), int(f[11]))
+    ev = (
+        f[0],
+        float(f[1]),
+        int(f[2]),
+        int(f[3]),
+        f[4],
+        int(f[5]),
+        f[6],
+        int(f[7]),
+        _pair(f[8]),
+        _pair(f[9]),
+        int(f[10]),
+        int(f[11]),
+    )
     _advance()
     return ev
 

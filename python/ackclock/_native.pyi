@@ -255,6 +255,7 @@ class FlowStats(TypedDict, total=False):
     retransmits: int
     fast_retransmits: int
     timeouts: int
+    loss_probes: int  # tail loss probes sent (RFC 8985)
     sack_recoveries: int  # loss recoveries paced by the SACK scoreboard (RFC 6675)
     dsacks: int  # D-SACK blocks received (RFC 2883)
     spurious_retransmits: int  # retransmissions a D-SACK showed unnecessary

@@ -56,6 +56,7 @@ class FlowResult(_FlowResult, total=False):
     retransmits: int
     fast_retransmits: int
     timeouts: int
+    loss_probes: int
     sack_recoveries: int
     dsacks: int
     spurious_retransmits: int

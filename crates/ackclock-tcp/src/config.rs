@@ -41,6 +41,12 @@ pub struct TcpConfig {
     pub limited_transmit: bool,
     /// Offer SACK (RFC 2018) and recover with RFC 6675 when both ends agree.
     pub sack: bool,
+    /// With SACK: RACK-TLP (RFC 8985) deems segments lost by time and sends
+    /// tail loss probes, instead of RFC 6675's DupThresh rule.
+    pub rack: bool,
+    /// With SACK: proportional rate reduction (RFC 6937) brings cwnd to
+    /// ssthresh during recovery, instead of setting it at once.
+    pub prr: bool,
     /// Report duplicate segments with D-SACK (RFC 2883).
     pub dsack: bool,
     /// Offer RFC 7323 timestamps (RTT measurement and PAWS).
@@ -57,6 +63,10 @@ pub struct TcpConfig {
     /// RTO is at least srtt + max(G, 4 rttvar).
     pub clock_granularity: Duration,
     pub ack_policy: AckPolicy,
+    /// Delayed ACKs: the first this many data segments of a connection are
+    /// acknowledged at once, so that slow start is not slowed (Linux's
+    /// quick-ACK mode, `TCP_MAX_QUICKACKS`).
+    pub quickacks: u32,
     /// Receive buffer in bytes; the advertised window is its free space.
     pub receive_buffer: u32,
     /// Flow control. When off (ns-2's one-way agents) the sender ignores
@@ -99,6 +109,8 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: false,
             sack: true,
+            rack: false,
+            prr: false,
             dsack: true,
             timestamps: true,
             timestamp_granularity: Duration::from_millis(1),
@@ -108,6 +120,7 @@ impl Default for TcpConfig {
             max_rto: Duration::from_secs(60),
             clock_granularity: Duration::from_millis(1),
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) },
+            quickacks: 0,
             receive_buffer: 65_535,
             flow_control: true,
             nagle: true,
@@ -123,13 +136,23 @@ impl Default for TcpConfig {
 }
 
 impl TcpConfig {
-    /// Linux-like: 200 ms minimum RTO, initial window 10, delayed ACKs.
+    /// Linux-like: Linux's reno, 200 ms minimum RTO, initial window 10,
+    /// delayed ACKs with quick ACKs, RACK-TLP and PRR, a 6 MiB receive buffer.
     pub fn linux() -> Self {
         TcpConfig {
+            cc: CcKind::LinuxReno,
             initial_window: 10,
             min_rto: Duration::from_millis(200),
             abc: true,
             limited_transmit: true,
+            rack: true,
+            prr: true,
+            // Linux's minimum ACK delay (TCP_ATO_MIN) and quick ACKs.
+            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(40) },
+            quickacks: 16,
+            // tcp_rmem's largest buffer, which autotuning reaches on a
+            // bulk flow; window scaling makes it usable.
+            receive_buffer: 6 << 20,
             ..TcpConfig::default()
         }
     }

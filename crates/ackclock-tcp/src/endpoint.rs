@@ -12,7 +12,9 @@
 use crate::cc::{Cc, CcContext, CongestionOps, CwndEvent, Window};
 use crate::config::TcpConfig;
 use crate::flight::Flight;
+use crate::rack::Rack;
 use crate::reassembly::Ranges;
+use crate::recovery::Prr;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TcpStats;
@@ -107,6 +109,10 @@ pub struct Endpoint {
     pub(crate) cwnd_round_end: u64,
     /// Data went out since the last end of a burst.
     pub(crate) burst_sent: bool,
+    /// RACK-TLP's state, PRR's counts, and whether a tail loss probe is due.
+    pub(crate) rack: Rack,
+    pub(crate) prr: Prr,
+    pub(crate) tlp_due: bool,
     /// Pacing: the earliest time the next segment may leave, and whether a
     /// segment is waiting for it.
     pub(crate) pacing_deadline: Instant,
@@ -148,6 +154,8 @@ pub struct Endpoint {
     pub(crate) read_origin: (Instant, u64),
     pub(crate) ack_now: bool,
     pub(crate) unacked_bytes: u64,
+    /// Quick ACKs left (`TcpConfig::quickacks`).
+    pub(crate) quickacks: u32,
     pub(crate) delack_deadline: Option<Instant>,
     pub(crate) time_wait_deadline: Option<Instant>,
     // --- options agreed in the handshake ---
@@ -207,6 +215,9 @@ impl Endpoint {
             max_flight: 0,
             cwnd_round_end: 0,
             burst_sent: false,
+            rack: Rack::default(),
+            prr: Prr::default(),
+            tlp_due: false,
             pacing_deadline: Instant::ZERO,
             paced_wait: false,
             recover: 0,
@@ -235,6 +246,7 @@ impl Endpoint {
             read_origin: (Instant::ZERO, 0),
             ack_now: false,
             unacked_bytes: 0,
+            quickacks: cfg.quickacks,
             delack_deadline: None,
             time_wait_deadline: None,
             sack_ok: false,
@@ -421,6 +433,8 @@ impl Endpoint {
             .min(ps(self.delack_deadline))
             .min(ps(self.time_wait_deadline))
             .min(ps(self.overhead_deadline))
+            .min(ps(self.rack.timer))
+            .min(ps(self.rack.pto))
             .min(paced)
             .min(ps(self.read_wakeup()));
         (first != u64::MAX).then(|| Instant::from_ps(first))
@@ -437,9 +451,16 @@ impl Endpoint {
             self.delack_deadline = None;
             self.ack_now = true;
         }
+        if self.rack.pto.is_some_and(|t| t <= now) {
+            self.on_pto(now);
+        }
         if self.rto_deadline.is_some_and(|t| t <= now) {
             self.rto_deadline = None;
             self.on_retransmission_timeout(now);
+        }
+        if self.rack.timer.is_some_and(|t| t <= now) {
+            self.rack.timer = None;
+            self.on_rack_timer(now);
         }
         if self.overhead_deadline.is_some_and(|t| t <= now) {
             self.overhead_deadline = None;

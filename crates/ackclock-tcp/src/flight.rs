@@ -163,6 +163,15 @@ pub(crate) struct Delivery {
     /// Its send-phase length (send_elapsed).
     send_interval: Duration,
     rtt: Option<Duration>,
+    /// The most recently sent delivered segment whose delivery is not
+    /// ambiguous, for RACK: its send time, end and RTT.
+    pub rack: Option<(Instant, u64, Duration)>,
+    /// A segment never resent was delivered below one delivered before it:
+    /// the network reorders (RFC 8985 §6.2, Linux `tcp_check_sack_reordering`).
+    pub reordered: bool,
+    /// The highest end delivered before this ACK, and the minimum RTT.
+    fack: u64,
+    min_rtt: Option<Duration>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -211,9 +220,17 @@ struct Totals {
     /// application-limited phase ends; 0 when not application-limited.
     app_limited_until: u64,
     min_rtt: Option<Duration>,
+    /// The highest end of a segment delivered (acknowledged or SACKed).
+    fack: u64,
 }
 
 impl Flight {
+    /// The bookkeeping of one ACK's deliveries, to pass to `on_sack`,
+    /// `on_ack` and `sample`.
+    pub fn delivery(&self) -> Delivery {
+        Delivery { fack: self.conn.fack, min_rtt: self.conn.min_rtt, ..Delivery::default() }
+    }
+
     pub fn min_rtt(&self) -> Option<Duration> {
         self.conn.min_rtt
     }
@@ -356,6 +373,21 @@ impl Flight {
         self.marks.sacked
     }
 
+    /// Bytes deemed lost and not SACKed.
+    pub fn lost_bytes(&self) -> u64 {
+        self.marks.lost
+    }
+
+    /// Where the first record deemed lost and not being resent starts.
+    pub fn first_lost(&self) -> Option<u64> {
+        (0..self.segments.len()).map(|i| self.segments.get(i)).find(|s| s.lost && !s.rtx_out).map(|s| s.start)
+    }
+
+    /// Where the last record not SACKed starts.
+    pub fn last_unsacked(&self) -> Option<u64> {
+        (0..self.segments.len()).rev().map(|i| self.segments.get(i)).find(|s| !s.sacked).map(|s| s.start)
+    }
+
     /// RFC 6675 SetPipe for a FlightSize of `flight` bytes: what is not
     /// SACKed and not deemed lost, plus the retransmissions in flight.
     pub fn pipe(&self, flight: u64) -> u64 {
@@ -441,6 +473,11 @@ impl Flight {
     }
 }
 
+/// RFC 8985 RACK_sent_after: (t1, end1) was sent after (t2, end2).
+pub(crate) fn sent_after(t1: Instant, end1: u64, t2: Instant, end2: u64) -> bool {
+    t1 > t2 || (t1 == t2 && end1 > end2)
+}
+
 impl Totals {
     /// tcp_rate_skb_delivered: counts `s` and keeps the send state of the
     /// most recently sent segment delivered.
@@ -452,7 +489,16 @@ impl Totals {
             self.delivered_ce += s.len();
         }
         d.bytes += s.len();
-        let newer = d.prior.is_none_or(|p| s.sent_at > p.sent_at || (s.sent_at == p.sent_at && s.end > p.end));
+        self.fack = self.fack.max(s.end);
+        d.reordered |= !s.retransmitted && s.end <= d.fack;
+        let rtt = now - s.sent_at;
+        // RFC 8985 §6.2 step 2: a retransmitted segment delivered sooner than
+        // a round trip was delivered by its original.
+        let ambiguous = s.retransmitted && d.min_rtt.is_some_and(|m| rtt < m);
+        if !ambiguous && d.rack.is_none_or(|(t, end, _)| sent_after(s.sent_at, s.end, t, end)) {
+            d.rack = Some((s.sent_at, s.end, rtt));
+        }
+        let newer = d.prior.is_none_or(|p| sent_after(s.sent_at, s.end, p.sent_at, p.end));
         if newer {
             d.prior = Some(*s);
             d.send_interval = s.sent_at.saturating_since(s.first_tx_at);
@@ -479,7 +525,7 @@ mod tests {
     }
 
     fn ack(f: &mut Flight, t: Instant, ack: u64) -> RateSample {
-        let mut d = Delivery::default();
+        let mut d = f.delivery();
         f.on_ack(t, ack, false, &mut d);
         let mut rs = RateSample::default();
         f.sample(t, &d, &mut rs);
@@ -513,7 +559,7 @@ mod tests {
     fn sacked_segments_are_delivered_once() {
         let mut f = Flight::default();
         sent(&mut f, ms(0), 4);
-        let mut d = Delivery::default();
+        let mut d = f.delivery();
         f.on_sack(ms(100), 1001, 3001, false, &mut d);
         let mut rs = RateSample::default();
         f.sample(ms(100), &d, &mut rs);
@@ -590,7 +636,7 @@ mod tests {
     fn bytes_acknowledged_with_ecn_echo_are_counted() {
         let mut f = Flight::default();
         sent(&mut f, ms(0), 2);
-        let mut d = Delivery::default();
+        let mut d = f.delivery();
         f.on_ack(ms(100), 1001, true, &mut d);
         f.on_ack(ms(100), 2001, false, &mut d);
         let mut rs = RateSample::default();

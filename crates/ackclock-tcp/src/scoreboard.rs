@@ -55,8 +55,8 @@ impl Scoreboard {
             return Some(NextSeg::Retransmit(at));
         }
         // (4) one rescue retransmission per recovery, of the last unSACKed data.
-        let last = (0..flight.len()).rev().map(|i| flight.get(i)).find(|s| !s.sacked)?;
-        self.rescue_rxt.is_none().then_some(NextSeg::Rescue(last.start))
+        let last = flight.last_unsacked()?;
+        self.rescue_rxt.is_none().then_some(NextSeg::Rescue(last))
     }
 }
 
@@ -86,7 +86,6 @@ pub(crate) fn mark_lost(flight: &mut Flight, dupthresh: u32, mss: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flight::Delivery;
     use ackclock_core::Instant;
 
     const MSS: u32 = 100;
@@ -97,7 +96,7 @@ mod tests {
         for k in 0..10 {
             f.on_transmit(Instant::ZERO, 1 + k * 100, 101 + k * 100);
         }
-        let mut d = Delivery::default();
+        let mut d = f.delivery();
         for &k in sacked {
             f.on_sack(Instant::ZERO, 1 + k * 100, 101 + k * 100, false, &mut d);
         }

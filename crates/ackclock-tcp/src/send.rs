@@ -48,7 +48,7 @@ impl Endpoint {
         }
     }
 
-    fn cwnd_event(&mut self, now: Instant, event: CwndEvent) {
+    pub(crate) fn cwnd_event(&mut self, now: Instant, event: CwndEvent) {
         let c = self.conn(now);
         self.cc.cwnd_event(&mut self.win, &c, event);
     }
@@ -79,14 +79,14 @@ impl Endpoint {
             self.persist_backoff = 0;
         }
         let mut rs = RateSample { prior_in_flight: self.flight_size(), ece: seg.flags.ece, ..RateSample::default() };
-        let mut delivery = Delivery::default();
-        if self.sack_ok {
-            self.process_sack_blocks(now, seg, ack, &mut delivery);
-        }
+        let mut delivery = self.flight.delivery();
+        let dsack = self.sack_ok && self.process_sack_blocks(now, seg, ack, &mut delivery);
         if ack > self.snd_una {
             rs.acked = (ack - self.snd_una).min(u64::from(u32::MAX)) as u32;
             self.flight.on_ack(now, ack, seg.flags.ece, &mut delivery);
             self.flight.sample(now, &delivery, &mut rs);
+            self.rack_after_ack(now, &delivery, dsack);
+            self.tlp_after_ack(now, ack, dsack, false);
             self.on_new_ack(now, seg, ack, &rs);
         } else if ack == self.snd_una
             && seg.payload_len == 0
@@ -97,33 +97,39 @@ impl Endpoint {
             // RFC 5681 §2: a duplicate ACK.
             self.stats.dupacks_received += 1;
             self.flight.sample(now, &delivery, &mut rs);
+            self.rack_after_ack(now, &delivery, dsack);
+            self.tlp_after_ack(now, ack, dsack, seg.options.sack.is_empty());
             self.on_dupack(now, &rs);
         }
     }
 
-    /// Feeds SACK blocks to the scoreboard and the send records; a first
-    /// block below the ACK or inside the second is a D-SACK (RFC 2883 §4).
-    fn process_sack_blocks(&mut self, now: Instant, seg: &TcpRepr, ack: u64, delivery: &mut Delivery) {
+    /// Feeds SACK blocks to the send records and returns whether the first
+    /// is a D-SACK: below the ACK or inside the second (RFC 2883 §4).
+    fn process_sack_blocks(&mut self, now: Instant, seg: &TcpRepr, ack: u64, delivery: &mut Delivery) -> bool {
         let wire = seg.options.sack.as_slice();
         let mut blocks = [(0, 0); 4];
         for (b, &(l, r)) in blocks.iter_mut().zip(wire) {
             *b = (self.snd_offset(l), self.snd_offset(r));
         }
         let blocks = &blocks[..wire.len()];
-        if let Some(&(start, end)) = blocks.first() {
+        let dsack = blocks.first().is_some_and(|&(start, end)| {
             let inside_second = blocks.get(1).is_some_and(|&(s, e)| s <= start && end <= e);
-            if end <= ack || inside_second {
-                self.stats.dsacks += 1;
-                if start < self.scoreboard.high_rxt {
-                    self.stats.spurious_retransmits += 1;
-                }
+            end <= ack || inside_second
+        });
+        if dsack {
+            self.stats.dsacks += 1;
+            if blocks[0].0 < self.scoreboard.high_rxt {
+                self.stats.spurious_retransmits += 1;
             }
         }
         let una = ack.max(self.snd_una);
         for &(start, end) in blocks {
             self.flight.on_sack(now, start.max(una), end.min(self.snd_max), seg.flags.ece, delivery);
         }
-        scoreboard::mark_lost(&mut self.flight, self.cfg.dupack_threshold, self.send_mss);
+        if !self.rack_on() {
+            scoreboard::mark_lost(&mut self.flight, self.cfg.dupack_threshold, self.send_mss);
+        }
+        dsack
     }
 
     fn on_new_ack(&mut self, now: Instant, seg: &TcpRepr, ack: u64, rs: &RateSample) {
@@ -150,9 +156,13 @@ impl Endpoint {
         if owns_window {
             self.cc.cong_control(&mut self.win, &c, rs);
         }
+        if self.rack_on() {
+            self.maybe_enter_recovery(now);
+        }
         match self.phase {
             Phase::FastRecovery if ack < self.recover && self.sack_ok => {
                 // RFC 6675: stay in recovery; the scoreboard paces sending.
+                self.prr_update(rs, true);
                 self.restart_rto(now);
                 return;
             }
@@ -169,8 +179,7 @@ impl Endpoint {
             Phase::FastRecovery => {
                 // Full ACK (or any new ACK in Reno): the inflation ends and
                 // cwnd is what recovery set (RFC 5681 §3.2 (6)).
-                self.phase = Phase::Open;
-                self.cwnd_event(now, CwndEvent::RecoveryEnd);
+                self.leave_recovery(now);
             }
             Phase::Loss | Phase::Open => {
                 if self.phase == Phase::Loss && ack >= self.recover {
@@ -178,7 +187,7 @@ impl Endpoint {
                 }
                 if !owns_window {
                     c.state = self.ca_state();
-                    self.cc.cong_avoid(&mut self.win, &c, rs.acked);
+                    self.cc.cong_avoid(&mut self.win, &c, rs);
                 }
             }
         }
@@ -188,6 +197,7 @@ impl Endpoint {
         } else {
             self.restart_rto(now);
         }
+        self.arm_loss_probe(now);
     }
 
     fn on_dupack(&mut self, now: Instant, rs: &RateSample) {
@@ -199,13 +209,22 @@ impl Endpoint {
             self.cc.cong_control(&mut self.win, &c, rs);
         }
         if self.phase == Phase::FastRecovery {
-            if !self.sack_ok {
+            if self.sack_ok {
+                self.prr_update(rs, false);
+            } else {
                 // RFC 5681 §3.2 (4): each further dupack means a segment left.
                 self.inflated_cwnd = self.inflated_cwnd.saturating_add(self.send_mss);
             }
             return;
         }
         self.dupacks += 1;
+        if self.rack_on() {
+            self.maybe_enter_recovery(now);
+            if self.phase == Phase::FastRecovery {
+                self.prr_update(rs, false);
+            }
+            return;
+        }
         let rules = self.cc.recovery_rules();
         let sack_recovery = self.sack_ok && rules.style != RecoveryStyle::Tahoe;
         // RFC 6675 §5: enter recovery on DupThresh dupacks, or as soon as
@@ -220,46 +239,7 @@ impl Endpoint {
         if guarded && self.snd_una <= self.recover && self.recover > 0 {
             return;
         }
-        self.stats.fast_retransmits += 1;
-        let c = self.conn(now);
-        self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
-        self.recover = self.snd_max;
-        // Karn: the timed segment may be resent.
-        self.rtt_probe = None;
-        // Restart the timer with the retransmission, as BSD and Linux do:
-        // otherwise a timer set one RTT ago expires before its ACK returns.
-        self.rto_deadline = None;
-        let owns_window = self.cc.owns_window();
-        match rules.style {
-            RecoveryStyle::Tahoe => {
-                if !owns_window {
-                    self.win.cwnd = self.send_mss;
-                }
-                self.snd_nxt = self.snd_una; // go back N from the hole
-                self.phase = Phase::Loss;
-            }
-            _ if sack_recovery => {
-                // RFC 6675 §5 (4.2), (4.3): cwnd = ssthresh and resend the
-                // first hole; the pipe then paces everything else.
-                self.stats.sack_recoveries += 1;
-                if !owns_window {
-                    self.win.cwnd = self.win.ssthresh;
-                }
-                self.scoreboard.restart(self.snd_una);
-                self.retransmit_at = Some(self.snd_una);
-                self.phase = Phase::FastRecovery;
-            }
-            RecoveryStyle::Reno | RecoveryStyle::NewReno => {
-                if !owns_window {
-                    self.win.cwnd = self.win.ssthresh;
-                }
-                self.retransmit_at = Some(self.snd_una);
-                self.phase = Phase::FastRecovery;
-            }
-        }
-        self.cwnd_event(now, CwndEvent::RecoveryStart);
-        // RFC 5681 §3.2 (3): inflate by the segments that left the network.
-        self.inflated_cwnd = self.win.cwnd + self.cfg.dupack_threshold * self.send_mss;
+        self.enter_recovery(now);
     }
 
     pub(crate) fn restart_rto(&mut self, now: Instant) {
@@ -294,6 +274,9 @@ impl Endpoint {
             self.phase = Phase::Loss;
             self.cwnd_event(now, CwndEvent::Rto);
         }
+        self.rack.pto = None;
+        self.rack.tlp_end = None;
+        self.tlp_due = false;
         self.snd_nxt = self.snd_una; // go back N
                                      // RFC 6675 §5.1: keep what was SACKed; all else is lost and resent.
         self.flight.all_lost();
@@ -335,6 +318,11 @@ impl Endpoint {
         if self.win.pacing_rate.is_some() && self.pacing_deadline > now {
             self.paced_wait = true;
             return None;
+        }
+        if std::mem::take(&mut self.tlp_due) {
+            if let Some(probe) = self.loss_probe_segment(now) {
+                return Some(probe);
+            }
         }
         if let Some(at) = self.retransmit_at.take() {
             let len = self.segment_len_at(at);
@@ -414,7 +402,7 @@ impl Endpoint {
 
     /// Length of a retransmission at `at`: up to one MSS, stopping at the
     /// end of the data and at the next SACKed block.
-    fn segment_len_at(&self, at: u64) -> u64 {
+    pub(crate) fn segment_len_at(&self, at: u64) -> u64 {
         let end = self.data_end.min(at + u64::from(self.send_mss));
         if self.sack_ok {
             self.flight.hole_end(at, end) - at
@@ -459,13 +447,17 @@ impl Endpoint {
 
     /// Emits `len` data bytes from `offset`, with a FIN if they end the
     /// stream and the application closed.
-    fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
+    pub(crate) fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
         let mut seg = self.header(now, offset);
         seg.payload_len = len as u32;
         let end = self.data_end;
         seg.flags.psh = len > 0 && offset + len == end;
         seg.flags.fin = self.close_requested && offset + len == end;
         let seq_end = offset + len + u64::from(seg.flags.fin);
+        let new_data = offset >= self.snd_max;
+        if self.phase == Phase::FastRecovery {
+            self.prr.out += len;
+        }
         if offset < self.snd_max {
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
@@ -496,6 +488,9 @@ impl Endpoint {
         // RFC 6298 (5.1)
         if self.rto_deadline.is_none() {
             self.restart_rto(now);
+        }
+        if new_data {
+            self.arm_loss_probe(now);
         }
         seg
     }

@@ -38,9 +38,9 @@ impl CongestionOps for Recorder {
         self.calls.push(Call::Ssthresh { flight: c.bytes_in_flight });
         3 * c.mss
     }
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
-        self.calls.push(Call::CongAvoid { acked, state: c.state });
-        w.cwnd += acked;
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
+        self.calls.push(Call::CongAvoid { acked: rs.acked, state: c.state });
+        w.cwnd += rs.acked;
     }
     fn owns_window(&self) -> bool {
         self.control_cwnd.is_some()
