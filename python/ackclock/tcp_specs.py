@@ -130,6 +130,9 @@ class TcpParams(_Spec):
     dupack_threshold: int | None = None
     limited_transmit: bool | None = None
     sack: bool | None = None
+    rack: bool | None = None
+    prr: bool | None = None
+    quickacks: int | None = None
     dsack: bool | None = None
     timestamps: bool | None = None
     timestamp_granularity: units.Duration | None = None
@@ -177,6 +180,7 @@ class TcpParams(_Spec):
         put("persist_max_ps", "persist_max", _positive_duration)
         put("time_wait_ps", "time_wait", units.duration_ps)
         put("syn_retries", "syn_retries", lambda v, n: _u32_count(v, n, "count"))
+        put("quickacks", "quickacks", lambda v, n: _u32_count(v, n, "count"))
         put("max_retransmits", "max_retransmits", lambda v, n: _u32_count(v, n, "count"))
         for flag in _FLAGS:
             put(flag, flag, checks.flag)
@@ -202,6 +206,8 @@ _FLAGS = (
     "ns2_arithmetic",
     "limited_transmit",
     "sack",
+    "rack",
+    "prr",
     "dsack",
     "timestamps",
     "window_scale",

@@ -289,6 +289,9 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "cc",
         "cc_params",
         "sack",
+        "rack",
+        "prr",
+        "quickacks",
         "dsack",
         "timestamps",
         "timestamp_granularity_ps",
@@ -381,6 +384,9 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.syn_retries = count("syn_retries")?.unwrap_or(c.syn_retries);
     c.max_retransmits = count("max_retransmits")?.unwrap_or(c.max_retransmits);
     c.sack = flag("sack")?.unwrap_or(c.sack);
+    c.rack = flag("rack")?.unwrap_or(c.rack);
+    c.prr = flag("prr")?.unwrap_or(c.prr);
+    c.quickacks = count("quickacks")?.unwrap_or(c.quickacks);
     c.dsack = flag("dsack")?.unwrap_or(c.dsack);
     c.timestamps = flag("timestamps")?.unwrap_or(c.timestamps);
     c.timestamp_granularity =
