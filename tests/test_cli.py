@@ -223,6 +223,7 @@ TCP_FIELDS = {
     "fast_retransmits": int,
     "timeouts": int,
     "loss_probes": int,
+    "ecn_reductions": int,
     "sack_recoveries": int,
     "dsacks": int,
     "spurious_retransmits": int,

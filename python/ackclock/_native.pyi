@@ -166,6 +166,8 @@ class TcpSpec(TypedDict, total=False):
     profile: Literal["rfc", "linux", "ns2"]
     sack: bool  # offer SACK (RFC 2018), recover with RFC 6675 (rfc/linux: True)
     rack: bool  # with SACK: RACK-TLP loss detection, RFC 8985 (linux: True)
+    ecn: bool  # offer ECN, RFC 3168 (rfc: True; linux, ns2: False)
+    ecn_per_packet_echo: bool  # echo CE per packet as DCTCP needs (RFC 8257 3.2)
     prr: bool  # with SACK: proportional rate reduction in recovery, RFC 6937 (linux: True)
     quickacks: int  # delayed ACKs: the first N data segments are ACKed at once (linux: 16)
     dsack: bool  # report duplicates with D-SACK (RFC 2883)
@@ -260,6 +262,7 @@ class FlowStats(TypedDict, total=False):
     fast_retransmits: int
     timeouts: int
     loss_probes: int  # tail loss probes sent (RFC 8985)
+    ecn_reductions: int  # window reductions for ECN echoes (RFC 3168)
     sack_recoveries: int  # loss recoveries paced by the SACK scoreboard (RFC 6675)
     dsacks: int  # D-SACK blocks received (RFC 2883)
     spurious_retransmits: int  # retransmissions a D-SACK showed unnecessary

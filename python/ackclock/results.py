@@ -57,6 +57,7 @@ class FlowResult(_FlowResult, total=False):
     fast_retransmits: int
     timeouts: int
     loss_probes: int
+    ecn_reductions: int
     sack_recoveries: int
     dsacks: int
     spurious_retransmits: int

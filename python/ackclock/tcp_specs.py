@@ -131,6 +131,8 @@ class TcpParams(_Spec):
     limited_transmit: bool | None = None
     sack: bool | None = None
     rack: bool | None = None
+    ecn: bool | None = None
+    ecn_per_packet_echo: bool | None = None
     prr: bool | None = None
     quickacks: int | None = None
     dsack: bool | None = None
@@ -208,6 +210,8 @@ _FLAGS = (
     "sack",
     "rack",
     "prr",
+    "ecn",
+    "ecn_per_packet_echo",
     "dsack",
     "timestamps",
     "window_scale",

@@ -291,6 +291,8 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "sack",
         "rack",
         "prr",
+        "ecn",
+        "ecn_per_packet_echo",
         "quickacks",
         "dsack",
         "timestamps",
@@ -385,6 +387,8 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.max_retransmits = count("max_retransmits")?.unwrap_or(c.max_retransmits);
     c.sack = flag("sack")?.unwrap_or(c.sack);
     c.rack = flag("rack")?.unwrap_or(c.rack);
+    c.ecn = flag("ecn")?.unwrap_or(c.ecn);
+    c.ecn_per_packet_echo = flag("ecn_per_packet_echo")?.unwrap_or(c.ecn_per_packet_echo);
     c.prr = flag("prr")?.unwrap_or(c.prr);
     c.quickacks = count("quickacks")?.unwrap_or(c.quickacks);
     c.dsack = flag("dsack")?.unwrap_or(c.dsack);

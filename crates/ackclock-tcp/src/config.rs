@@ -49,6 +49,10 @@ pub struct TcpConfig {
     pub prr: bool,
     /// Report duplicate segments with D-SACK (RFC 2883).
     pub dsack: bool,
+    /// Offer ECN (RFC 3168); it is used when both ends agree.
+    pub ecn: bool,
+    /// Echo CE per packet (DCTCP, RFC 8257 §3.2) rather than until CWR.
+    pub ecn_per_packet_echo: bool,
     /// Offer RFC 7323 timestamps (RTT measurement and PAWS).
     pub timestamps: bool,
     /// Timestamp clock tick.
@@ -94,7 +98,7 @@ pub struct TcpConfig {
 
 impl Default for TcpConfig {
     /// RFC defaults: 1 s minimum RTO (RFC 6298 2.4), delayed ACKs, Nagle,
-    /// SACK, timestamps and window scaling offered.
+    /// SACK, ECN, timestamps and window scaling offered.
     fn default() -> Self {
         TcpConfig {
             mss: 1460,
@@ -111,6 +115,8 @@ impl Default for TcpConfig {
             sack: true,
             rack: false,
             prr: false,
+            ecn: true,
+            ecn_per_packet_echo: false,
             dsack: true,
             timestamps: true,
             timestamp_granularity: Duration::from_millis(1),
@@ -147,6 +153,8 @@ impl TcpConfig {
             limited_transmit: true,
             rack: true,
             prr: true,
+            // Linux's tcp_ecn = 2: accepted when asked, not asked for.
+            ecn: false,
             // Linux's minimum ACK delay (TCP_ATO_MIN) and quick ACKs.
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(40) },
             quickacks: 16,
@@ -172,6 +180,7 @@ impl TcpConfig {
             limited_transmit: true,
             sack: false,
             dsack: false,
+            ecn: false,
             timestamps: false,
             window_scale: false,
             initial_rto: Duration::from_secs(3),

@@ -11,6 +11,7 @@
 
 pub mod cc;
 pub mod config;
+mod ecn;
 mod endpoint;
 mod flight;
 mod options;

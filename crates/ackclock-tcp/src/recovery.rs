@@ -98,7 +98,7 @@ impl Endpoint {
                 if !owns_window && !self.cfg.prr {
                     self.win.cwnd = self.win.ssthresh;
                 }
-                self.prr = Prr { recover_fs: u64::from(prior_cwnd), ..Prr::default() };
+                self.start_prr(prior_cwnd);
                 self.scoreboard.restart(self.snd_una);
                 // (4.3): resend the first segment deemed lost at once.
                 if !self.cfg.prr {
@@ -119,7 +119,12 @@ impl Endpoint {
         self.inflated_cwnd = self.win.cwnd + self.cfg.dupack_threshold * self.send_mss;
     }
 
-    /// RFC 6937 §3 for one ACK in SACK recovery (Linux `tcp_cwnd_reduction`):
+    /// PRR starts counting from the window before the reduction.
+    pub(crate) fn start_prr(&mut self, prior_cwnd: u32) {
+        self.prr = Prr { recover_fs: u64::from(prior_cwnd), ..Prr::default() };
+    }
+
+    /// RFC 6937 §3 for one ACK in SACK recovery or CWR (Linux `tcp_cwnd_reduction`):
     /// while the pipe exceeds ssthresh, send in proportion to what is
     /// delivered; below it, slow start back up to ssthresh (PRR-SSRB).
     pub(crate) fn prr_update(&mut self, rs: &RateSample, una_advanced: bool) {
@@ -145,11 +150,12 @@ impl Endpoint {
         self.win.cwnd = (pipe + sndcnt).min(u64::from(u32::MAX / 2)) as u32;
     }
 
-    /// Recovery ended on this ACK: cwnd is ssthresh (RFC 6675, RFC 6937;
-    /// Linux `tcp_end_cwnd_reduction`) unless the algorithm owns it.
+    /// Recovery or CWR ended on this ACK: with PRR cwnd is now ssthresh
+    /// (RFC 6937; Linux `tcp_end_cwnd_reduction`), as it already is in RFC
+    /// 6675 and RFC 5681 recovery.
     pub(crate) fn leave_recovery(&mut self, now: Instant) {
         self.phase = Phase::Open;
-        if self.sack_ok && !self.cc.owns_window() {
+        if self.cfg.prr && !self.cc.owns_window() {
             self.win.cwnd = self.win.ssthresh;
         }
         if self.rack_on() {

@@ -24,6 +24,7 @@ impl Endpoint {
         match self.phase {
             Phase::FastRecovery => CaState::Recovery,
             Phase::Loss => CaState::Loss,
+            Phase::Open if self.in_cwr() => CaState::Cwr,
             Phase::Open if self.dupacks > 0 || self.flight.sacked_bytes() > 0 => CaState::Disorder,
             Phase::Open => CaState::Open,
         }
@@ -88,6 +89,9 @@ impl Endpoint {
             self.rack_after_ack(now, &delivery, dsack);
             self.tlp_after_ack(now, ack, dsack, false);
             self.on_new_ack(now, seg, ack, &rs);
+            if seg.flags.ece {
+                self.on_ece(now);
+            }
         } else if ack == self.snd_una
             && seg.payload_len == 0
             && !seg.flags.fin
@@ -100,6 +104,9 @@ impl Endpoint {
             self.rack_after_ack(now, &delivery, dsack);
             self.tlp_after_ack(now, ack, dsack, seg.options.sack.is_empty());
             self.on_dupack(now, &rs);
+            if seg.flags.ece {
+                self.on_ece(now);
+            }
         }
     }
 
@@ -185,10 +192,13 @@ impl Endpoint {
                 if self.phase == Phase::Loss && ack >= self.recover {
                     self.phase = Phase::Open;
                 }
-                if !owns_window {
+                if self.in_cwr() && self.cfg.prr {
+                    self.prr_update(rs, true);
+                } else if !owns_window {
                     c.state = self.ca_state();
                     self.cc.cong_avoid(&mut self.win, &c, rs);
                 }
+                self.maybe_end_cwr(now);
             }
         }
         // RFC 6298 (5.2), (5.3)
@@ -218,6 +228,9 @@ impl Endpoint {
             return;
         }
         self.dupacks += 1;
+        if self.in_cwr() {
+            self.prr_update(rs, false);
+        }
         if self.rack_on() {
             self.maybe_enter_recovery(now);
             if self.phase == Phase::FastRecovery {
@@ -455,6 +468,10 @@ impl Endpoint {
         seg.flags.fin = self.close_requested && offset + len == end;
         let seq_end = offset + len + u64::from(seg.flags.fin);
         let new_data = offset >= self.snd_max;
+        self.ect_out = self.ecn_ok && len > 0 && new_data;
+        if self.ect_out && std::mem::take(&mut self.send_cwr) {
+            seg.flags.cwr = true;
+        }
         if self.phase == Phase::FastRecovery {
             self.prr.out += len;
         }

@@ -296,6 +296,8 @@ class TcpTable(SpecTable):
     limited_transmit: Optional[bool] = None
     sack: Optional[bool] = None
     rack: Optional[bool] = None
+    ecn: Optional[bool] = None
+    ecn_per_packet_echo: Optional[bool] = None
     prr: Optional[bool] = None
     quickacks: Optional[int] = None
     dsack: Optional[bool] = None
