@@ -127,7 +127,9 @@ impl Default for TcpConfig {
             clock_granularity: Duration::from_millis(1),
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) },
             quickacks: 0,
-            receive_buffer: 65_535,
+            // Large enough for 100 Mbit/s x 100 ms (1.25 MB); window
+            // scaling (offered) makes it usable.
+            receive_buffer: 4 << 20,
             flow_control: true,
             nagle: true,
             send_overhead: Duration::ZERO,

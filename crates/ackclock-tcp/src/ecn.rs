@@ -7,7 +7,7 @@
 //! CE-marked, and when that changes while an ACK is delayed, the data before
 //! the change is acknowledged at once with the old state.
 
-use crate::cc::{CongestionOps, CwndEvent};
+use crate::cc::{CongestionOps, Conn, CwndEvent};
 use crate::endpoint::{Endpoint, Phase};
 use ackclock_core::Instant;
 use ackclock_wire::{Ecn, TcpFlags, TcpRepr};
@@ -89,14 +89,17 @@ impl Endpoint {
     /// a loss, at most once per window of data, and say so with CWR on the
     /// next new segment. With PRR the window falls over a round trip (the
     /// CWR state, Linux `tcp_enter_cwr`).
-    pub(crate) fn on_ece(&mut self, now: Instant) {
+    /// `prior_in_flight`: the flight when the echo was sent, before this ACK;
+    /// the window it halves is at most cwnd (§6.1.2: "halves the congestion
+    /// window"): after a timeout the flight still counts data sent long ago.
+    pub(crate) fn on_ece(&mut self, now: Instant, prior_in_flight: u32) {
         let reduced = self.cwr_end.is_some_and(|end| self.snd_una <= end);
         if !self.ecn_ok || self.phase != Phase::Open || reduced {
             return;
         }
         self.stats.ecn_reductions += 1;
         let prior_cwnd = self.win.cwnd;
-        let c = self.conn(now);
+        let c = Conn { bytes_in_flight: prior_in_flight.min(prior_cwnd), ..self.conn(now) };
         self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
         if !self.cc.owns_window() && !self.cfg.prr {
             self.win.cwnd = self.win.ssthresh;

@@ -75,7 +75,7 @@ impl Endpoint {
     pub(crate) fn process_ack(&mut self, now: Instant, seg: &TcpRepr, seq: u64, ack: u64) {
         let old_wnd = self.snd_wnd;
         self.update_window(seg, seq, ack);
-        if self.snd_wnd > 0 {
+        if self.snd_wnd >= u64::from(self.send_mss) {
             self.persist_deadline = None;
             self.persist_backoff = 0;
         }
@@ -90,7 +90,7 @@ impl Endpoint {
             self.tlp_after_ack(now, ack, dsack, false);
             self.on_new_ack(now, seg, ack, &rs);
             if seg.flags.ece {
-                self.on_ece(now);
+                self.on_ece(now, rs.prior_in_flight);
             }
         } else if ack == self.snd_una
             && seg.payload_len == 0
@@ -105,7 +105,7 @@ impl Endpoint {
             self.tlp_after_ack(now, ack, dsack, seg.options.sack.is_empty());
             self.on_dupack(now, &rs);
             if seg.flags.ece {
-                self.on_ece(now);
+                self.on_ece(now, rs.prior_in_flight);
             }
         }
     }
@@ -361,7 +361,10 @@ impl Endpoint {
         }
         let room = self.send_limit().saturating_sub(nxt);
         let len = (end - nxt).min(u64::from(self.send_mss)).min(room);
-        if len == 0 || !self.sws_allows(len, nxt + len == end) {
+        // Sender SWS avoidance holds back new data only: going back after a
+        // timeout resends what the peer's window allows.
+        let resend_into_small_window = nxt < self.snd_max && self.cfg.flow_control && len < u64::from(self.send_mss);
+        if len == 0 || (!resend_into_small_window && !self.sws_allows(len, nxt + len == end)) {
             self.arm_persist(now);
             self.end_burst();
             return None;
@@ -386,7 +389,8 @@ impl Endpoint {
     /// the window limited sending in this round, else the largest flight.
     fn end_burst(&mut self) {
         let flight = self.snd_max - self.snd_una;
-        let cwnd = u64::from(self.cwnd());
+        // Less than a segment of room is a full window (Linux counts packets).
+        let cwnd = u64::from(self.cwnd()).saturating_sub(u64::from(self.send_mss) - 1);
         let limited = flight >= cwnd && self.flight.pipe(flight) >= cwnd;
         if !std::mem::take(&mut self.burst_sent) && !limited {
             return;
@@ -512,12 +516,15 @@ impl Endpoint {
         seg
     }
 
-    /// RFC 9293 §3.8.6.1: with data waiting, nothing in flight and no usable
-    /// window, probe the window on a backed-off timer (BSD: RTO x 2^k,
-    /// clamped to [persist_min, persist_max]).
+    /// RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17 and §4.2.3.4: with data
+    /// waiting, nothing in flight and less than a segment of usable window
+    /// (zero, or a small window SWS avoidance will not use), send on a
+    /// backed-off timer (BSD: RTO x 2^k, clamped to [persist_min,
+    /// persist_max]) so that a lost window update cannot stall the
+    /// connection.
     fn arm_persist(&mut self, now: Instant) {
-        let window_closed = self.cfg.flow_control && self.snd_una + self.snd_wnd <= self.snd_nxt;
-        if !window_closed || self.snd_una < self.snd_max || self.persist_deadline.is_some() {
+        let small_window = self.cfg.flow_control && self.snd_wnd < u64::from(self.send_mss);
+        if !small_window || self.snd_una < self.snd_max || self.persist_deadline.is_some() {
             return;
         }
         let base = self.rtt.rto() * (1u64 << self.persist_backoff.min(30));
@@ -525,10 +532,17 @@ impl Endpoint {
         self.persist_deadline = Some(now + timeout);
     }
 
-    /// A one-byte window probe beyond the window; it does not advance snd_nxt.
+    /// When the persist timer expired: what a small window allows (Linux
+    /// `tcp_write_wakeup`), or a one-byte probe beyond a closed window that
+    /// does not advance snd_nxt.
     pub(crate) fn probe_segment(&mut self, now: Instant) -> Option<TcpRepr> {
         if !std::mem::take(&mut self.probe_due) || self.snd_nxt >= self.data_end {
             return None;
+        }
+        let usable = (self.snd_una + self.snd_wnd).saturating_sub(self.snd_nxt);
+        if usable > 0 {
+            let len = usable.min(u64::from(self.send_mss)).min(self.data_end - self.snd_nxt);
+            return Some(self.emit(now, self.snd_nxt, len));
         }
         let mut seg = self.header(now, self.snd_nxt);
         seg.payload_len = 1;

@@ -122,14 +122,16 @@ fn ece_ack(ack: u32) -> ackclock_wire::TcpRepr {
 fn an_echo_halves_the_window_once_per_window_and_the_next_segment_carries_cwr() {
     let mut ep = sender();
     ep.on_segment(ms(200), &ece_ack(1 + MSS), Ecn::NotEct);
-    // ssthresh = FlightSize / 2 = 4.5 segments; cwnd = ssthresh (no PRR).
-    assert_eq!((ep.ssthresh(), ep.cwnd()), (4500, 4500));
+    // ssthresh = half the 10 segments in flight when the echo was sent;
+    // cwnd = ssthresh (no PRR).
+    assert_eq!((ep.ssthresh(), ep.cwnd()), (5000, 5000));
     let sent = transmitted(&mut ep, ms(200));
-    assert!(sent.is_empty(), "9 segments out, 4.5 allowed");
+    assert!(sent.is_empty(), "9 segments out, 5 allowed");
     ep.on_segment(ms(201), &ece_ack(1 + 8 * MSS), Ecn::NotEct);
-    assert_eq!(ep.ssthresh(), 4500, "no second reduction in the window");
+    assert_eq!(ep.ssthresh(), 5000, "no second reduction in the window");
+    // cwnd 5200 after congestion avoidance, 2 segments out: 3 more.
     let sent = transmitted(&mut ep, ms(201));
-    assert_eq!(sent.len(), 2);
+    assert_eq!(sent.len(), 3);
     assert!(sent[0].0.flags.cwr && !sent[1].0.flags.cwr, "CWR on the first new segment only");
     assert_eq!(ep.stats().ecn_reductions, 1);
     // Once everything sent before the reduction is acknowledged, a new

@@ -324,6 +324,34 @@ fn zero_window_is_probed_on_a_backed_off_persist_timer_and_sending_resumes() {
 }
 
 #[test]
+fn a_window_below_one_segment_is_used_when_the_persist_timer_expires() {
+    // Issue 11 item 5: the receiver offers 361 bytes, less than a segment;
+    // sender SWS avoidance keeps the data back, nothing is in flight, and
+    // the update that would reopen the window is lost.
+    let mut ep = established(config(), 65_535);
+    ep.write(10 * u64::from(MSS));
+    assert_eq!(sent_summary(&mut ep, ms(100)).len(), 2);
+    ep.on_segment(ms(200), &window(from_peer(1, 1 + 2 * MSS), 361), Ecn::NotEct);
+    assert_eq!(sent_summary(&mut ep, ms(200)), vec![], "SWS avoidance holds 361 bytes back");
+    let fired = run_timers(&mut ep, ms(5_200));
+    assert_eq!(fired, vec![(ms(5_200), vec![(1 + 2 * MSS, 1, 361)])], "what the window allows, after 5 s");
+}
+
+#[test]
+fn cwnd_grows_only_while_it_limits_sending() {
+    // RFC 7661 (issue 11 item 6): a peer window of 4 segments holds the
+    // flight below cwnd (10), so its ACKs do not open cwnd further.
+    let mut ep = established(TcpConfig { initial_window: 10, ..config() }, 4 * MSS as u16);
+    ep.write(100 * u64::from(MSS));
+    assert_eq!(sent_summary(&mut ep, ms(100)).len(), 4);
+    for k in 1..=20u32 {
+        ep.on_segment(ms(100 + u64::from(k)), &window(from_peer(1, 1 + k * MSS), 4 * MSS as u16), Ecn::NotEct);
+        assert_eq!(sent_summary(&mut ep, ms(100 + u64::from(k))).len(), 1);
+    }
+    assert_eq!(ep.cwnd(), 10 * MSS);
+}
+
+#[test]
 fn receiver_advertises_free_buffer_and_updates_the_window_when_the_app_reads() {
     let cfg = TcpConfig { receive_buffer: 4 * MSS, ack_policy: AckPolicy::EverySegment, ..config() };
     let mut ep = established(cfg, 65_535);

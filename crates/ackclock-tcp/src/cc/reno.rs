@@ -18,6 +18,9 @@
 //!
 //! With other values than (1, 0.5) this is AIMD(alpha, beta) (Floyd,
 //! Handley, Padhye 2000; ns-2's `increase_num_` and `decrease_num_`).
+//!
+//! cwnd grows only while it limits sending (RFC 7661 §4.3): a flow held back
+//! by the receiver's window or the application keeps the window it used.
 
 use super::{
     CcContext, CcParams, CongestionOps, Conn, ParamInfo, ParamKind, RateSample, RecoveryRules, RecoveryStyle, Window,
@@ -71,8 +74,11 @@ impl CongestionOps for Reno {
     fn ssthresh(&mut self, _w: &Window, c: &Conn) -> u32 {
         ((f64::from(c.bytes_in_flight) * self.beta) as u32).max(2 * c.mss)
     }
+    /// RFC 7661: the window grows only while it limits sending.
     fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
-        w.cwnd = self.growth.grow(w, c.mss, rs.acked);
+        if c.cwnd_limited {
+            w.cwnd = self.growth.grow(w, c.mss, rs.acked);
+        }
     }
 }
 
