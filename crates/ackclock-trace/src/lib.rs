@@ -16,5 +16,5 @@ pub mod tcpdump;
 pub mod tracer;
 pub mod view;
 
-pub use record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
+pub use record::{FlowView, LinkRecord, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
 pub use tracer::{Sink, TracedVars, Tracer};
