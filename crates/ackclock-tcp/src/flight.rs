@@ -444,12 +444,12 @@ impl Flight {
 
     /// tcp_rate_gen: the rate sample of an ACK, after `on_ack` and `on_sack`.
     pub fn sample(&mut self, now: Instant, d: &Delivery, rs: &mut RateSample) {
+        if let Some(rtt) = d.rtt {
+            self.note_rtt(rtt);
+        }
         let c = &mut self.conn;
         if c.app_limited_until != 0 && c.delivered > c.app_limited_until {
             c.app_limited_until = 0;
-        }
-        if let Some(rtt) = d.rtt {
-            c.min_rtt = Some(c.min_rtt.map_or(rtt, |m| m.min(rtt)));
         }
         rs.acked_sacked = d.bytes.min(u64::from(u32::MAX)) as u32;
         rs.rtt = d.rtt;
@@ -464,6 +464,12 @@ impl Flight {
         rs.delivered = c.delivered - prior.delivered;
         rs.interval = interval;
         rs.delivered_ce = c.delivered_ce - prior.delivered_ce;
+    }
+
+    /// An RTT sample from elsewhere (the handshake, a timestamp echo) for
+    /// the minimum RTT.
+    pub fn note_rtt(&mut self, rtt: Duration) {
+        self.conn.min_rtt = Some(self.conn.min_rtt.map_or(rtt, |m| m.min(rtt)));
     }
 
     /// Sending stopped for want of data with room in the window: samples

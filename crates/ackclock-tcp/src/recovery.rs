@@ -2,7 +2,7 @@
 //! RACK-TLP loss detection (RFC 8985, rack.rs) and its probes, proportional
 //! rate reduction (RFC 6937), and the recovery window of each style.
 
-use crate::cc::{CongestionOps, CwndEvent, RateSample, RecoveryStyle};
+use crate::cc::{CongestionOps, CwndEvent, RecoveryStyle};
 use crate::endpoint::{Endpoint, Phase};
 use crate::flight::Delivery;
 use crate::rack::RackView;
@@ -48,11 +48,15 @@ impl Endpoint {
         }
     }
 
-    /// RFC 8985 §6.3: the reordering timer expired.
+    /// RFC 8985 §6.3: the reordering timer expired. A recovery it starts
+    /// counts one segment delivered for PRR (Linux `tcp_rack_reo_timeout`).
     pub(crate) fn on_rack_timer(&mut self, now: Instant) {
         let view = self.rack_view(now);
-        if self.rack.detect_loss(&mut self.flight, &view) {
+        if self.rack.detect_loss(&mut self.flight, &view) && self.phase == Phase::Open {
             self.maybe_enter_recovery(now);
+            if self.phase == Phase::FastRecovery {
+                self.prr_update(u64::from(self.send_mss), false, false);
+            }
         }
     }
 
@@ -127,21 +131,23 @@ impl Endpoint {
     /// RFC 6937 §3 for one ACK in SACK recovery or CWR (Linux `tcp_cwnd_reduction`):
     /// while the pipe exceeds ssthresh, send in proportion to what is
     /// delivered; below it, slow start back up to ssthresh (PRR-SSRB).
-    pub(crate) fn prr_update(&mut self, rs: &RateSample, una_advanced: bool) {
-        if !self.cfg.prr || self.cc.owns_window() || rs.acked_sacked == 0 {
+    /// Counts are whole segments as in Linux: the proportional share is
+    /// rounded up to one.
+    pub(crate) fn prr_update(&mut self, delivered: u64, una_advanced: bool, newly_lost: bool) {
+        if !self.cfg.prr || self.cc.owns_window() || delivered == 0 {
             return;
         }
         let mss = u64::from(self.send_mss);
-        let delivered = u64::from(rs.acked_sacked);
         let p = &mut self.prr;
         p.delivered += delivered;
         let pipe = self.flight.pipe(self.snd_max - self.snd_una);
         let ssthresh = u64::from(self.win.ssthresh);
         let mut sndcnt = if pipe > ssthresh {
-            (ssthresh * p.delivered).div_ceil(p.recover_fs.max(1)).saturating_sub(p.out)
+            let share = (ssthresh * p.delivered).div_ceil(p.recover_fs.max(1));
+            (share.div_ceil(mss) * mss).saturating_sub(p.out)
         } else {
             let limit = p.delivered.saturating_sub(p.out).max(delivered);
-            let bonus = if una_advanced && rs.losses == 0 { mss } else { 0 };
+            let bonus = if una_advanced && !newly_lost { mss } else { 0 };
             (limit + bonus).min(ssthresh - pipe)
         };
         if p.out == 0 {

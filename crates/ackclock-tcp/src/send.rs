@@ -57,6 +57,7 @@ impl Endpoint {
     pub(crate) fn take_rtt_sample(&mut self, now: Instant, rtt: Duration) {
         self.rtt.sample(Instant::from_ps(now.as_ps().saturating_sub(rtt.as_ps())), rtt);
         self.stats.record_rtt(rtt);
+        self.flight.note_rtt(rtt);
     }
 
     /// RFC 9293 §3.10.7.4: take the peer's window from the newest segment.
@@ -169,7 +170,7 @@ impl Endpoint {
         match self.phase {
             Phase::FastRecovery if ack < self.recover && self.sack_ok => {
                 // RFC 6675: stay in recovery; the scoreboard paces sending.
-                self.prr_update(rs, true);
+                self.prr_update(u64::from(rs.acked_sacked), true, rs.losses > 0);
                 self.restart_rto(now);
                 return;
             }
@@ -193,7 +194,7 @@ impl Endpoint {
                     self.phase = Phase::Open;
                 }
                 if self.in_cwr() && self.cfg.prr {
-                    self.prr_update(rs, true);
+                    self.prr_update(u64::from(rs.acked_sacked), true, rs.losses > 0);
                 } else if !owns_window {
                     c.state = self.ca_state();
                     self.cc.cong_avoid(&mut self.win, &c, rs);
@@ -220,7 +221,7 @@ impl Endpoint {
         }
         if self.phase == Phase::FastRecovery {
             if self.sack_ok {
-                self.prr_update(rs, false);
+                self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
             } else {
                 // RFC 5681 §3.2 (4): each further dupack means a segment left.
                 self.inflated_cwnd = self.inflated_cwnd.saturating_add(self.send_mss);
@@ -229,12 +230,12 @@ impl Endpoint {
         }
         self.dupacks += 1;
         if self.in_cwr() {
-            self.prr_update(rs, false);
+            self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
         }
         if self.rack_on() {
             self.maybe_enter_recovery(now);
             if self.phase == Phase::FastRecovery {
-                self.prr_update(rs, false);
+                self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
             }
             return;
         }
