@@ -230,6 +230,8 @@ TCP_FIELDS = {
     "retransmits": int,
     "fast_retransmits": int,
     "timeouts": int,
+    "loss_probes": int,
+    "ecn_reductions": int,
     "sack_recoveries": int,
     "dsacks": int,
     "spurious_retransmits": int,

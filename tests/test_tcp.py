@@ -90,10 +90,11 @@ def test_connection_to_a_port_not_yet_listening_is_refused():
 
 def test_a_server_that_never_reads_closes_the_window():
     sim, a, b, _ = two_nodes()
-    flow = sim.tcp(a, b, app=ac.Bulk("1MB"), read_rate=0, record=True)
+    server = ac.TcpParams(receive_buffer=65535)
+    flow = sim.tcp(a, b, app=ac.Bulk("1MB"), server_tcp=server, read_rate=0, record=True)
     sim.run(until="30s")
     stats = flow.stats()
-    assert stats["bytes_delivered"] <= 65535  # the RFC profile's receive buffer
+    assert stats["bytes_delivered"] <= 65535  # the server's receive buffer
     assert stats["client_state"] == "Established" and stats["completion_time_s"] is None
     times, rwnd = flow.series()["rwnd"]
     assert rwnd[-1] < flow.mss  # no room for another full segment
@@ -103,7 +104,8 @@ def test_read_rate_paces_the_transfer():
     # All but the last 64 KB (which fit in the receive buffer) wait for a
     # reader draining 100 kb/s.
     sim, a, b, _ = two_nodes()
-    flow = sim.tcp(a, b, app=ac.Bulk(960_000), read_rate="100kb")
+    server = ac.TcpParams(receive_buffer=65535)
+    flow = sim.tcp(a, b, app=ac.Bulk(960_000), server_tcp=server, read_rate="100kb")
     sim.run()
     stats = flow.stats()
     assert stats["bytes_delivered"] == 960_000
@@ -356,6 +358,11 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         dupack_threshold=3,
         limited_transmit=True,
         sack=True,
+        rack=True,
+        prr=True,
+        ecn=True,
+        ecn_per_packet_echo=False,
+        quickacks=16,
         dsack=True,
         timestamps=True,
         timestamp_granularity="1ms",

@@ -163,7 +163,8 @@ SizeSpec = FixedSizeSpec | ExponentialSizeSpec
 #   profile "rfc" (default): RFC values: MSS 1460, initial window 4, min RTO 1 s,
 #     delayed ACK 200 ms, Nagle, 64 KB receive buffer, NewReno, SACK, timestamps
 #     and window scaling offered (each is used only if the peer offers it too).
-#   profile "linux": initial window 10, min RTO 200 ms, ABC, limited transmit.
+#   profile "linux": Linux's reno, initial window 10, min RTO 200 ms, ABC, limited
+#     transmit, RACK-TLP, PRR, 40 ms delayed ACKs with 16 quick ACKs, 6 MiB buffer.
 #   profile "ns2": ns-2 Agent/TCP: no options, mss = packetSize_ (default 1000),
 #     initial window 2, 10 ms clock ticks, min RTO 200 ms, initial RTO 3 s, an ACK
 #     per segment, window cap 20 segments, no flow control, Tahoe, no options,
@@ -171,6 +172,11 @@ SizeSpec = FixedSizeSpec | ExponentialSizeSpec
 class TcpSpec(TypedDict, total=False):
     profile: Literal["rfc", "linux", "ns2"]
     sack: bool  # offer SACK (RFC 2018), recover with RFC 6675 (rfc/linux: True)
+    rack: bool  # with SACK: RACK-TLP loss detection, RFC 8985 (linux: True)
+    ecn: bool  # offer ECN, RFC 3168 (rfc: True; linux, ns2: False)
+    ecn_per_packet_echo: bool  # echo CE per packet as DCTCP needs (RFC 8257 3.2)
+    prr: bool  # with SACK: proportional rate reduction in recovery, RFC 6937 (linux: True)
+    quickacks: int  # delayed ACKs: the first N data segments are ACKed at once (linux: 16)
     dsack: bool  # report duplicates with D-SACK (RFC 2883)
     timestamps: bool  # offer RFC 7323 timestamps (RTTM, PAWS)
     timestamp_granularity_ps: int  # timestamp clock tick (default 1 ms)
@@ -320,6 +326,8 @@ class FlowStats(TypedDict, total=False):
     retransmits: int
     fast_retransmits: int
     timeouts: int
+    loss_probes: int  # tail loss probes sent (RFC 8985)
+    ecn_reductions: int  # window reductions for ECN echoes (RFC 3168)
     sack_recoveries: int  # loss recoveries paced by the SACK scoreboard (RFC 6675)
     dsacks: int  # D-SACK blocks received (RFC 2883)
     spurious_retransmits: int  # retransmissions a D-SACK showed unnecessary

@@ -66,6 +66,8 @@ class FlowResult(_FlowResult, total=False):
     retransmits: int
     fast_retransmits: int
     timeouts: int
+    loss_probes: int
+    ecn_reductions: int
     sack_recoveries: int
     dsacks: int
     spurious_retransmits: int

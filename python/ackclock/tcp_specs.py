@@ -112,6 +112,11 @@ class TcpParams(Spec):
     dupack_threshold: int | None = None
     limited_transmit: bool | None = None
     sack: bool | None = None
+    rack: bool | None = None
+    ecn: bool | None = None
+    ecn_per_packet_echo: bool | None = None
+    prr: bool | None = None
+    quickacks: int | None = None
     dsack: bool | None = None
     timestamps: bool | None = None
     timestamp_granularity: units.Duration | None = None
@@ -159,6 +164,7 @@ class TcpParams(Spec):
         put("persist_max_ps", "persist_max", units.positive_duration_ps)
         put("time_wait_ps", "time_wait", units.duration_ps)
         put("syn_retries", "syn_retries", lambda v, n: _u32_count(v, n, "count"))
+        put("quickacks", "quickacks", lambda v, n: _u32_count(v, n, "count"))
         put("max_retransmits", "max_retransmits", lambda v, n: _u32_count(v, n, "count"))
         for flag in _FLAGS:
             put(flag, flag, checks.flag)
@@ -184,6 +190,10 @@ _FLAGS = (
     "ns2_arithmetic",
     "limited_transmit",
     "sack",
+    "rack",
+    "prr",
+    "ecn",
+    "ecn_per_packet_echo",
     "dsack",
     "timestamps",
     "window_scale",

@@ -14,21 +14,7 @@ pub const UDP_HEADER_BYTES: u32 = 28;
 /// The largest IPv4 datagram.
 pub const MAX_DATAGRAM_BYTES: u32 = 65_535;
 
-/// The two ECN bits of the IP header (RFC 3168 §5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Ecn {
-    #[default]
-    NotEct = 0b00,
-    Ect1 = 0b01,
-    Ect0 = 0b10,
-    Ce = 0b11,
-}
-
-impl Ecn {
-    pub fn is_capable(self) -> bool {
-        self != Ecn::NotEct
-    }
-}
+pub use ackclock_wire::Ecn;
 
 /// The IPv4 header fields the simulator acts on; addresses are node ids and
 /// map to 10.x.y.z only when bytes are written.

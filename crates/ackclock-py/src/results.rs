@@ -93,6 +93,8 @@ pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, Py
         d.set_item("retransmits", t.retransmits)?;
         d.set_item("fast_retransmits", t.fast_retransmits)?;
         d.set_item("timeouts", t.timeouts)?;
+        d.set_item("loss_probes", t.loss_probes)?;
+        d.set_item("ecn_reductions", t.ecn_reductions)?;
         d.set_item("sack_recoveries", t.sack_recoveries)?;
         d.set_item("dsacks", t.dsacks)?;
         d.set_item("spurious_retransmits", t.spurious_retransmits)?;

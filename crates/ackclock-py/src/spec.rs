@@ -10,6 +10,7 @@ use ackclock_net::{
     ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
+use ackclock_tcp::cc::Flavour;
 use ackclock_tcp::{AckPolicy, CcKind, TcpConfig};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -289,6 +290,11 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "cc",
         "cc_params",
         "sack",
+        "rack",
+        "prr",
+        "ecn",
+        "ecn_per_packet_echo",
+        "quickacks",
         "dsack",
         "timestamps",
         "timestamp_granularity_ps",
@@ -336,7 +342,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
             ))
         }
     };
-    congestion_control(&s, &mut c, profile.as_deref() == Some("ns2"))?;
+    congestion_control(&s, &mut c, profile.as_deref())?;
     let ps = |key: &str| -> Result<Option<Duration>, ConfigError> {
         Ok(s.optional::<u64>(key, "a whole number of picoseconds")?.map(Duration::from_ps))
     };
@@ -381,6 +387,11 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.syn_retries = count("syn_retries")?.unwrap_or(c.syn_retries);
     c.max_retransmits = count("max_retransmits")?.unwrap_or(c.max_retransmits);
     c.sack = flag("sack")?.unwrap_or(c.sack);
+    c.rack = flag("rack")?.unwrap_or(c.rack);
+    c.ecn = flag("ecn")?.unwrap_or(c.ecn);
+    c.ecn_per_packet_echo = flag("ecn_per_packet_echo")?.unwrap_or(c.ecn_per_packet_echo);
+    c.prr = flag("prr")?.unwrap_or(c.prr);
+    c.quickacks = count("quickacks")?.unwrap_or(c.quickacks);
     c.dsack = flag("dsack")?.unwrap_or(c.dsack);
     c.timestamps = flag("timestamps")?.unwrap_or(c.timestamps);
     c.timestamp_granularity =
@@ -392,13 +403,15 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     Ok(c)
 }
 
-/// The algorithm, its parameters and ns-2's arithmetic. `ns2_arithmetic`
-/// (by default on in the ns2 profile) swaps the algorithm for its ns-2
-/// module where the registry has one (`reno` -> `ns2-reno`) and measures
-/// RTTs with ns-2's tick clock.
-fn congestion_control(s: &Spec, c: &mut TcpConfig, ns2_profile: bool) -> Result<(), ConfigError> {
-    if let Some(name) = s.optional::<String>("cc", "a string")? {
-        c.cc = CcKind::from_name(&name).ok_or_else(|| {
+/// The algorithm, its parameters and ns-2's arithmetic. A plain name (and
+/// the profile's own algorithm) runs the profile's module of it where the
+/// registry has one (`reno` -> `linux-reno` or `ns2-reno`); a module's name
+/// runs that module. `ns2_arithmetic` (by default on in the ns2 profile)
+/// picks ns-2's modules and ns-2's tick clock for RTTs.
+fn congestion_control(s: &Spec, c: &mut TcpConfig, profile: Option<&str>) -> Result<(), ConfigError> {
+    let named = s.optional::<String>("cc", "a string")?;
+    if let Some(name) = &named {
+        c.cc = CcKind::from_name(name).ok_or_else(|| {
             let names: Vec<&str> = CcKind::all().map(|a| a.name).collect();
             ConfigError::invalid(
                 s.field("cc"),
@@ -407,14 +420,16 @@ fn congestion_control(s: &Spec, c: &mut TcpConfig, ns2_profile: bool) -> Result<
             )
         })?;
     }
-    match s.optional::<bool>("ns2_arithmetic", "a boolean")? {
-        Some(on) => {
-            c.cc = c.cc.with_ns2_arithmetic(on);
-            c.ns2_clock = on;
-        }
-        None if ns2_profile => c.cc = c.cc.with_ns2_arithmetic(true),
-        None => {}
+    let ns2_arithmetic = s.optional::<bool>("ns2_arithmetic", "a boolean")?;
+    let flavour = match (ns2_arithmetic, profile) {
+        (Some(true), _) | (None, Some("ns2")) => Flavour::Ns2,
+        (_, Some("linux")) => Flavour::Linux,
+        _ => Flavour::Rfc,
+    };
+    if named.is_none() || c.cc.flavour() == Flavour::Rfc || ns2_arithmetic.is_some() {
+        c.cc = c.cc.in_flavour(flavour);
     }
+    c.ns2_clock = flavour == Flavour::Ns2;
     let Some(params) = s.optional::<Bound<'_, PyDict>>("cc_params", "a dict of parameter values")? else {
         return Ok(());
     };

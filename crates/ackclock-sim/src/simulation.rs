@@ -657,7 +657,7 @@ impl Simulation {
     fn receive_tcp(&mut self, now: Instant, node: NodeId, packet: PacketId) {
         let p = &self.packets[packet];
         let Transport::Tcp(seg) = &p.transport else { unreachable!("only TCP packets come here") };
-        let id = p.flow;
+        let (id, ecn) = (p.flow, p.ip.ecn);
         let f = &mut self.flows[id as usize];
         let side = if node == f.src { Side::Client } else { Side::Server };
         let Transfer::Tcp(flow) = &mut f.transfer else { unreachable!("TCP packets name TCP flows") };
@@ -665,11 +665,11 @@ impl Simulation {
         if matches!(ep.state(), State::Closed) {
             // No connection here: refuse with a reset (RFC 9293 §3.10.7.1).
             if let Some(rst) = Endpoint::reset_for(seg) {
-                self.send_segment(now, id, node, rst);
+                self.send_segment(now, id, node, rst, Ecn::NotEct);
             }
             return;
         }
-        ep.on_segment(now, seg);
+        ep.on_segment(now, seg, ecn);
         if let Some(t) = flow.after_input(now, side) {
             self.queue.schedule(t, Event::AppWake(id));
         }
@@ -687,12 +687,12 @@ impl Simulation {
         if tracing_sender {
             self.trace_tcp_vars(now, id);
         }
-        while let Some(seg) = self.tcp(id).endpoint(side).poll_transmit(now) {
+        while let Some((seg, ecn)) = self.tcp(id).endpoint(side).poll_transmit(now) {
             if tracing_sender && self.tcp(id).congestion_action_due() {
                 let uid = self.next_uid;
                 self.tracer().mark_congestion_action(uid);
             }
-            self.send_segment(now, id, node, seg);
+            self.send_segment(now, id, node, seg, ecn);
             if tracing_sender {
                 self.trace_tcp_vars(now, id);
             }
@@ -713,7 +713,7 @@ impl Simulation {
     /// Always inlined: a segment is large, and passing it by value costs more
     /// than the sending itself.
     #[inline(always)]
-    fn send_segment(&mut self, now: Instant, id: u32, node: NodeId, seg: TcpRepr) {
+    fn send_segment(&mut self, now: Instant, id: u32, node: NodeId, seg: TcpRepr, ecn: Ecn) {
         let f = &mut self.flows[id as usize];
         let size = ackclock_net::packet::IPV4_HEADER_BYTES + seg.wire_len();
         let peer = if node == f.src {
@@ -723,7 +723,7 @@ impl Simulation {
             f.src
         };
         let seq = u64::from(seg.seq.0);
-        let packet = self.new_packet(now, id, (node, peer), Ecn::NotEct, Transport::Tcp(seg), size, seq);
+        let packet = self.new_packet(now, id, (node, peer), ecn, Transport::Tcp(seg), size, seq);
         self.receive(now, node, packet);
     }
 

@@ -41,8 +41,18 @@ pub struct TcpConfig {
     pub limited_transmit: bool,
     /// Offer SACK (RFC 2018) and recover with RFC 6675 when both ends agree.
     pub sack: bool,
+    /// With SACK: RACK-TLP (RFC 8985) deems segments lost by time and sends
+    /// tail loss probes, instead of RFC 6675's DupThresh rule.
+    pub rack: bool,
+    /// With SACK: proportional rate reduction (RFC 6937) brings cwnd to
+    /// ssthresh during recovery, instead of setting it at once.
+    pub prr: bool,
     /// Report duplicate segments with D-SACK (RFC 2883).
     pub dsack: bool,
+    /// Offer ECN (RFC 3168); it is used when both ends agree.
+    pub ecn: bool,
+    /// Echo CE per packet (DCTCP, RFC 8257 §3.2) rather than until CWR.
+    pub ecn_per_packet_echo: bool,
     /// Offer RFC 7323 timestamps (RTT measurement and PAWS).
     pub timestamps: bool,
     /// Timestamp clock tick.
@@ -57,6 +67,10 @@ pub struct TcpConfig {
     /// RTO is at least srtt + max(G, 4 rttvar).
     pub clock_granularity: Duration,
     pub ack_policy: AckPolicy,
+    /// Delayed ACKs: the first this many data segments of a connection are
+    /// acknowledged at once, so that slow start is not slowed (Linux's
+    /// quick-ACK mode, `TCP_MAX_QUICKACKS`).
+    pub quickacks: u32,
     /// Receive buffer in bytes; the advertised window is its free space.
     pub receive_buffer: u32,
     /// Flow control. When off (ns-2's one-way agents) the sender ignores
@@ -84,7 +98,7 @@ pub struct TcpConfig {
 
 impl Default for TcpConfig {
     /// RFC defaults: 1 s minimum RTO (RFC 6298 2.4), delayed ACKs, Nagle,
-    /// SACK, timestamps and window scaling offered.
+    /// SACK, ECN, timestamps and window scaling offered.
     fn default() -> Self {
         TcpConfig {
             mss: 1460,
@@ -99,6 +113,10 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: false,
             sack: true,
+            rack: false,
+            prr: false,
+            ecn: true,
+            ecn_per_packet_echo: false,
             dsack: true,
             timestamps: true,
             timestamp_granularity: Duration::from_millis(1),
@@ -108,7 +126,10 @@ impl Default for TcpConfig {
             max_rto: Duration::from_secs(60),
             clock_granularity: Duration::from_millis(1),
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) },
-            receive_buffer: 65_535,
+            quickacks: 0,
+            // Large enough for 100 Mbit/s x 100 ms (1.25 MB); window
+            // scaling (offered) makes it usable.
+            receive_buffer: 4 << 20,
             flow_control: true,
             nagle: true,
             send_overhead: Duration::ZERO,
@@ -123,13 +144,25 @@ impl Default for TcpConfig {
 }
 
 impl TcpConfig {
-    /// Linux-like: 200 ms minimum RTO, initial window 10, delayed ACKs.
+    /// Linux-like: Linux's reno, 200 ms minimum RTO, initial window 10,
+    /// delayed ACKs with quick ACKs, RACK-TLP and PRR, a 6 MiB receive buffer.
     pub fn linux() -> Self {
         TcpConfig {
+            cc: CcKind::LinuxReno,
             initial_window: 10,
             min_rto: Duration::from_millis(200),
             abc: true,
             limited_transmit: true,
+            rack: true,
+            prr: true,
+            // Linux's tcp_ecn = 2: accepted when asked, not asked for.
+            ecn: false,
+            // Linux's minimum ACK delay (TCP_ATO_MIN) and quick ACKs.
+            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(40) },
+            quickacks: 16,
+            // tcp_rmem's largest buffer, which autotuning reaches on a
+            // bulk flow; window scaling makes it usable.
+            receive_buffer: 6 << 20,
             ..TcpConfig::default()
         }
     }
@@ -149,6 +182,7 @@ impl TcpConfig {
             limited_transmit: true,
             sack: false,
             dsack: false,
+            ecn: false,
             timestamps: false,
             window_scale: false,
             initial_rto: Duration::from_secs(3),

@@ -11,13 +11,16 @@
 
 use crate::cc::{Cc, CcContext, CongestionOps, CwndEvent, Window};
 use crate::config::TcpConfig;
+use crate::ecn::EcnReceiver;
 use crate::flight::Flight;
+use crate::rack::Rack;
 use crate::reassembly::Ranges;
+use crate::recovery::Prr;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TcpStats;
 use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
-use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
+use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpOptions, TcpRepr};
 use rand::{RngExt, SeedableRng};
 
 /// RFC 9293 §3.3.2 connection states.
@@ -107,6 +110,18 @@ pub struct Endpoint {
     pub(crate) cwnd_round_end: u64,
     /// Data went out since the last end of a burst.
     pub(crate) burst_sent: bool,
+    /// ECN: agreed in the handshake; the receiver's echo; the end of the
+    /// sender's CWR state, whether the next new segment carries CWR, and
+    /// whether the segment being built carries ECT(0).
+    pub(crate) ecn_ok: bool,
+    pub(crate) ecn_rx: EcnReceiver,
+    pub(crate) cwr_end: Option<u64>,
+    pub(crate) send_cwr: bool,
+    pub(crate) ect_out: bool,
+    /// RACK-TLP's state, PRR's counts, and whether a tail loss probe is due.
+    pub(crate) rack: Rack,
+    pub(crate) prr: Prr,
+    pub(crate) tlp_due: bool,
     /// Pacing: the earliest time the next segment may leave, and whether a
     /// segment is waiting for it.
     pub(crate) pacing_deadline: Instant,
@@ -148,6 +163,8 @@ pub struct Endpoint {
     pub(crate) read_origin: (Instant, u64),
     pub(crate) ack_now: bool,
     pub(crate) unacked_bytes: u64,
+    /// Quick ACKs left (`TcpConfig::quickacks`).
+    pub(crate) quickacks: u32,
     pub(crate) delack_deadline: Option<Instant>,
     pub(crate) time_wait_deadline: Option<Instant>,
     // --- options agreed in the handshake ---
@@ -207,6 +224,14 @@ impl Endpoint {
             max_flight: 0,
             cwnd_round_end: 0,
             burst_sent: false,
+            ecn_ok: false,
+            ecn_rx: EcnReceiver::default(),
+            cwr_end: None,
+            send_cwr: false,
+            ect_out: false,
+            rack: Rack::default(),
+            prr: Prr::default(),
+            tlp_due: false,
             pacing_deadline: Instant::ZERO,
             paced_wait: false,
             recover: 0,
@@ -235,6 +260,7 @@ impl Endpoint {
             read_origin: (Instant::ZERO, 0),
             ack_now: false,
             unacked_bytes: 0,
+            quickacks: cfg.quickacks,
             delack_deadline: None,
             time_wait_deadline: None,
             sack_ok: false,
@@ -421,6 +447,8 @@ impl Endpoint {
             .min(ps(self.delack_deadline))
             .min(ps(self.time_wait_deadline))
             .min(ps(self.overhead_deadline))
+            .min(ps(self.rack.timer))
+            .min(ps(self.rack.pto))
             .min(paced)
             .min(ps(self.read_wakeup()));
         (first != u64::MAX).then(|| Instant::from_ps(first))
@@ -437,9 +465,16 @@ impl Endpoint {
             self.delack_deadline = None;
             self.ack_now = true;
         }
+        if self.rack.pto.is_some_and(|t| t <= now) {
+            self.on_pto(now);
+        }
         if self.rto_deadline.is_some_and(|t| t <= now) {
             self.rto_deadline = None;
             self.on_retransmission_timeout(now);
+        }
+        if self.rack.timer.is_some_and(|t| t <= now) {
+            self.rack.timer = None;
+            self.on_rack_timer(now);
         }
         if self.overhead_deadline.is_some_and(|t| t <= now) {
             self.overhead_deadline = None;
@@ -458,13 +493,14 @@ impl Endpoint {
 
     // --- segment arrival (RFC 9293 §3.10.7) ---
 
-    pub fn on_segment(&mut self, now: Instant, seg: &TcpRepr) {
+    /// A segment arrived in an IP packet with the `ecn` codepoint.
+    pub fn on_segment(&mut self, now: Instant, seg: &TcpRepr, ecn: Ecn) {
         self.stats.segments_received += 1;
         match self.state {
             State::Closed => {}
             State::Listen => self.on_segment_listen(now, seg),
             State::SynSent => self.on_segment_syn_sent(now, seg),
-            _ => self.on_segment_synchronized(now, seg),
+            _ => self.on_segment_synchronized(now, seg, ecn),
         }
     }
 
@@ -504,7 +540,7 @@ impl Endpoint {
         }
     }
 
-    fn on_segment_synchronized(&mut self, now: Instant, seg: &TcpRepr) {
+    fn on_segment_synchronized(&mut self, now: Instant, seg: &TcpRepr, ecn: Ecn) {
         let seq = self.rcv_offset(seg.seq);
         if !self.acceptable(seq, seg.seq_len()) || self.paws_rejects(seg) {
             if !seg.flags.rst {
@@ -546,6 +582,9 @@ impl Endpoint {
         self.process_ack(now, seg, seq, ack);
         self.after_ack_state_change(now);
         if matches!(self.state, State::Established | State::FinWait1 | State::FinWait2) {
+            if seg.payload_len > 0 {
+                self.on_data_ecn(now, seg, ecn);
+            }
             self.process_payload(now, seq, seg.payload_len);
         } else if seg.payload_len > 0 {
             self.ack_now = true;
@@ -658,7 +697,11 @@ impl Endpoint {
             dst_port: self.remote_port,
             seq: self.iss + offset as u32,
             ack: if synchronized { self.irs + self.rcv_nxt as u32 } else { SeqNum(0) },
-            flags: TcpFlags { ack: synchronized, ..TcpFlags::default() },
+            flags: TcpFlags {
+                ack: synchronized,
+                ece: synchronized && self.ecn_ok && self.ecn_rx.echo,
+                ..TcpFlags::default()
+            },
             window: self.advertise(now),
             options: TcpOptions::default(),
             payload_len: 0,
@@ -673,28 +716,30 @@ impl Endpoint {
         seg
     }
 
-    /// Builds the next segment to send, if any.
-    pub fn poll_transmit(&mut self, now: Instant) -> Option<TcpRepr> {
+    /// Builds the next segment to send, if any, with the ECN codepoint of
+    /// its IP packet.
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<(TcpRepr, Ecn)> {
         let seg = match self.state {
             State::Closed | State::Listen => None,
             State::SynSent | State::SynReceived if self.snd_nxt == 0 => Some(self.syn_segment(now)),
             State::SynSent => None,
-            _ => self.data_segment(now).or_else(|| {
+            _ => self.ecn_state_ack(now).or_else(|| self.data_segment(now)).or_else(|| {
                 self.overhead_released = false; // the delayed burst is over
                 self.probe_segment(now)
             }),
         };
-        let seg = seg.or_else(|| self.ack_now.then(|| self.header(now, self.snd_nxt)));
-        if let Some(s) = &seg {
-            self.stats.segments_sent += 1;
-            self.stats.bytes_sent += u64::from(s.payload_len);
-        }
-        seg
+        let seg = seg.or_else(|| self.ack_now.then(|| self.header(now, self.snd_nxt)))?;
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += u64::from(seg.payload_len);
+        // RFC 3168 §6.1.4, §6.1.5: only new data is ECN-capable.
+        let ecn = if std::mem::take(&mut self.ect_out) { Ecn::Ect0 } else { Ecn::NotEct };
+        Some((seg, ecn))
     }
 
     fn syn_segment(&mut self, now: Instant) -> TcpRepr {
         let mut seg = self.header(now, 0);
         seg.flags.syn = true;
+        self.syn_ecn_flags(&mut seg.flags);
         seg.options = self.syn_options(now);
         // RFC 7323 §2.2: the window in a SYN is never scaled.
         seg.window = self.cfg.receive_buffer.min(u32::from(u16::MAX)) as u16;

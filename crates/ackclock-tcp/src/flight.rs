@@ -5,9 +5,15 @@
 //! per-segment RTT samples and RACK (RFC 8985) stand on it.
 //!
 //! The records live in a ring ordered by sequence offset that grows to the
-//! largest flight and then allocates nothing. A retransmission that starts
-//! or ends inside a record splits it (rare: only when segment boundaries
-//! changed), as Linux fragments an skb.
+//! largest flight and then allocates nothing. A retransmission or SACK block
+//! that starts or ends inside a record splits it (rare: only when segment
+//! boundaries changed), as Linux fragments an skb.
+//!
+//! Each record also carries the loss state: SACKed, deemed lost, and whether
+//! a retransmission of it is in flight. Byte totals of the three are kept so
+//! that RFC 6675's pipe costs nothing: a record counts once in flight unless
+//! SACKed or deemed lost, and once more while its retransmission is out
+//! (Linux `packets_out - (sacked_out + lost_out) + retrans_out`).
 
 use crate::cc::RateSample;
 use ackclock_core::{Duration, Instant};
@@ -30,8 +36,13 @@ pub(crate) struct SentSegment {
     pub first_tx_at: Instant,
     /// Sent while the application left the window unused.
     pub app_limited: bool,
+    /// Sent more than once (Karn: its RTT is ambiguous).
     pub retransmitted: bool,
     pub sacked: bool,
+    /// Deemed lost (RFC 6675 IsLost, RACK, or a timeout).
+    pub lost: bool,
+    /// A retransmission of it is in flight.
+    pub rtx_out: bool,
 }
 
 impl SentSegment {
@@ -152,12 +163,47 @@ pub(crate) struct Delivery {
     /// Its send-phase length (send_elapsed).
     send_interval: Duration,
     rtt: Option<Duration>,
+    /// The most recently sent delivered segment whose delivery is not
+    /// ambiguous, for RACK: its send time, end and RTT.
+    pub rack: Option<(Instant, u64, Duration)>,
+    /// A segment never resent was delivered below one delivered before it:
+    /// the network reorders (RFC 8985 §6.2, Linux `tcp_check_sack_reordering`).
+    pub reordered: bool,
+    /// The highest end delivered before this ACK, and the minimum RTT.
+    fack: u64,
+    min_rtt: Option<Duration>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Flight {
     segments: Ring,
     conn: Totals,
+    marks: Marks,
+}
+
+/// Bytes of the records that are SACKed, deemed lost (and not SACKed), and
+/// retransmitted with the retransmission in flight (and not SACKed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Marks {
+    sacked: u64,
+    lost: u64,
+    rtx_out: u64,
+}
+
+impl Marks {
+    #[inline]
+    fn add(&mut self, s: &SentSegment) {
+        self.sacked += if s.sacked { s.len() } else { 0 };
+        self.lost += if s.lost { s.len() } else { 0 };
+        self.rtx_out += if s.rtx_out { s.len() } else { 0 };
+    }
+
+    #[inline]
+    fn remove(&mut self, s: &SentSegment) {
+        self.sacked -= if s.sacked { s.len() } else { 0 };
+        self.lost -= if s.lost { s.len() } else { 0 };
+        self.rtx_out -= if s.rtx_out { s.len() } else { 0 };
+    }
 }
 
 /// The connection's delivery state (the draft's C.*).
@@ -174,9 +220,17 @@ struct Totals {
     /// application-limited phase ends; 0 when not application-limited.
     app_limited_until: u64,
     min_rtt: Option<Duration>,
+    /// The highest end of a segment delivered (acknowledged or SACKed).
+    fack: u64,
 }
 
 impl Flight {
+    /// The bookkeeping of one ACK's deliveries, to pass to `on_sack`,
+    /// `on_ack` and `sample`.
+    pub fn delivery(&self) -> Delivery {
+        Delivery { fack: self.conn.fack, min_rtt: self.conn.min_rtt, ..Delivery::default() }
+    }
+
     pub fn min_rtt(&self) -> Option<Duration> {
         self.conn.min_rtt
     }
@@ -202,6 +256,8 @@ impl Flight {
             app_limited: c.app_limited_until != 0,
             retransmitted: false,
             sacked: false,
+            lost: false,
+            rtx_out: false,
         };
         if self.segments.is_empty() || start >= self.segments.back().end {
             *self.segments.push_back() = fresh;
@@ -218,8 +274,19 @@ impl Flight {
         let first = self.split_at(start);
         let last = self.split_at(end.min(high));
         for i in first..last {
-            let s = self.segments.get_mut(i);
-            *s = SentSegment { start: s.start, end: s.end, retransmitted: true, sacked: s.sacked, ..fresh };
+            let old = *self.segments.get(i);
+            let new = SentSegment {
+                start: old.start,
+                end: old.end,
+                retransmitted: true,
+                sacked: old.sacked,
+                lost: old.lost,
+                rtx_out: !old.sacked,
+                ..fresh
+            };
+            self.marks.remove(&old);
+            self.marks.add(&new);
+            *self.segments.get_mut(i) = new;
         }
         if end > high {
             *self.segments.push_back() = SentSegment { start: high, retransmitted: true, ..fresh };
@@ -248,16 +315,21 @@ impl Flight {
             }
             if front.end > ack {
                 // A partial ACK of the record: deliver what it covers.
-                if !front.sacked {
-                    self.conn.delivered += ack - front.start;
-                    d.bytes += ack - front.start;
+                let old = *front;
+                if !old.sacked {
+                    self.conn.delivered += ack - old.start;
+                    d.bytes += ack - old.start;
                 }
-                self.segments.get_mut(0).start = ack;
+                let new = SentSegment { start: ack, ..old };
+                self.marks.remove(&old);
+                self.marks.add(&new);
+                *self.segments.get_mut(0) = new;
                 break;
             }
             if !front.sacked {
                 self.conn.deliver(now, front, ece, d);
             }
+            self.marks.remove(front);
             self.segments.pop_front();
         }
     }
@@ -275,22 +347,109 @@ impl Flight {
         let first = self.split_at(start);
         let last = self.split_at(end);
         for i in first..last {
-            let s = self.segments.get_mut(i);
-            if !s.sacked {
-                s.sacked = true;
-                self.conn.deliver(now, s, ece, d);
+            let old = *self.segments.get(i);
+            if !old.sacked {
+                let new = SentSegment { sacked: true, lost: false, rtx_out: false, ..old };
+                self.marks.remove(&old);
+                self.marks.add(&new);
+                *self.segments.get_mut(i) = new;
+                self.conn.deliver(now, &old, ece, d);
             }
         }
     }
 
+    // --- loss state ---
+
+    pub fn len(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// The `i`th record from the oldest.
+    pub fn get(&self, i: usize) -> &SentSegment {
+        self.segments.get(i)
+    }
+
+    pub fn sacked_bytes(&self) -> u64 {
+        self.marks.sacked
+    }
+
+    /// Bytes deemed lost and not SACKed.
+    pub fn lost_bytes(&self) -> u64 {
+        self.marks.lost
+    }
+
+    /// Where the first record deemed lost and not being resent starts.
+    pub fn first_lost(&self) -> Option<u64> {
+        (0..self.segments.len()).map(|i| self.segments.get(i)).find(|s| s.lost && !s.rtx_out).map(|s| s.start)
+    }
+
+    /// Where the last record not SACKed starts.
+    pub fn last_unsacked(&self) -> Option<u64> {
+        (0..self.segments.len()).rev().map(|i| self.segments.get(i)).find(|s| !s.sacked).map(|s| s.start)
+    }
+
+    /// RFC 6675 SetPipe for a FlightSize of `flight` bytes: what is not
+    /// SACKed and not deemed lost, plus the retransmissions in flight.
+    pub fn pipe(&self, flight: u64) -> u64 {
+        (flight - self.marks.sacked - self.marks.lost) + self.marks.rtx_out
+    }
+
+    /// Deems the `i`th record lost. With `resend`, a retransmission of it in
+    /// flight is deemed lost too, so that it may be sent again (RACK, a
+    /// timeout); RFC 6675's IsLost leaves a retransmission be.
+    pub fn set_lost(&mut self, i: usize, resend: bool) {
+        let old = *self.segments.get(i);
+        let new = SentSegment { lost: true, rtx_out: old.rtx_out && !resend, ..old };
+        if old.sacked || new == old {
+            return;
+        }
+        self.marks.remove(&old);
+        self.marks.add(&new);
+        *self.segments.get_mut(i) = new;
+    }
+
+    /// A retransmission timeout: everything not SACKed is deemed lost and no
+    /// retransmission is in flight any more (RFC 6675 §5.1, Linux
+    /// `tcp_timeout_mark_lost`).
+    pub fn all_lost(&mut self) {
+        for i in 0..self.segments.len() {
+            self.set_lost(i, true);
+        }
+    }
+
+    /// The index of the first record that ends above `offset`.
+    pub fn index_after(&self, offset: u64) -> usize {
+        self.segments.partition_point(|s| s.end <= offset)
+    }
+
+    /// The first offset at or after `offset` that no SACKed record covers.
+    pub fn next_unsacked(&self, mut offset: u64) -> u64 {
+        for i in self.index_after(offset)..self.segments.len() {
+            let s = self.segments.get(i);
+            if !s.sacked || s.start > offset {
+                break;
+            }
+            offset = s.end;
+        }
+        offset
+    }
+
+    /// Where the run of unSACKed records from `offset` ends, at most `limit`.
+    pub fn hole_end(&self, offset: u64, limit: u64) -> u64 {
+        (self.index_after(offset)..self.segments.len())
+            .map(|i| self.segments.get(i))
+            .find(|s| s.sacked && s.start >= offset)
+            .map_or(limit, |s| s.start.min(limit))
+    }
+
     /// tcp_rate_gen: the rate sample of an ACK, after `on_ack` and `on_sack`.
     pub fn sample(&mut self, now: Instant, d: &Delivery, rs: &mut RateSample) {
+        if let Some(rtt) = d.rtt {
+            self.note_rtt(rtt);
+        }
         let c = &mut self.conn;
         if c.app_limited_until != 0 && c.delivered > c.app_limited_until {
             c.app_limited_until = 0;
-        }
-        if let Some(rtt) = d.rtt {
-            c.min_rtt = Some(c.min_rtt.map_or(rtt, |m| m.min(rtt)));
         }
         rs.acked_sacked = d.bytes.min(u64::from(u32::MAX)) as u32;
         rs.rtt = d.rtt;
@@ -307,11 +466,22 @@ impl Flight {
         rs.delivered_ce = c.delivered_ce - prior.delivered_ce;
     }
 
+    /// An RTT sample from elsewhere (the handshake, a timestamp echo) for
+    /// the minimum RTT.
+    pub fn note_rtt(&mut self, rtt: Duration) {
+        self.conn.min_rtt = Some(self.conn.min_rtt.map_or(rtt, |m| m.min(rtt)));
+    }
+
     /// Sending stopped for want of data with room in the window: samples
     /// until this flight is delivered understate the path.
     pub fn note_app_limited(&mut self, in_flight: u64) {
         self.conn.app_limited_until = (self.conn.delivered + in_flight).max(1);
     }
+}
+
+/// RFC 8985 RACK_sent_after: (t1, end1) was sent after (t2, end2).
+pub(crate) fn sent_after(t1: Instant, end1: u64, t2: Instant, end2: u64) -> bool {
+    t1 > t2 || (t1 == t2 && end1 > end2)
 }
 
 impl Totals {
@@ -325,7 +495,16 @@ impl Totals {
             self.delivered_ce += s.len();
         }
         d.bytes += s.len();
-        let newer = d.prior.is_none_or(|p| s.sent_at > p.sent_at || (s.sent_at == p.sent_at && s.end > p.end));
+        self.fack = self.fack.max(s.end);
+        d.reordered |= !s.retransmitted && s.end <= d.fack;
+        let rtt = now - s.sent_at;
+        // RFC 8985 §6.2 step 2: a retransmitted segment delivered sooner than
+        // a round trip was delivered by its original.
+        let ambiguous = s.retransmitted && d.min_rtt.is_some_and(|m| rtt < m);
+        if !ambiguous && d.rack.is_none_or(|(t, end, _)| sent_after(s.sent_at, s.end, t, end)) {
+            d.rack = Some((s.sent_at, s.end, rtt));
+        }
+        let newer = d.prior.is_none_or(|p| sent_after(s.sent_at, s.end, p.sent_at, p.end));
         if newer {
             d.prior = Some(*s);
             d.send_interval = s.sent_at.saturating_since(s.first_tx_at);
@@ -352,7 +531,7 @@ mod tests {
     }
 
     fn ack(f: &mut Flight, t: Instant, ack: u64) -> RateSample {
-        let mut d = Delivery::default();
+        let mut d = f.delivery();
         f.on_ack(t, ack, false, &mut d);
         let mut rs = RateSample::default();
         f.sample(t, &d, &mut rs);
@@ -386,7 +565,7 @@ mod tests {
     fn sacked_segments_are_delivered_once() {
         let mut f = Flight::default();
         sent(&mut f, ms(0), 4);
-        let mut d = Delivery::default();
+        let mut d = f.delivery();
         f.on_sack(ms(100), 1001, 3001, false, &mut d);
         let mut rs = RateSample::default();
         f.sample(ms(100), &d, &mut rs);
@@ -463,7 +642,7 @@ mod tests {
     fn bytes_acknowledged_with_ecn_echo_are_counted() {
         let mut f = Flight::default();
         sent(&mut f, ms(0), 2);
-        let mut d = Delivery::default();
+        let mut d = f.delivery();
         f.on_ack(ms(100), 1001, true, &mut d);
         f.on_ack(ms(100), 2001, false, &mut d);
         let mut rs = RateSample::default();

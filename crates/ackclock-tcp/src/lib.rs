@@ -11,13 +11,16 @@
 
 pub mod cc;
 pub mod config;
+mod ecn;
 mod endpoint;
 mod flight;
 mod options;
+mod rack;
 pub mod reassembly;
+mod recovery;
 mod recv;
 pub mod rtt;
-pub mod scoreboard;
+mod scoreboard;
 mod send;
 pub mod stats;
 

@@ -45,6 +45,7 @@ impl Endpoint {
 
     /// Records what the peer's SYN or SYN-ACK offered.
     pub(crate) fn negotiate(&mut self, syn: &TcpRepr) {
+        self.negotiate_ecn(syn);
         let o = &syn.options;
         self.sack_ok = self.cfg.sack && o.sack_permitted;
         self.ts_ok = self.cfg.timestamps && o.timestamps.is_some();

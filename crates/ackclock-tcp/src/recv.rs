@@ -82,7 +82,10 @@ impl Endpoint {
                 // RFC 1122 §4.2.3.2 / RFC 5681 §4.2: at least every second
                 // full-sized segment, and within the delayed-ACK timeout.
                 self.unacked_bytes += self.rcv_nxt - before;
-                if self.unacked_bytes >= 2 * u64::from(self.send_mss) {
+                if self.quickacks > 0 {
+                    self.quickacks -= 1;
+                    self.ack_now = true;
+                } else if self.unacked_bytes >= 2 * u64::from(self.send_mss) {
                     self.ack_now = true;
                 } else if self.delack_deadline.is_none() {
                     self.delack_deadline = Some(now + timeout);

@@ -1,24 +1,20 @@
-//! The RFC 6675 SACK scoreboard: which outstanding data the receiver holds,
-//! which is deemed lost, how much is in the network (`pipe`) and what to
-//! send next (`NextSeg`).
-//!
-//! Offsets are the endpoint's send offsets; `una` is HighACK + 1 in the
-//! RFC's terms and `high_data` is HighData + 1 (snd_max).
+//! RFC 6675 over the send records (flight.rs): IsLost marks records lost,
+//! NextSeg chooses what SACK recovery sends. What the receiver holds, what is
+//! deemed lost and which retransmissions are out are the records' flags.
 
-use crate::reassembly::Ranges;
+use crate::flight::Flight;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Scoreboard {
-    sacked: Ranges,
-    /// One past the highest retransmitted offset (HighRxt + 1).
+pub(crate) struct Scoreboard {
+    /// One past the highest offset retransmitted in this recovery (HighRxt + 1).
     pub high_rxt: u64,
-    /// RescueRxt + 1, once a rescue retransmission was sent this recovery.
+    /// RescueRxt + 1, once the rescue retransmission was sent this recovery.
     pub rescue_rxt: Option<u64>,
 }
 
 /// What NextSeg says to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NextSeg {
+pub(crate) enum NextSeg {
     /// Retransmit from this offset (rules 1 and 3).
     Retransmit(u64),
     /// Send new data (rule 2).
@@ -28,173 +24,130 @@ pub enum NextSeg {
 }
 
 impl Scoreboard {
-    /// Records SACK blocks (offsets) and forgets everything below `una`.
-    /// Returns the bytes newly SACKed.
-    pub fn update(&mut self, una: u64, high_data: u64, blocks: impl IntoIterator<Item = (u64, u64)>) -> u64 {
-        self.sacked.discard_below(una);
-        let after_discard = self.sacked.bytes();
-        for (start, end) in blocks {
-            let (start, end) = (start.max(una), end.min(high_data));
-            if start < end {
-                self.sacked.insert(start, end);
-            }
-        }
-        self.sacked.bytes() - after_discard
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.sacked.is_empty()
-    }
-
-    pub fn sacked_bytes(&self) -> u64 {
-        self.sacked.bytes()
-    }
-
-    pub fn is_sacked(&self, offset: u64) -> bool {
-        self.sacked.as_slice().iter().any(|&(s, e)| s <= offset && offset < e)
-    }
-
-    /// The end of the unSACKed hole starting at `offset` (or `limit`).
-    pub fn hole_end(&self, offset: u64, limit: u64) -> u64 {
-        self.sacked.as_slice().iter().find(|&&(s, _)| s > offset).map_or(limit, |&(s, _)| s.min(limit))
-    }
-
-    /// The first unSACKed offset at or after `offset`.
-    pub fn next_unsacked(&self, mut offset: u64) -> u64 {
-        for &(s, e) in self.sacked.as_slice() {
-            if s <= offset && offset < e {
-                offset = e;
-            }
-        }
-        offset
-    }
-
-    /// RFC 6675 §4 IsLost: DupThresh discontiguous SACKed segments above
-    /// `offset`, or more than (DupThresh - 1) * MSS SACKed bytes above it.
-    pub fn is_lost(&self, offset: u64, dupthresh: u32, mss: u32) -> bool {
-        let mut bytes = 0;
-        let mut segments = 0;
-        for &(s, e) in self.sacked.as_slice().iter().rev() {
-            if e <= offset {
-                break;
-            }
-            let s = s.max(offset + 1);
-            bytes += e - s;
-            segments += (e - s).div_ceil(u64::from(mss));
-        }
-        segments >= u64::from(dupthresh) || bytes > u64::from(dupthresh.saturating_sub(1) * mss)
-    }
-
-    /// RFC 6675 §4 SetPipe: outstanding bytes not SACKed, counting those
-    /// deemed lost only if they were retransmitted.
-    pub fn pipe(&self, una: u64, high_data: u64, dupthresh: u32, mss: u32) -> u64 {
-        let mut pipe = 0;
-        let mut seg = una;
-        while seg < high_data {
-            let seg_end = (seg + u64::from(mss)).min(high_data);
-            if !self.is_sacked(seg) {
-                let len = self.hole_end(seg, seg_end) - seg;
-                if !self.is_lost(seg, dupthresh, mss) {
-                    pipe += len;
-                }
-                if seg < self.high_rxt {
-                    pipe += len;
-                }
-            }
-            seg = seg_end;
-        }
-        pipe
+    /// A new recovery (or a timeout) starts retransmitting from `una`.
+    pub fn restart(&mut self, una: u64) {
+        self.high_rxt = una;
+        self.rescue_rxt = None;
     }
 
     /// RFC 6675 §4 NextSeg. `new_data` says whether unsent data exists and
     /// the receiver's window allows it.
-    pub fn next_seg(&self, una: u64, high_data: u64, new_data: bool, dupthresh: u32, mss: u32) -> Option<NextSeg> {
-        let from = self.high_rxt.max(una);
-        // (1) the first unSACKed offset above HighRxt that is deemed lost.
-        let mut candidate = self.next_unsacked(from);
-        let mut first_unsacked = None;
-        while candidate < high_data {
-            first_unsacked.get_or_insert(candidate);
-            if self.is_lost(candidate, dupthresh, mss) {
-                return Some(NextSeg::Retransmit(candidate));
+    pub fn next_seg(&self, flight: &Flight, new_data: bool) -> Option<NextSeg> {
+        let mut above_high_rxt = None;
+        for i in 0..flight.len() {
+            let s = flight.get(i);
+            if s.sacked || s.rtx_out {
+                continue;
             }
-            candidate = self.next_unsacked(self.hole_end(candidate, high_data));
+            // (1) the first unSACKed record deemed lost and not resent.
+            if s.lost {
+                return Some(NextSeg::Retransmit(s.start));
+            }
+            if s.end > self.high_rxt {
+                above_high_rxt.get_or_insert(s.start.max(self.high_rxt));
+            }
         }
-        // (2) new data.
+        // (2) new data; (3) any unSACKed offset above HighRxt.
         if new_data {
             return Some(NextSeg::NewData);
         }
-        // (3) any unSACKed offset above HighRxt.
-        if let Some(s) = first_unsacked {
-            return Some(NextSeg::Retransmit(s));
+        if let Some(at) = above_high_rxt {
+            return Some(NextSeg::Retransmit(at));
         }
-        // (4) one rescue retransmission per recovery, of the last segment.
-        if self.rescue_rxt.is_none() && una < high_data {
-            let last = high_data.saturating_sub(u64::from(mss)).max(una);
-            return Some(NextSeg::Rescue(self.next_unsacked(last).min(high_data - 1)));
+        // (4) one rescue retransmission per recovery, of the last unSACKed data.
+        let last = flight.last_unsacked()?;
+        self.rescue_rxt.is_none().then_some(NextSeg::Rescue(last))
+    }
+}
+
+/// RFC 6675 §4 IsLost for every record: an unSACKed record with DupThresh
+/// SACKed segments, or more than (DupThresh - 1) * MSS SACKed bytes, above it
+/// is deemed lost. The count only grows downwards, so the walk stops at the
+/// first record below the threshold that an earlier call marked.
+pub(crate) fn mark_lost(flight: &mut Flight, dupthresh: u32, mss: u32) {
+    let (mut bytes, mut segments) = (0u64, 0u64);
+    let enough = |bytes: u64, segments: u64| {
+        segments >= u64::from(dupthresh) || bytes > u64::from(dupthresh.saturating_sub(1) * mss)
+    };
+    for i in (0..flight.len()).rev() {
+        let s = *flight.get(i);
+        if s.sacked {
+            bytes += s.end - s.start;
+            segments += (s.end - s.start).div_ceil(u64::from(mss));
+        } else if enough(bytes, segments) {
+            if s.lost {
+                break;
+            }
+            flight.set_lost(i, false);
         }
-        None
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ackclock_core::Instant;
 
     const MSS: u32 = 100;
 
     /// Segments 0..10 of 100 bytes from offset 1; `sacked` segment numbers.
-    fn board(sacked: &[u64]) -> Scoreboard {
-        let mut b = Scoreboard::default();
-        b.update(1, 1001, sacked.iter().map(|&k| (1 + k * 100, 101 + k * 100)));
-        b
+    fn flight(sacked: &[u64]) -> Flight {
+        let mut f = Flight::default();
+        for k in 0..10 {
+            f.on_transmit(Instant::ZERO, 1 + k * 100, 101 + k * 100);
+        }
+        let mut d = f.delivery();
+        for &k in sacked {
+            f.on_sack(Instant::ZERO, 1 + k * 100, 101 + k * 100, false, &mut d);
+        }
+        mark_lost(&mut f, 3, MSS);
+        f
+    }
+
+    fn lost(f: &Flight) -> Vec<u64> {
+        (0..f.len()).filter(|&i| f.get(i).lost).map(|i| (f.get(i).start - 1) / 100).collect()
     }
 
     #[test]
     fn a_hole_is_lost_after_three_sacked_segments_above_it() {
-        let b = board(&[1, 2]);
-        assert!(!b.is_lost(1, 3, MSS), "two SACKed segments are not enough");
-        let b = board(&[1, 2, 3]);
-        assert!(b.is_lost(1, 3, MSS));
-        assert!(!b.is_lost(401, 3, MSS), "nothing SACKed above segment 4");
+        assert_eq!(lost(&flight(&[1, 2])), Vec::<u64>::new(), "two SACKed segments are not enough");
+        assert_eq!(lost(&flight(&[1, 2, 3])), vec![0]);
+        assert_eq!(lost(&flight(&[1, 2, 3, 5, 6, 7])), vec![0, 4], "nothing above 8 is lost");
     }
 
     #[test]
     fn pipe_counts_outstanding_unsacked_data_not_deemed_lost() {
         // Segment 0 lost, 1-3 SACKed, 4-9 outstanding: pipe = 6 segments.
-        let mut b = board(&[1, 2, 3]);
-        assert_eq!(b.pipe(1, 1001, 3, MSS), 600);
+        let mut f = flight(&[1, 2, 3]);
+        assert_eq!(f.pipe(1000), 600);
         // Once segment 0 is retransmitted it counts again.
-        b.high_rxt = 101;
-        assert_eq!(b.pipe(1, 1001, 3, MSS), 700);
+        f.on_transmit(Instant::ZERO, 1, 101);
+        assert_eq!(f.pipe(1000), 700);
     }
 
     #[test]
     fn next_seg_retransmits_lost_holes_then_sends_new_data() {
-        let mut b = board(&[1, 2, 3, 5, 6, 7]);
-        assert_eq!(b.next_seg(1, 1001, true, 3, MSS), Some(NextSeg::Retransmit(1)));
-        b.high_rxt = 101;
-        assert_eq!(b.next_seg(1, 1001, true, 3, MSS), Some(NextSeg::Retransmit(401)), "segment 4 is lost too");
+        let mut f = flight(&[1, 2, 3, 5, 6, 7]);
+        let mut b = Scoreboard::default();
+        b.restart(1);
+        assert_eq!(b.next_seg(&f, true), Some(NextSeg::Retransmit(1)));
+        f.on_transmit(Instant::ZERO, 1, 101);
+        assert_eq!(b.next_seg(&f, true), Some(NextSeg::Retransmit(401)), "segment 4 is lost too");
+        f.on_transmit(Instant::ZERO, 401, 501);
         b.high_rxt = 501;
-        assert_eq!(b.next_seg(1, 1001, true, 3, MSS), Some(NextSeg::NewData));
-        assert_eq!(b.next_seg(1, 1001, false, 3, MSS), Some(NextSeg::Retransmit(801)), "rule 3");
+        assert_eq!(b.next_seg(&f, true), Some(NextSeg::NewData));
+        assert_eq!(b.next_seg(&f, false), Some(NextSeg::Retransmit(801)), "rule 3");
     }
 
     #[test]
     fn rescue_retransmission_is_sent_once() {
-        let mut b = board(&[]);
-        b.high_rxt = 1001;
-        assert_eq!(b.next_seg(1, 1001, false, 3, MSS), Some(NextSeg::Rescue(901)));
+        let mut f = flight(&[]);
+        for k in 0..10 {
+            f.on_transmit(Instant::ZERO, 1 + k * 100, 101 + k * 100);
+        }
+        let mut b = Scoreboard { high_rxt: 1001, rescue_rxt: None };
+        assert_eq!(b.next_seg(&f, false), Some(NextSeg::Rescue(901)));
         b.rescue_rxt = Some(1001);
-        assert_eq!(b.next_seg(1, 1001, false, 3, MSS), None);
-    }
-
-    #[test]
-    fn update_ignores_blocks_outside_the_outstanding_window() {
-        let mut b = Scoreboard::default();
-        assert_eq!(b.update(500, 1000, [(100, 200), (900, 1200)]), 100);
-        assert!(b.is_sacked(950) && !b.is_sacked(150));
-        b.update(960, 1000, []);
-        assert_eq!(b.sacked_bytes(), 40);
+        assert_eq!(b.next_seg(&f, false), None);
     }
 }

@@ -3,7 +3,7 @@
 use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, RateSample, RecoveryStyle};
 use crate::endpoint::{Endpoint, Phase, State};
 use crate::flight::Delivery;
-use crate::scoreboard::NextSeg;
+use crate::scoreboard::{self, NextSeg};
 use ackclock_core::{Duration, Instant};
 use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::TcpRepr;
@@ -24,7 +24,8 @@ impl Endpoint {
         match self.phase {
             Phase::FastRecovery => CaState::Recovery,
             Phase::Loss => CaState::Loss,
-            Phase::Open if self.dupacks > 0 || !self.scoreboard.is_empty() => CaState::Disorder,
+            Phase::Open if self.in_cwr() => CaState::Cwr,
+            Phase::Open if self.dupacks > 0 || self.flight.sacked_bytes() > 0 => CaState::Disorder,
             Phase::Open => CaState::Open,
         }
     }
@@ -48,7 +49,7 @@ impl Endpoint {
         }
     }
 
-    fn cwnd_event(&mut self, now: Instant, event: CwndEvent) {
+    pub(crate) fn cwnd_event(&mut self, now: Instant, event: CwndEvent) {
         let c = self.conn(now);
         self.cc.cwnd_event(&mut self.win, &c, event);
     }
@@ -56,6 +57,7 @@ impl Endpoint {
     pub(crate) fn take_rtt_sample(&mut self, now: Instant, rtt: Duration) {
         self.rtt.sample(Instant::from_ps(now.as_ps().saturating_sub(rtt.as_ps())), rtt);
         self.stats.record_rtt(rtt);
+        self.flight.note_rtt(rtt);
     }
 
     /// RFC 9293 §3.10.7.4: take the peer's window from the newest segment.
@@ -74,20 +76,23 @@ impl Endpoint {
     pub(crate) fn process_ack(&mut self, now: Instant, seg: &TcpRepr, seq: u64, ack: u64) {
         let old_wnd = self.snd_wnd;
         self.update_window(seg, seq, ack);
-        if self.snd_wnd > 0 {
+        if self.snd_wnd >= u64::from(self.send_mss) {
             self.persist_deadline = None;
             self.persist_backoff = 0;
         }
         let mut rs = RateSample { prior_in_flight: self.flight_size(), ece: seg.flags.ece, ..RateSample::default() };
-        let mut delivery = Delivery::default();
-        if self.sack_ok {
-            self.process_sack_blocks(now, seg, ack, &mut delivery);
-        }
+        let mut delivery = self.flight.delivery();
+        let dsack = self.sack_ok && self.process_sack_blocks(now, seg, ack, &mut delivery);
         if ack > self.snd_una {
             rs.acked = (ack - self.snd_una).min(u64::from(u32::MAX)) as u32;
             self.flight.on_ack(now, ack, seg.flags.ece, &mut delivery);
             self.flight.sample(now, &delivery, &mut rs);
+            self.rack_after_ack(now, &delivery, dsack);
+            self.tlp_after_ack(now, ack, dsack, false);
             self.on_new_ack(now, seg, ack, &rs);
+            if seg.flags.ece {
+                self.on_ece(now, rs.prior_in_flight);
+            }
         } else if ack == self.snd_una
             && seg.payload_len == 0
             && !seg.flags.fin
@@ -97,33 +102,42 @@ impl Endpoint {
             // RFC 5681 §2: a duplicate ACK.
             self.stats.dupacks_received += 1;
             self.flight.sample(now, &delivery, &mut rs);
+            self.rack_after_ack(now, &delivery, dsack);
+            self.tlp_after_ack(now, ack, dsack, seg.options.sack.is_empty());
             self.on_dupack(now, &rs);
+            if seg.flags.ece {
+                self.on_ece(now, rs.prior_in_flight);
+            }
         }
     }
 
-    /// Feeds SACK blocks to the scoreboard and the send records; a first
-    /// block below the ACK or inside the second is a D-SACK (RFC 2883 §4).
-    fn process_sack_blocks(&mut self, now: Instant, seg: &TcpRepr, ack: u64, delivery: &mut Delivery) {
+    /// Feeds SACK blocks to the send records and returns whether the first
+    /// is a D-SACK: below the ACK or inside the second (RFC 2883 §4).
+    fn process_sack_blocks(&mut self, now: Instant, seg: &TcpRepr, ack: u64, delivery: &mut Delivery) -> bool {
         let wire = seg.options.sack.as_slice();
         let mut blocks = [(0, 0); 4];
         for (b, &(l, r)) in blocks.iter_mut().zip(wire) {
             *b = (self.snd_offset(l), self.snd_offset(r));
         }
         let blocks = &blocks[..wire.len()];
-        if let Some(&(start, end)) = blocks.first() {
+        let dsack = blocks.first().is_some_and(|&(start, end)| {
             let inside_second = blocks.get(1).is_some_and(|&(s, e)| s <= start && end <= e);
-            if end <= ack || inside_second {
-                self.stats.dsacks += 1;
-                if start < self.scoreboard.high_rxt {
-                    self.stats.spurious_retransmits += 1;
-                }
+            end <= ack || inside_second
+        });
+        if dsack {
+            self.stats.dsacks += 1;
+            if blocks[0].0 < self.scoreboard.high_rxt {
+                self.stats.spurious_retransmits += 1;
             }
         }
         let una = ack.max(self.snd_una);
-        self.scoreboard.update(una, self.snd_max, blocks.iter().copied());
         for &(start, end) in blocks {
-            self.flight.on_sack(now, start.max(una), end, seg.flags.ece, delivery);
+            self.flight.on_sack(now, start.max(una), end.min(self.snd_max), seg.flags.ece, delivery);
         }
+        if !self.rack_on() {
+            scoreboard::mark_lost(&mut self.flight, self.cfg.dupack_threshold, self.send_mss);
+        }
+        dsack
     }
 
     fn on_new_ack(&mut self, now: Instant, seg: &TcpRepr, ack: u64, rs: &RateSample) {
@@ -150,9 +164,13 @@ impl Endpoint {
         if owns_window {
             self.cc.cong_control(&mut self.win, &c, rs);
         }
+        if self.rack_on() {
+            self.maybe_enter_recovery(now);
+        }
         match self.phase {
             Phase::FastRecovery if ack < self.recover && self.sack_ok => {
                 // RFC 6675: stay in recovery; the scoreboard paces sending.
+                self.prr_update(u64::from(rs.acked_sacked), true, rs.losses > 0);
                 self.restart_rto(now);
                 return;
             }
@@ -169,17 +187,19 @@ impl Endpoint {
             Phase::FastRecovery => {
                 // Full ACK (or any new ACK in Reno): the inflation ends and
                 // cwnd is what recovery set (RFC 5681 §3.2 (6)).
-                self.phase = Phase::Open;
-                self.cwnd_event(now, CwndEvent::RecoveryEnd);
+                self.leave_recovery(now);
             }
             Phase::Loss | Phase::Open => {
                 if self.phase == Phase::Loss && ack >= self.recover {
                     self.phase = Phase::Open;
                 }
-                if !owns_window {
+                if self.in_cwr() && self.cfg.prr {
+                    self.prr_update(u64::from(rs.acked_sacked), true, rs.losses > 0);
+                } else if !owns_window {
                     c.state = self.ca_state();
-                    self.cc.cong_avoid(&mut self.win, &c, rs.acked);
+                    self.cc.cong_avoid(&mut self.win, &c, rs);
                 }
+                self.maybe_end_cwr(now);
             }
         }
         // RFC 6298 (5.2), (5.3)
@@ -188,6 +208,7 @@ impl Endpoint {
         } else {
             self.restart_rto(now);
         }
+        self.arm_loss_probe(now);
     }
 
     fn on_dupack(&mut self, now: Instant, rs: &RateSample) {
@@ -199,66 +220,40 @@ impl Endpoint {
             self.cc.cong_control(&mut self.win, &c, rs);
         }
         if self.phase == Phase::FastRecovery {
-            if !self.sack_ok {
+            if self.sack_ok {
+                self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
+            } else {
                 // RFC 5681 §3.2 (4): each further dupack means a segment left.
                 self.inflated_cwnd = self.inflated_cwnd.saturating_add(self.send_mss);
             }
             return;
         }
         self.dupacks += 1;
+        if self.in_cwr() {
+            self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
+        }
+        if self.rack_on() {
+            self.maybe_enter_recovery(now);
+            if self.phase == Phase::FastRecovery {
+                self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
+            }
+            return;
+        }
         let rules = self.cc.recovery_rules();
         let sack_recovery = self.sack_ok && rules.style != RecoveryStyle::Tahoe;
         // RFC 6675 §5: enter recovery on DupThresh dupacks, or as soon as
         // the scoreboard deems the first unacknowledged segment lost.
-        let lost = sack_recovery && self.scoreboard.is_lost(self.snd_una, self.cfg.dupack_threshold, self.send_mss);
+        let lost = sack_recovery && self.flight.len() > 0 && self.flight.get(0).lost;
         if self.dupacks != self.cfg.dupack_threshold && !lost {
             return;
         }
-        // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
-        if rules.guard_recover && self.snd_una <= self.recover && self.recover > 0 {
+        // RFC 6582 §3.2 (2), RFC 6675 §5 (RecoveryPoint): no second fast
+        // retransmit for the same window.
+        let guarded = rules.guard_recover || sack_recovery;
+        if guarded && self.snd_una <= self.recover && self.recover > 0 {
             return;
         }
-        self.stats.fast_retransmits += 1;
-        let c = self.conn(now);
-        self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
-        self.recover = self.snd_max;
-        // Karn: the timed segment may be resent.
-        self.rtt_probe = None;
-        // Restart the timer with the retransmission, as BSD and Linux do:
-        // otherwise a timer set one RTT ago expires before its ACK returns.
-        self.rto_deadline = None;
-        let owns_window = self.cc.owns_window();
-        match rules.style {
-            RecoveryStyle::Tahoe => {
-                if !owns_window {
-                    self.win.cwnd = self.send_mss;
-                }
-                self.snd_nxt = self.snd_una; // go back N from the hole
-                self.phase = Phase::Loss;
-            }
-            _ if sack_recovery => {
-                // RFC 6675 §5 (4.2), (4.3): cwnd = ssthresh and resend the
-                // first hole; the pipe then paces everything else.
-                self.stats.sack_recoveries += 1;
-                if !owns_window {
-                    self.win.cwnd = self.win.ssthresh;
-                }
-                self.scoreboard.high_rxt = self.snd_una;
-                self.scoreboard.rescue_rxt = None;
-                self.retransmit_at = Some(self.snd_una);
-                self.phase = Phase::FastRecovery;
-            }
-            RecoveryStyle::Reno | RecoveryStyle::NewReno => {
-                if !owns_window {
-                    self.win.cwnd = self.win.ssthresh;
-                }
-                self.retransmit_at = Some(self.snd_una);
-                self.phase = Phase::FastRecovery;
-            }
-        }
-        self.cwnd_event(now, CwndEvent::RecoveryStart);
-        // RFC 5681 §3.2 (3): inflate by the segments that left the network.
-        self.inflated_cwnd = self.win.cwnd + self.cfg.dupack_threshold * self.send_mss;
+        self.enter_recovery(now);
     }
 
     pub(crate) fn restart_rto(&mut self, now: Instant) {
@@ -283,17 +278,23 @@ impl Endpoint {
         self.retransmit_at = None;
         self.dupacks = 0;
         if self.snd_una > 0 {
-            let c = self.conn(now);
-            self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
+            let episode_over = self.phase == Phase::Open || self.snd_una >= self.recover;
+            if episode_over || self.cc.recovery_rules().ssthresh_on_every_rto {
+                let c = self.conn(now);
+                self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
+            }
             self.win.cwnd = self.send_mss;
             self.recover = self.snd_max;
             self.phase = Phase::Loss;
             self.cwnd_event(now, CwndEvent::Rto);
         }
+        self.rack.pto = None;
+        self.rack.tlp_end = None;
+        self.tlp_due = false;
         self.snd_nxt = self.snd_una; // go back N
-                                     // RFC 6675 §5.1: keep the scoreboard, restart retransmission marks.
-        self.scoreboard.high_rxt = self.snd_una;
-        self.scoreboard.rescue_rxt = None;
+                                     // RFC 6675 §5.1: keep what was SACKed; all else is lost and resent.
+        self.flight.all_lost();
+        self.scoreboard.restart(self.snd_una);
         self.restart_rto(now);
     }
 
@@ -332,6 +333,11 @@ impl Endpoint {
             self.paced_wait = true;
             return None;
         }
+        if std::mem::take(&mut self.tlp_due) {
+            if let Some(probe) = self.loss_probe_segment(now) {
+                return Some(probe);
+            }
+        }
         if let Some(at) = self.retransmit_at.take() {
             let len = self.segment_len_at(at);
             return Some(self.emit(now, at, len));
@@ -341,7 +347,7 @@ impl Endpoint {
         }
         if self.sack_ok && self.snd_nxt < self.snd_max {
             // Going back after a timeout: skip what the peer already holds.
-            self.snd_nxt = self.scoreboard.next_unsacked(self.snd_nxt).min(self.snd_max);
+            self.snd_nxt = self.flight.next_unsacked(self.snd_nxt).min(self.snd_max);
         }
         let end = self.data_end;
         let nxt = self.snd_nxt;
@@ -356,7 +362,10 @@ impl Endpoint {
         }
         let room = self.send_limit().saturating_sub(nxt);
         let len = (end - nxt).min(u64::from(self.send_mss)).min(room);
-        if len == 0 || !self.sws_allows(len, nxt + len == end) {
+        // Sender SWS avoidance holds back new data only: going back after a
+        // timeout resends what the peer's window allows.
+        let resend_into_small_window = nxt < self.snd_max && self.cfg.flow_control && len < u64::from(self.send_mss);
+        if len == 0 || (!resend_into_small_window && !self.sws_allows(len, nxt + len == end)) {
             self.arm_persist(now);
             self.end_burst();
             return None;
@@ -381,8 +390,9 @@ impl Endpoint {
     /// the window limited sending in this round, else the largest flight.
     fn end_burst(&mut self) {
         let flight = self.snd_max - self.snd_una;
-        let cwnd = u64::from(self.cwnd());
-        let limited = flight >= cwnd && flight - self.scoreboard.sacked_bytes() >= cwnd;
+        // Less than a segment of room is a full window (Linux counts packets).
+        let cwnd = u64::from(self.cwnd()).saturating_sub(u64::from(self.send_mss) - 1);
+        let limited = flight >= cwnd && self.flight.pipe(flight) >= cwnd;
         if !std::mem::take(&mut self.burst_sent) && !limited {
             return;
         }
@@ -410,10 +420,10 @@ impl Endpoint {
 
     /// Length of a retransmission at `at`: up to one MSS, stopping at the
     /// end of the data and at the next SACKed block.
-    fn segment_len_at(&self, at: u64) -> u64 {
+    pub(crate) fn segment_len_at(&self, at: u64) -> u64 {
         let end = self.data_end.min(at + u64::from(self.send_mss));
         if self.sack_ok {
-            self.scoreboard.hole_end(at, end) - at
+            self.flight.hole_end(at, end) - at
         } else {
             end.saturating_sub(at)
         }
@@ -421,14 +431,14 @@ impl Endpoint {
 
     /// RFC 6675 §5 (C): while cwnd - pipe >= 1 MSS, send what NextSeg says.
     fn sack_recovery_segment(&mut self, now: Instant) -> Option<TcpRepr> {
-        let (mss, dupthresh) = (self.send_mss, self.cfg.dupack_threshold);
-        let pipe = self.scoreboard.pipe(self.snd_una, self.snd_max, dupthresh, mss);
+        let mss = self.send_mss;
+        let pipe = self.flight.pipe(self.snd_max - self.snd_una);
         if u64::from(self.cwnd()) < pipe + u64::from(mss) {
             return None;
         }
         let rwnd_room = !self.cfg.flow_control || self.snd_nxt < self.snd_una + self.snd_wnd;
         let new_data = self.snd_nxt < self.data_end && rwnd_room;
-        let next = self.scoreboard.next_seg(self.snd_una, self.snd_max, new_data, dupthresh, mss)?;
+        let next = self.scoreboard.next_seg(&self.flight, new_data)?;
         let at = match next {
             NextSeg::NewData => {
                 let len = (self.data_end - self.snd_nxt).min(u64::from(mss));
@@ -455,13 +465,21 @@ impl Endpoint {
 
     /// Emits `len` data bytes from `offset`, with a FIN if they end the
     /// stream and the application closed.
-    fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
+    pub(crate) fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
         let mut seg = self.header(now, offset);
         seg.payload_len = len as u32;
         let end = self.data_end;
         seg.flags.psh = len > 0 && offset + len == end;
         seg.flags.fin = self.close_requested && offset + len == end;
         let seq_end = offset + len + u64::from(seg.flags.fin);
+        let new_data = offset >= self.snd_max;
+        self.ect_out = self.ecn_ok && len > 0 && new_data;
+        if self.ect_out && std::mem::take(&mut self.send_cwr) {
+            seg.flags.cwr = true;
+        }
+        if self.phase == Phase::FastRecovery {
+            self.prr.out += len;
+        }
         if offset < self.snd_max {
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
@@ -493,15 +511,21 @@ impl Endpoint {
         if self.rto_deadline.is_none() {
             self.restart_rto(now);
         }
+        if new_data {
+            self.arm_loss_probe(now);
+        }
         seg
     }
 
-    /// RFC 9293 §3.8.6.1: with data waiting, nothing in flight and no usable
-    /// window, probe the window on a backed-off timer (BSD: RTO x 2^k,
-    /// clamped to [persist_min, persist_max]).
+    /// RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17 and §4.2.3.4: with data
+    /// waiting, nothing in flight and less than a segment of usable window
+    /// (zero, or a small window SWS avoidance will not use), send on a
+    /// backed-off timer (BSD: RTO x 2^k, clamped to [persist_min,
+    /// persist_max]) so that a lost window update cannot stall the
+    /// connection.
     fn arm_persist(&mut self, now: Instant) {
-        let window_closed = self.cfg.flow_control && self.snd_una + self.snd_wnd <= self.snd_nxt;
-        if !window_closed || self.snd_una < self.snd_max || self.persist_deadline.is_some() {
+        let small_window = self.cfg.flow_control && self.snd_wnd < u64::from(self.send_mss);
+        if !small_window || self.snd_una < self.snd_max || self.persist_deadline.is_some() {
             return;
         }
         let base = self.rtt.rto() * (1u64 << self.persist_backoff.min(30));
@@ -509,10 +533,17 @@ impl Endpoint {
         self.persist_deadline = Some(now + timeout);
     }
 
-    /// A one-byte window probe beyond the window; it does not advance snd_nxt.
+    /// When the persist timer expired: what a small window allows (Linux
+    /// `tcp_write_wakeup`), or a one-byte probe beyond a closed window that
+    /// does not advance snd_nxt.
     pub(crate) fn probe_segment(&mut self, now: Instant) -> Option<TcpRepr> {
         if !std::mem::take(&mut self.probe_due) || self.snd_nxt >= self.data_end {
             return None;
+        }
+        let usable = (self.snd_una + self.snd_wnd).saturating_sub(self.snd_nxt);
+        if usable > 0 {
+            let len = usable.min(u64::from(self.send_mss)).min(self.data_end - self.snd_nxt);
+            return Some(self.emit(now, self.snd_nxt, len));
         }
         let mut seg = self.header(now, self.snd_nxt);
         seg.payload_len = 1;

@@ -18,6 +18,10 @@ pub struct TcpStats {
     /// Retransmissions a D-SACK showed to have been unnecessary.
     pub spurious_retransmits: u64,
     pub timeouts: u64,
+    /// Tail loss probes sent (RFC 8985 §7).
+    pub loss_probes: u64,
+    /// Window reductions for ECN echoes (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
     pub dupacks_received: u64,
     pub segments_received: u64,
     pub rtt_samples: u64,

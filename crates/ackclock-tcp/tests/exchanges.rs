@@ -4,30 +4,13 @@
 
 use ackclock_core::{Duration, Instant};
 use ackclock_tcp::{AckPolicy, CcKind, Endpoint, Reader, State, TcpConfig};
-use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
+use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpOptions, TcpRepr};
 
 mod common;
-use common::{ms, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
+use common::{connect, data_from_peer, from_peer, ms, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
 
 fn config() -> TcpConfig {
     TcpConfig { mss: MSS, iss: Some(ISS), initial_window: 2, ..TcpConfig::default() }
-}
-
-/// A segment from the peer; offsets count from each side's ISN.
-fn from_peer(seq: u32, ack: u32) -> TcpRepr {
-    TcpRepr {
-        src_port: REMOTE,
-        dst_port: LOCAL,
-        seq: SeqNum(PEER_ISS + seq),
-        ack: SeqNum(ISS + ack),
-        flags: TcpFlags { ack: true, ..TcpFlags::default() },
-        window: 65_535,
-        ..TcpRepr::default()
-    }
-}
-
-fn data_from_peer(seq: u32, len: u32) -> TcpRepr {
-    TcpRepr { payload_len: len, ..from_peer(seq, 1) }
 }
 
 fn window(seg: TcpRepr, window: u16) -> TcpRepr {
@@ -36,7 +19,7 @@ fn window(seg: TcpRepr, window: u16) -> TcpRepr {
 
 /// Everything the endpoint sends at `t`.
 fn sent(ep: &mut Endpoint, t: Instant) -> Vec<TcpRepr> {
-    std::iter::from_fn(|| ep.poll_transmit(t)).collect()
+    std::iter::from_fn(|| ep.poll_transmit(t).map(|(s, _)| s)).collect()
 }
 
 /// (sequence offset, ack offset, payload length) of a sent segment.
@@ -59,17 +42,7 @@ fn run_timers(ep: &mut Endpoint, until: Instant) -> Vec<(Instant, Vec<Sent>)> {
 
 /// A client that completed its handshake at 100 ms (RTT sample 100 ms).
 fn established(cfg: TcpConfig, peer_window: u16) -> Endpoint {
-    let mut ep = Endpoint::new(cfg, LOCAL, REMOTE, 0);
-    ep.connect();
-    assert_eq!(sent(&mut ep, ms(0)).len(), 1);
-    let mut syn_ack = window(from_peer(0, 1), peer_window);
-    syn_ack.seq = SeqNum(PEER_ISS);
-    syn_ack.flags.syn = true;
-    syn_ack.options.mss = Some(MSS as u16);
-    ep.on_segment(ms(100), &syn_ack);
-    assert_eq!(ep.state(), State::Established);
-    assert_eq!(sent_summary(&mut ep, ms(100)), vec![(1, 1, 0)], "the handshake's final ACK");
-    ep
+    connect(cfg, |syn_ack| syn_ack.window = peer_window)
 }
 
 #[test]
@@ -85,7 +58,7 @@ fn active_open_sends_syn_with_mss_and_takes_the_smaller_mss() {
     syn_ack.seq = SeqNum(PEER_ISS);
     syn_ack.flags.syn = true;
     syn_ack.options = TcpOptions { mss: Some(536), ..TcpOptions::default() };
-    ep.on_segment(ms(50), &syn_ack);
+    ep.on_segment(ms(50), &syn_ack, Ecn::NotEct);
     assert_eq!(ep.state(), State::Established);
     assert_eq!(ep.mss(), 536);
     let ack = sent(&mut ep, ms(50));
@@ -101,14 +74,14 @@ fn passive_open_answers_syn_with_syn_ack_and_establishes_on_ack() {
     syn.flags = TcpFlags { syn: true, ..TcpFlags::default() };
     syn.seq = SeqNum(PEER_ISS);
     syn.options.mss = Some(1400);
-    ep.on_segment(ms(0), &syn);
+    ep.on_segment(ms(0), &syn, Ecn::NotEct);
     assert_eq!(ep.state(), State::SynReceived);
     let syn_ack = sent(&mut ep, ms(0));
     assert!(syn_ack[0].flags.syn && syn_ack[0].flags.ack);
     assert_eq!((syn_ack[0].seq, syn_ack[0].ack), (SeqNum(ISS), SeqNum(PEER_ISS + 1)));
     assert_eq!(syn_ack[0].options.mss, Some(MSS as u16));
     assert_eq!(ep.mss(), MSS, "min(1400, our 1000)");
-    ep.on_segment(ms(10), &from_peer(1, 1));
+    ep.on_segment(ms(10), &from_peer(1, 1), Ecn::NotEct);
     assert_eq!(ep.state(), State::Established);
 }
 
@@ -146,7 +119,7 @@ fn connecting_to_a_closed_port_is_refused_by_the_reset() {
     let syn = sent(&mut ep, ms(0)).remove(0);
     let mut rst = Endpoint::reset_for(&TcpRepr { src_port: LOCAL, dst_port: REMOTE, ..syn }).unwrap();
     rst.dst_port = LOCAL;
-    ep.on_segment(ms(10), &rst);
+    ep.on_segment(ms(10), &rst, Ecn::NotEct);
     assert_eq!(ep.state(), State::Closed);
     assert!(ep.was_reset());
 }
@@ -159,16 +132,16 @@ fn receiver() -> Endpoint {
 #[test]
 fn delayed_ack_acknowledges_every_second_full_segment() {
     let mut ep = receiver();
-    ep.on_segment(ms(1000), &data_from_peer(1, MSS));
+    ep.on_segment(ms(1000), &data_from_peer(1, MSS), Ecn::NotEct);
     assert_eq!(sent_summary(&mut ep, ms(1000)), vec![]);
-    ep.on_segment(ms(1010), &data_from_peer(1 + MSS, MSS));
+    ep.on_segment(ms(1010), &data_from_peer(1 + MSS, MSS), Ecn::NotEct);
     assert_eq!(sent_summary(&mut ep, ms(1010)), vec![(1, 1 + 2 * MSS, 0)]);
 }
 
 #[test]
 fn delayed_ack_is_sent_when_its_timer_expires() {
     let mut ep = receiver();
-    ep.on_segment(ms(1000), &data_from_peer(1, MSS));
+    ep.on_segment(ms(1000), &data_from_peer(1, MSS), Ecn::NotEct);
     assert_eq!(sent_summary(&mut ep, ms(1000)), vec![]);
     assert_eq!(ep.poll_at(), Some(ms(1200)));
     assert_eq!(run_timers(&mut ep, ms(2000)), vec![(ms(1200), vec![(1, 1 + MSS, 0)])]);
@@ -177,9 +150,9 @@ fn delayed_ack_is_sent_when_its_timer_expires() {
 #[test]
 fn out_of_order_segment_is_acknowledged_at_once_and_a_hole_filler_too() {
     let mut ep = receiver();
-    ep.on_segment(ms(1000), &data_from_peer(1 + MSS, MSS));
+    ep.on_segment(ms(1000), &data_from_peer(1 + MSS, MSS), Ecn::NotEct);
     assert_eq!(sent_summary(&mut ep, ms(1000)), vec![(1, 1, 0)], "a duplicate ACK for the gap");
-    ep.on_segment(ms(1010), &data_from_peer(1, MSS));
+    ep.on_segment(ms(1010), &data_from_peer(1, MSS), Ecn::NotEct);
     assert_eq!(sent_summary(&mut ep, ms(1010)), vec![(1, 1 + 2 * MSS, 0)], "the gap is filled");
     assert_eq!(ep.bytes_received(), u64::from(2 * MSS));
 }
@@ -187,7 +160,7 @@ fn out_of_order_segment_is_acknowledged_at_once_and_a_hole_filler_too() {
 #[test]
 fn ack_every_segment_policy_acknowledges_each_one() {
     let mut ep = established(TcpConfig { ack_policy: AckPolicy::EverySegment, ..config() }, 65_535);
-    ep.on_segment(ms(1000), &data_from_peer(1, MSS));
+    ep.on_segment(ms(1000), &data_from_peer(1, MSS), Ecn::NotEct);
     assert_eq!(sent_summary(&mut ep, ms(1000)), vec![(1, 1 + MSS, 0)]);
 }
 
@@ -204,7 +177,7 @@ fn sender(cc: CcKind) -> Endpoint {
 fn dupacks(ep: &mut Endpoint, t: Instant, n: usize) -> Vec<Sent> {
     (0..n)
         .flat_map(|_| {
-            ep.on_segment(t, &from_peer(1, 1));
+            ep.on_segment(t, &from_peer(1, 1), Ecn::NotEct);
             sent_summary(ep, t)
         })
         .collect()
@@ -219,7 +192,7 @@ fn reno_fast_retransmit_and_recovery_halve_cwnd() {
     // Six more dupacks inflate cwnd to 14 segments: four new segments fit.
     let new: Vec<u32> = dupacks(&mut ep, ms(201), 6).iter().map(|s| s.0).collect();
     assert_eq!(new, vec![1 + 10 * MSS, 1 + 11 * MSS, 1 + 12 * MSS, 1 + 13 * MSS]);
-    ep.on_segment(ms(300), &from_peer(1, 1 + 10 * MSS));
+    ep.on_segment(ms(300), &from_peer(1, 1 + 10 * MSS), Ecn::NotEct);
     assert_eq!((ep.ssthresh(), ep.cwnd()), (5 * MSS, 5 * MSS), "deflated to ssthresh");
     assert_eq!(ep.stats().fast_retransmits, 1);
     assert_eq!(ep.stats().timeouts, 0);
@@ -230,7 +203,7 @@ fn newreno_fast_retransmit_ends_with_cwnd_at_ssthresh() {
     let mut ep = sender(CcKind::NewReno);
     assert_eq!(dupacks(&mut ep, ms(200), 3), vec![(1, 1, MSS)]);
     assert_eq!((ep.ssthresh(), ep.cwnd()), (5 * MSS, 8 * MSS));
-    ep.on_segment(ms(300), &from_peer(1, 1 + 10 * MSS));
+    ep.on_segment(ms(300), &from_peer(1, 1 + 10 * MSS), Ecn::NotEct);
     assert_eq!((ep.ssthresh(), ep.cwnd()), (5 * MSS, 5 * MSS));
 }
 
@@ -240,7 +213,7 @@ fn tahoe_fast_retransmit_restarts_slow_start_from_one_segment() {
     assert_eq!(dupacks(&mut ep, ms(200), 3), vec![(1, 1, MSS)]);
     assert_eq!((ep.ssthresh(), ep.cwnd()), (5 * MSS, MSS));
     assert_eq!(dupacks(&mut ep, ms(201), 3), vec![], "no inflation in Tahoe");
-    ep.on_segment(ms(300), &from_peer(1, 1 + 10 * MSS));
+    ep.on_segment(ms(300), &from_peer(1, 1 + 10 * MSS), Ecn::NotEct);
     assert_eq!(ep.cwnd(), 2 * MSS, "slow start: one segment per ACK");
     assert_eq!(sent_summary(&mut ep, ms(300)), vec![(1 + 10 * MSS, 1, MSS), (1 + 11 * MSS, 1, MSS)]);
 }
@@ -255,7 +228,7 @@ fn ns2_reno_halves_the_capped_window_unrounded_and_grows_it_on_the_exit_ack() {
     assert_eq!(dupacks(&mut ep, ms(200), 3).first(), Some(&(1, 1, MSS)));
     assert_eq!(ep.ssthresh(), 4 * MSS, "int(9 / 2) segments");
     assert_eq!(ep.cwnd_packets(), 4.5, "9 / 2 segments, not rounded");
-    ep.on_segment(ms(300), &from_peer(1, 1 + 9 * MSS));
+    ep.on_segment(ms(300), &from_peer(1, 1 + 9 * MSS), Ecn::NotEct);
     // Congestion avoidance at once: 4.5 + 1 / 4.5 segments.
     assert_eq!(ep.cwnd(), 4500 + MSS * MSS / 4500);
 }
@@ -280,7 +253,7 @@ fn two_losses(cc: CcKind) -> (Endpoint, Vec<Sent>) {
     dupacks(&mut ep, ms(201), 5); // from segments 6 to 10
     sent_summary(&mut ep, ms(201));
     // The retransmitted segment 1 arrives: ACK up to the second hole.
-    ep.on_segment(ms(300), &from_peer(1, 1 + 4 * MSS));
+    ep.on_segment(ms(300), &from_peer(1, 1 + 4 * MSS), Ecn::NotEct);
     let after = sent_summary(&mut ep, ms(300));
     (ep, after)
 }
@@ -289,7 +262,7 @@ fn two_losses(cc: CcKind) -> (Endpoint, Vec<Sent>) {
 fn newreno_repairs_a_second_loss_on_the_partial_ack_without_timeout() {
     let (mut ep, after) = two_losses(CcKind::NewReno);
     assert_eq!(after[0], (1 + 4 * MSS, 1, MSS), "the second hole is resent at once");
-    ep.on_segment(ms(400), &from_peer(1, 1 + 13 * MSS));
+    ep.on_segment(ms(400), &from_peer(1, 1 + 13 * MSS), Ecn::NotEct);
     assert_eq!(ep.stats().timeouts, 0);
     assert_eq!(ep.stats().fast_retransmits, 1);
 }
@@ -325,7 +298,7 @@ fn zero_window_is_probed_on_a_backed_off_persist_timer_and_sending_resumes() {
     ep.write(10 * u64::from(MSS));
     assert_eq!(sent_summary(&mut ep, ms(100)).len(), 2);
     // The receiver's application stalls: both segments acked, window zero.
-    ep.on_segment(ms(200), &window(from_peer(1, 1 + 2 * MSS), 0));
+    ep.on_segment(ms(200), &window(from_peer(1, 1 + 2 * MSS), 0), Ecn::NotEct);
     assert_eq!(sent_summary(&mut ep, ms(200)), vec![]);
     let mut t = ms(200);
     let mut intervals = Vec::new();
@@ -336,7 +309,7 @@ fn zero_window_is_probed_on_a_backed_off_persist_timer_and_sending_resumes() {
         assert_eq!(probe, vec![(1 + 2 * MSS, 1, 1)], "a one-byte probe beyond the window");
         intervals.push((next - t).as_secs_f64());
         t = next;
-        ep.on_segment(t, &window(from_peer(1, 1 + 2 * MSS), 0));
+        ep.on_segment(t, &window(from_peer(1, 1 + 2 * MSS), 0), Ecn::NotEct);
         assert_eq!(sent_summary(&mut ep, t), vec![]);
     }
     assert_eq!(intervals, vec![5.0, 5.0, 6.0, 12.0, 24.0, 48.0, 60.0, 60.0]);
@@ -345,9 +318,37 @@ fn zero_window_is_probed_on_a_backed_off_persist_timer_and_sending_resumes() {
     let next = ep.poll_at().unwrap();
     ep.on_timer(next);
     assert_eq!(sent_summary(&mut ep, next).len(), 1);
-    ep.on_segment(next, &window(from_peer(1, 2 + 2 * MSS), 4 * MSS as u16));
+    ep.on_segment(next, &window(from_peer(1, 2 + 2 * MSS), 4 * MSS as u16), Ecn::NotEct);
     let resumed = sent_summary(&mut ep, next);
     assert_eq!(resumed.first(), Some(&(2 + 2 * MSS, 1, MSS)));
+}
+
+#[test]
+fn a_window_below_one_segment_is_used_when_the_persist_timer_expires() {
+    // Issue 11 item 5: the receiver offers 361 bytes, less than a segment;
+    // sender SWS avoidance keeps the data back, nothing is in flight, and
+    // the update that would reopen the window is lost.
+    let mut ep = established(config(), 65_535);
+    ep.write(10 * u64::from(MSS));
+    assert_eq!(sent_summary(&mut ep, ms(100)).len(), 2);
+    ep.on_segment(ms(200), &window(from_peer(1, 1 + 2 * MSS), 361), Ecn::NotEct);
+    assert_eq!(sent_summary(&mut ep, ms(200)), vec![], "SWS avoidance holds 361 bytes back");
+    let fired = run_timers(&mut ep, ms(5_200));
+    assert_eq!(fired, vec![(ms(5_200), vec![(1 + 2 * MSS, 1, 361)])], "what the window allows, after 5 s");
+}
+
+#[test]
+fn cwnd_grows_only_while_it_limits_sending() {
+    // RFC 7661 (issue 11 item 6): a peer window of 4 segments holds the
+    // flight below cwnd (10), so its ACKs do not open cwnd further.
+    let mut ep = established(TcpConfig { initial_window: 10, ..config() }, 4 * MSS as u16);
+    ep.write(100 * u64::from(MSS));
+    assert_eq!(sent_summary(&mut ep, ms(100)).len(), 4);
+    for k in 1..=20u32 {
+        ep.on_segment(ms(100 + u64::from(k)), &window(from_peer(1, 1 + k * MSS), 4 * MSS as u16), Ecn::NotEct);
+        assert_eq!(sent_summary(&mut ep, ms(100 + u64::from(k))).len(), 1);
+    }
+    assert_eq!(ep.cwnd(), 10 * MSS);
 }
 
 #[test]
@@ -356,7 +357,7 @@ fn receiver_advertises_free_buffer_and_updates_the_window_when_the_app_reads() {
     let mut ep = established(cfg, 65_535);
     ep.set_reader(ms(100), Reader::Paused);
     for i in 0..4 {
-        ep.on_segment(ms(200), &data_from_peer(1 + i * MSS, MSS));
+        ep.on_segment(ms(200), &data_from_peer(1 + i * MSS, MSS), Ecn::NotEct);
     }
     let acks = sent(&mut ep, ms(200));
     assert_eq!(acks.last().unwrap().window, 0, "the buffer is full");
@@ -389,11 +390,11 @@ fn active_close_goes_through_fin_wait_and_time_wait() {
     let fin = sent(&mut ep, ms(100));
     assert!(fin[0].flags.fin && fin[0].seq == SeqNum(ISS + 1));
     assert_eq!(ep.state(), State::FinWait1);
-    ep.on_segment(ms(200), &from_peer(1, 2));
+    ep.on_segment(ms(200), &from_peer(1, 2), Ecn::NotEct);
     assert_eq!(ep.state(), State::FinWait2);
     let mut peer_fin = from_peer(1, 2);
     peer_fin.flags.fin = true;
-    ep.on_segment(ms(300), &peer_fin);
+    ep.on_segment(ms(300), &peer_fin, Ecn::NotEct);
     assert_eq!(ep.state(), State::TimeWait);
     assert_eq!(sent_summary(&mut ep, ms(300)), vec![(2, 2, 0)], "ACK of the peer's FIN");
     run_timers(&mut ep, ms(60_299));
@@ -407,14 +408,14 @@ fn passive_close_goes_through_close_wait_and_last_ack() {
     let mut ep = established(config(), 65_535);
     let mut peer_fin = from_peer(1, 1);
     peer_fin.flags.fin = true;
-    ep.on_segment(ms(200), &peer_fin);
+    ep.on_segment(ms(200), &peer_fin, Ecn::NotEct);
     assert_eq!(ep.state(), State::CloseWait);
     assert_eq!(sent_summary(&mut ep, ms(200)), vec![(1, 2, 0)]);
     ep.close();
     let fin = sent(&mut ep, ms(250));
     assert!(fin[0].flags.fin);
     assert_eq!(ep.state(), State::LastAck);
-    ep.on_segment(ms(300), &from_peer(2, 2));
+    ep.on_segment(ms(300), &from_peer(2, 2), Ecn::NotEct);
     assert_eq!(ep.state(), State::Closed);
     assert!(!ep.was_reset());
 }
@@ -426,8 +427,8 @@ fn simultaneous_close_goes_through_closing() {
     sent(&mut ep, ms(100));
     let mut peer_fin = from_peer(1, 1);
     peer_fin.flags.fin = true;
-    ep.on_segment(ms(150), &peer_fin);
+    ep.on_segment(ms(150), &peer_fin, Ecn::NotEct);
     assert_eq!(ep.state(), State::Closing);
-    ep.on_segment(ms(160), &from_peer(2, 2));
+    ep.on_segment(ms(160), &from_peer(2, 2), Ecn::NotEct);
     assert_eq!(ep.state(), State::TimeWait);
 }

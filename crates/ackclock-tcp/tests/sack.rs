@@ -3,7 +3,7 @@
 
 use ackclock_core::{Duration, Instant};
 use ackclock_tcp::{CcKind, Endpoint, State, TcpConfig};
-use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
+use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpOptions, TcpRepr};
 
 mod common;
 use common::{ms, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
@@ -27,20 +27,23 @@ fn ack_from_peer(ack: u32, sacked: &[(u32, u32)]) -> TcpRepr {
 
 /// Sequence offsets of the data segments sent at `t`.
 fn sent_offsets(ep: &mut Endpoint, t: Instant) -> Vec<u32> {
-    std::iter::from_fn(|| ep.poll_transmit(t)).filter(|s| s.payload_len > 0).map(|s| s.seq.0 - ISS).collect()
+    std::iter::from_fn(|| ep.poll_transmit(t).map(|(s, _)| s))
+        .filter(|s| s.payload_len > 0)
+        .map(|s| s.seq.0 - ISS)
+        .collect()
 }
 
 /// A client whose peer answered with `peer_options`, then 10 segments in flight.
 fn sender(cfg: TcpConfig, peer_options: TcpOptions) -> Endpoint {
     let mut ep = Endpoint::new(TcpConfig { mss: MSS, iss: Some(ISS), initial_window: 10, ..cfg }, LOCAL, REMOTE, 0);
     ep.connect();
-    let syn = ep.poll_transmit(ms(0)).unwrap();
+    let syn = ep.poll_transmit(ms(0)).unwrap().0;
     assert!(syn.options.sack_permitted == ep.config().sack);
     let mut syn_ack = ack_from_peer(1, &[]);
     syn_ack.seq = SeqNum(PEER_ISS);
     syn_ack.flags.syn = true;
     syn_ack.options = TcpOptions { mss: Some(MSS as u16), ..peer_options };
-    ep.on_segment(ms(100), &syn_ack);
+    ep.on_segment(ms(100), &syn_ack, Ecn::NotEct);
     assert_eq!(ep.state(), State::Established);
     ep.write(20 * u64::from(MSS));
     assert_eq!(sent_offsets(&mut ep, ms(100)).len(), 10);
@@ -71,7 +74,7 @@ fn three_losses(ep: &mut Endpoint) -> Vec<u32> {
     arrivals
         .iter()
         .flat_map(|blocks| {
-            ep.on_segment(ms(200), &ack_from_peer(1, blocks));
+            ep.on_segment(ms(200), &ack_from_peer(1, blocks), Ecn::NotEct);
             sent_offsets(ep, ms(200))
         })
         .collect()
@@ -85,7 +88,7 @@ fn sack_recovers_three_losses_in_one_round_trip() {
     // filling the pipe in between: all within the round trip of the losses.
     assert_eq!(sent, vec![seg(0), seg(3), seg(10), seg(6), seg(11)]);
     assert_eq!(ep.cwnd(), 5 * MSS, "RFC 6675: cwnd = ssthresh = FlightSize / 2");
-    ep.on_segment(ms(300), &ack_from_peer(seg(10), &[]));
+    ep.on_segment(ms(300), &ack_from_peer(seg(10), &[]), Ecn::NotEct);
     assert_eq!(ep.stats().sack_recoveries, 1);
     assert_eq!(ep.stats().timeouts, 0);
 }
@@ -96,11 +99,11 @@ fn newreno_without_sack_needs_a_round_trip_per_loss() {
     let mut ep = sender(cfg, sack_ok());
     // Fast retransmit of the first hole; inflation lets two new segments out.
     assert_eq!(three_losses(&mut ep), vec![seg(0), seg(10), seg(11)], "one hole per round trip");
-    ep.on_segment(ms(300), &ack_from_peer(seg(3), &[]));
+    ep.on_segment(ms(300), &ack_from_peer(seg(3), &[]), Ecn::NotEct);
     assert_eq!(sent_offsets(&mut ep, ms(300))[0], seg(3));
-    ep.on_segment(ms(400), &ack_from_peer(seg(6), &[]));
+    ep.on_segment(ms(400), &ack_from_peer(seg(6), &[]), Ecn::NotEct);
     assert_eq!(sent_offsets(&mut ep, ms(400))[0], seg(6));
-    ep.on_segment(ms(500), &ack_from_peer(seg(10), &[]));
+    ep.on_segment(ms(500), &ack_from_peer(seg(10), &[]), Ecn::NotEct);
     assert_eq!(ep.stats().timeouts, 0);
 }
 
@@ -115,11 +118,11 @@ fn sack_is_not_used_unless_the_peer_offered_it() {
 fn limited_transmit_sends_new_data_on_the_first_two_dupacks() {
     let cfg = TcpConfig { cc: CcKind::Reno, sack: false, limited_transmit: true, ..TcpConfig::default() };
     let mut ep = sender(cfg, TcpOptions::default());
-    ep.on_segment(ms(200), &ack_from_peer(1, &[]));
+    ep.on_segment(ms(200), &ack_from_peer(1, &[]), Ecn::NotEct);
     assert_eq!(sent_offsets(&mut ep, ms(200)), vec![seg(10)]);
-    ep.on_segment(ms(201), &ack_from_peer(1, &[]));
+    ep.on_segment(ms(201), &ack_from_peer(1, &[]), Ecn::NotEct);
     assert_eq!(sent_offsets(&mut ep, ms(201)), vec![seg(11)]);
-    ep.on_segment(ms(202), &ack_from_peer(1, &[]));
+    ep.on_segment(ms(202), &ack_from_peer(1, &[]), Ecn::NotEct);
     assert_eq!(sent_offsets(&mut ep, ms(202)), vec![seg(0)], "the third is fast retransmit");
 }
 
@@ -127,8 +130,8 @@ fn limited_transmit_sends_new_data_on_the_first_two_dupacks() {
 fn without_limited_transmit_early_dupacks_send_nothing() {
     let cfg = TcpConfig { cc: CcKind::Reno, sack: false, limited_transmit: false, ..TcpConfig::default() };
     let mut ep = sender(cfg, TcpOptions::default());
-    ep.on_segment(ms(200), &ack_from_peer(1, &[]));
-    ep.on_segment(ms(201), &ack_from_peer(1, &[]));
+    ep.on_segment(ms(200), &ack_from_peer(1, &[]), Ecn::NotEct);
+    ep.on_segment(ms(201), &ack_from_peer(1, &[]), Ecn::NotEct);
     assert_eq!(sent_offsets(&mut ep, ms(201)), vec![]);
 }
 
@@ -137,14 +140,14 @@ fn timestamps_are_echoed_and_measure_the_round_trip() {
     let ts = TcpOptions { timestamps: Some((777, ISS)), ..TcpOptions::default() };
     let mut ep = sender(TcpConfig::default(), ts);
     // Our clock is ms ticks offset by the ISN: at 100 ms TSval = ISS + 100.
-    let data = ep.poll_transmit(ms(100));
+    let data = ep.poll_transmit(ms(100)).map(|(s, _)| s);
     assert!(data.is_none());
     let mut ack = ack_from_peer(seg(1), &[]);
     ack.options.timestamps = Some((778, ISS + 100));
-    ep.on_segment(ms(160), &ack);
+    ep.on_segment(ms(160), &ack, Ecn::NotEct);
     assert_eq!(ep.stats().rtt_min, Some(Duration::from_millis(60)), "RTT from the echoed timestamp");
     assert_eq!(ep.srtt(), Some(Duration::from_millis(95)), "7/8 of the handshake's 100 ms + 1/8 of 60 ms");
-    let next = ep.poll_transmit(ms(160)).unwrap();
+    let next = ep.poll_transmit(ms(160)).unwrap().0;
     assert_eq!(next.options.timestamps, Some((ISS + 160, 778)), "TSval now, TSecr = TS.Recent");
 }
 
@@ -154,7 +157,7 @@ fn paws_drops_a_segment_with_an_old_timestamp() {
     let mut ep = sender(TcpConfig::default(), ts);
     let mut old = ack_from_peer(seg(2), &[]);
     old.options.timestamps = Some((999, ISS + 100));
-    ep.on_segment(ms(150), &old);
+    ep.on_segment(ms(150), &old, Ecn::NotEct);
     assert_eq!(ep.bytes_acked(), 0, "the old segment's ACK was ignored");
 }
 
@@ -163,18 +166,18 @@ fn window_scale_is_negotiated_and_applied_to_later_windows() {
     let cfg = TcpConfig { receive_buffer: 8 << 20, ..TcpConfig::default() };
     let mut ep = Endpoint::new(TcpConfig { mss: MSS, iss: Some(ISS), ..cfg }, LOCAL, REMOTE, 0);
     ep.connect();
-    let syn = ep.poll_transmit(ms(0)).unwrap();
+    let syn = ep.poll_transmit(ms(0)).unwrap().0;
     assert_eq!(syn.options.window_scale, Some(8), "8 MiB >> 8 is the first shift that fits in 16 bits");
     assert_eq!(syn.window, 65_535, "a SYN's window is never scaled");
     let mut syn_ack = ack_from_peer(1, &[]);
     syn_ack.seq = SeqNum(PEER_ISS);
     syn_ack.flags.syn = true;
     syn_ack.options = TcpOptions { window_scale: Some(3), ..TcpOptions::default() };
-    ep.on_segment(ms(100), &syn_ack);
-    let ack = ep.poll_transmit(ms(100)).unwrap();
+    ep.on_segment(ms(100), &syn_ack, Ecn::NotEct);
+    let ack = ep.poll_transmit(ms(100)).unwrap().0;
     assert_eq!(ack.window, ((8u32 << 20) >> 8) as u16, "our window, scaled by our shift");
     let update = TcpRepr { window: 1000, ..ack_from_peer(1, &[]) };
-    ep.on_segment(ms(110), &update);
+    ep.on_segment(ms(110), &update, Ecn::NotEct);
     ep.write(100 * u64::from(MSS));
     let sent = sent_offsets(&mut ep, ms(110));
     assert_eq!(sent.len(), 4, "initial window 4 < 8000-byte peer window (1000 << 3)");

@@ -11,6 +11,22 @@ pub const PROTO_UDP: u8 = 17;
 pub const IPV4_HEADER_BYTES: usize = 20;
 pub const UDP_HEADER_BYTES: usize = 8;
 
+/// The two ECN bits of the IP header (RFC 3168 §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ecn {
+    #[default]
+    NotEct = 0b00,
+    Ect1 = 0b01,
+    Ect0 = 0b10,
+    Ce = 0b11,
+}
+
+impl Ecn {
+    pub fn is_capable(self) -> bool {
+        self != Ecn::NotEct
+    }
+}
+
 /// The IPv4 header fields a simulated packet carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ipv4Repr {

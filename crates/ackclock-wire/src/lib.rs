@@ -10,5 +10,6 @@ pub mod ip;
 pub mod seq;
 pub mod tcp;
 
+pub use ip::Ecn;
 pub use seq::SeqNum;
 pub use tcp::{SackBlocks, TcpFlags, TcpOptions, TcpRepr};

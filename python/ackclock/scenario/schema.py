@@ -295,6 +295,11 @@ class TcpTable(SpecTable):
     dupack_threshold: Optional[int] = None
     limited_transmit: Optional[bool] = None
     sack: Optional[bool] = None
+    rack: Optional[bool] = None
+    ecn: Optional[bool] = None
+    ecn_per_packet_echo: Optional[bool] = None
+    prr: Optional[bool] = None
+    quickacks: Optional[int] = None
     dsack: Optional[bool] = None
     timestamps: Optional[bool] = None
     timestamp_granularity: Optional[DurationValue] = None

@@ -5,7 +5,7 @@
 use super::{CaState, Cc, CongestionOps, Conn, CwndEvent, RateSample, Window};
 use crate::{Endpoint, TcpConfig};
 use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_wire::{SeqNum, TcpFlags, TcpRepr};
+use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpRepr};
 
 const ISS: u32 = 100;
 const PEER_ISS: u32 = 5000;
@@ -38,9 +38,9 @@ impl CongestionOps for Recorder {
         self.calls.push(Call::Ssthresh { flight: c.bytes_in_flight });
         3 * c.mss
     }
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
-        self.calls.push(Call::CongAvoid { acked, state: c.state });
-        w.cwnd += acked;
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
+        self.calls.push(Call::CongAvoid { acked: rs.acked, state: c.state });
+        w.cwnd += rs.acked;
     }
     fn owns_window(&self) -> bool {
         self.control_cwnd.is_some()
@@ -88,14 +88,17 @@ fn client(recorder: Recorder, bytes: u64) -> Endpoint {
     syn_ack.seq = SeqNum(PEER_ISS);
     syn_ack.flags.syn = true;
     syn_ack.options.mss = Some(MSS as u16);
-    ep.on_segment(ms(100), &syn_ack);
+    ep.on_segment(ms(100), &syn_ack, Ecn::NotEct);
     ep.write(bytes);
     ep
 }
 
 /// Sequence offsets of the data segments sent at `t`.
 fn sent(ep: &mut Endpoint, t: Instant) -> Vec<u32> {
-    std::iter::from_fn(|| ep.poll_transmit(t)).filter(|s| s.payload_len > 0).map(|s| s.seq.0 - ISS).collect()
+    std::iter::from_fn(|| ep.poll_transmit(t).map(|(s, _)| s))
+        .filter(|s| s.payload_len > 0)
+        .map(|s| s.seq.0 - ISS)
+        .collect()
 }
 
 /// The calls recorded since the last look.
@@ -123,7 +126,7 @@ fn tx_start_fires_when_data_leaves_with_nothing_in_flight() {
     calls(&mut ep);
     assert_eq!(sent(&mut ep, ms(100)), vec![1, 1 + MSS]);
     assert_eq!(events(&mut ep), vec![CwndEvent::TxStart], "once, for the first segment");
-    ep.on_segment(ms(200), &from_peer(1 + 2 * MSS));
+    ep.on_segment(ms(200), &from_peer(1 + 2 * MSS), Ecn::NotEct);
     ep.write(u64::from(MSS));
     sent(&mut ep, ms(300));
     assert_eq!(events(&mut ep), vec![CwndEvent::TxStart], "again after the flight drained");
@@ -134,7 +137,7 @@ fn pkts_acked_and_cong_avoid_see_each_ack_with_its_rate_sample() {
     let mut ep = client(Recorder::default(), u64::from(4 * MSS));
     sent(&mut ep, ms(100));
     calls(&mut ep);
-    ep.on_segment(ms(200), &from_peer(1 + 2 * MSS));
+    ep.on_segment(ms(200), &from_peer(1 + 2 * MSS), Ecn::NotEct);
     let rs = RateSample {
         acked: 2 * MSS,
         acked_sacked: 2 * MSS,
@@ -156,7 +159,7 @@ fn fast_retransmit(recorder: Recorder) -> Endpoint {
     assert_eq!(sent(&mut ep, ms(100)).len(), 4);
     calls(&mut ep);
     for _ in 0..3 {
-        ep.on_segment(ms(200), &from_peer(1));
+        ep.on_segment(ms(200), &from_peer(1), Ecn::NotEct);
     }
     ep
 }
@@ -177,7 +180,7 @@ fn the_ack_ending_recovery_raises_recovery_end_and_does_not_grow_cwnd() {
     let mut ep = fast_retransmit(Recorder::default());
     sent(&mut ep, ms(200));
     calls(&mut ep);
-    ep.on_segment(ms(300), &from_peer(1 + 4 * MSS));
+    ep.on_segment(ms(300), &from_peer(1 + 4 * MSS), Ecn::NotEct);
     let c = calls(&mut ep);
     assert!(matches!(c[..], [Call::PktsAcked(_), Call::Event(CwndEvent::RecoveryEnd)]), "{c:?}");
     assert_eq!(ep.cwnd(), 3 * MSS);
@@ -201,7 +204,7 @@ fn an_algorithm_that_owns_the_window_sets_it_on_every_ack_instead_of_cong_avoid(
     let controls = c.iter().filter(|c| matches!(c, Call::CongControl(_))).count();
     assert_eq!(controls, 3, "each duplicate ACK: {c:?}");
     assert_eq!(ep.cwnd_packets(), 7.0, "recovery left cwnd to the algorithm");
-    ep.on_segment(ms(300), &from_peer(1 + 4 * MSS));
+    ep.on_segment(ms(300), &from_peer(1 + 4 * MSS), Ecn::NotEct);
     assert!(!calls(&mut ep).iter().any(|c| matches!(c, Call::CongAvoid { .. })));
 }
 

@@ -13,7 +13,7 @@
 //! | hook | when (Linux) |
 //! |------|--------------|
 //! | `ssthresh` | a congestion event: loss detected, timeout, ECN echo (`ssthresh`) |
-//! | `cong_avoid` | an ACK that delivered data outside recovery (`cong_avoid`) |
+//! | `cong_avoid` | an ACK that advanced the cumulative ACK outside recovery (`cong_avoid`) |
 //! | `cong_control` | every ACK, instead of the endpoint's own window rules, for an algorithm that owns the window (BBR, `cong_control`) |
 //! | `pkts_acked` | every ACK that delivered data, with a rate sample (`pkts_acked`, `tcp_rate.c`) |
 //! | `cwnd_event` | transmission start, idle restart, ECN, recovery start and end, timeout (`cwnd_event`, `set_state`) |
@@ -26,12 +26,14 @@
 
 #[cfg(test)]
 mod hook_tests;
+mod linux_reno;
 mod ns2;
 mod registry;
 mod reno;
 
+pub use linux_reno::LinuxReno;
 pub use ns2::Ns2Reno;
-pub use registry::{Algorithm, CcKind, CcParams, ParamError, ParamInfo, ParamKind};
+pub use registry::{Algorithm, CcKind, CcParams, Flavour, ParamError, ParamInfo, ParamKind};
 pub use reno::{Reno, RenoGrowth};
 
 use ackclock_core::{Bandwidth, Duration, Instant};
@@ -172,13 +174,24 @@ pub struct RecoveryRules {
     /// RFC 3042's one segment per early duplicate ACK also while recovering
     /// from a timeout (ns-2's `singledup_` sends on any early duplicate).
     pub limited_transmit_after_rto: bool,
+    /// A timeout during a loss episode (fast recovery, or after an earlier
+    /// timeout, before `recover` is acknowledged) sets ssthresh again, as
+    /// ns-2's `slowdown` does. Otherwise it is held: the episode already
+    /// reduced it (RFC 5681 §3.1 for a repeated timeout, Linux
+    /// `tcp_enter_loss` for a timeout in recovery).
+    pub ssthresh_on_every_rto: bool,
 }
 
 impl RecoveryRules {
     /// The RFCs' rules for a style: only classic Reno may fast-retransmit
     /// again within a window.
     pub const fn rfc(style: RecoveryStyle) -> Self {
-        RecoveryRules { style, guard_recover: !matches!(style, RecoveryStyle::Reno), limited_transmit_after_rto: false }
+        RecoveryRules {
+            style,
+            guard_recover: !matches!(style, RecoveryStyle::Reno),
+            limited_transmit_after_rto: false,
+            ssthresh_on_every_rto: false,
+        }
     }
 }
 
@@ -196,9 +209,11 @@ pub trait CongestionOps {
         (c.bytes_in_flight / 2).max(2 * c.mss)
     }
 
-    /// Window growth for an ACK that delivered `acked` bytes outside
-    /// recovery. May change cwnd and ssthresh.
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32);
+    /// Window growth for an ACK that advanced the cumulative ACK outside
+    /// recovery: `rs.acked` bytes newly acknowledged (RFC 5681 and RFC 3465
+    /// count these), `rs.acked_sacked` newly delivered (Linux counts these).
+    /// May change cwnd and ssthresh.
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample);
 
     /// Whether `cong_control` replaces the endpoint's window rules (growth,
     /// and the recovery window) on every ACK.
@@ -233,6 +248,7 @@ pub trait CongestionOps {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cc {
     Reno(Reno),
+    LinuxReno(LinuxReno),
     Ns2Reno(Ns2Reno),
     #[cfg(test)]
     Recorder(hook_tests::Recorder),
@@ -242,6 +258,7 @@ macro_rules! dispatch {
     ($self:ident, $a:ident => $e:expr) => {
         match $self {
             Cc::Reno($a) => $e,
+            Cc::LinuxReno($a) => $e,
             Cc::Ns2Reno($a) => $e,
             #[cfg(test)]
             Cc::Recorder($a) => $e,
@@ -259,8 +276,8 @@ impl CongestionOps for Cc {
     fn ssthresh(&mut self, w: &Window, c: &Conn) -> u32 {
         dispatch!(self, a => a.ssthresh(w, c))
     }
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
-        dispatch!(self, a => a.cong_avoid(w, c, acked))
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
+        dispatch!(self, a => a.cong_avoid(w, c, rs))
     }
     fn owns_window(&self) -> bool {
         dispatch!(self, a => a.owns_window())
@@ -312,6 +329,11 @@ pub(crate) mod tests {
 
     pub fn window(cwnd: u32, ssthresh: u32) -> Window {
         Window { cwnd, ssthresh, pacing_rate: None }
+    }
+
+    /// An ACK that newly acknowledged (and delivered) `bytes`.
+    pub fn acked(bytes: u32) -> RateSample {
+        RateSample { acked: bytes, acked_sacked: bytes, ..RateSample::default() }
     }
 
     #[test]

@@ -15,9 +15,10 @@
 //!   recovery open it at once.
 //! * Recovery rules: like ns-2's `bug_fix_`, no second fast retransmit
 //!   before `recover` is acknowledged, Reno included; like `singledup_`,
-//!   limited transmit also while recovering from a timeout.
+//!   limited transmit also while recovering from a timeout; every timeout
+//!   halves `ssthresh_` again.
 
-use super::{CcContext, CongestionOps, Conn, CwndEvent, RecoveryRules, RecoveryStyle, Window};
+use super::{CcContext, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ns2Reno {
@@ -65,14 +66,19 @@ impl CongestionOps for Ns2Reno {
     }
 
     fn recovery_rules(&self) -> RecoveryRules {
-        RecoveryRules { style: self.style, guard_recover: true, limited_transmit_after_rto: true }
+        RecoveryRules {
+            style: self.style,
+            guard_recover: true,
+            limited_transmit_after_rto: true,
+            ssthresh_on_every_rto: true,
+        }
     }
 
     fn ssthresh(&mut self, _w: &Window, c: &Conn) -> u32 {
         ((self.windowd(c.mss) / 2.0) as u32).max(2) * c.mss
     }
 
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, _acked: u32) {
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, _rs: &RateSample) {
         self.open(w, c.mss);
     }
 
@@ -94,7 +100,7 @@ impl CongestionOps for Ns2Reno {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{conn, window};
+    use super::super::tests::{acked, conn, window};
     use super::*;
 
     fn agent(style: RecoveryStyle, cwnd: f64, max_window: Option<u32>) -> Ns2Reno {
@@ -107,10 +113,10 @@ mod tests {
     fn opencwnd_adds_a_packet_in_slow_start_and_one_over_cwnd_after() {
         let mut a = agent(RecoveryStyle::Reno, 4.0, None);
         let mut w = window(4000, 8000);
-        a.cong_avoid(&mut w, &conn(1000, 4000), 1000);
+        a.cong_avoid(&mut w, &conn(1000, 4000), &acked(1000));
         assert_eq!((a.cwnd, w.cwnd), (5.0, 5000));
         let mut w = window(5000, 4000);
-        a.cong_avoid(&mut w, &conn(1000, 5000), 1000);
+        a.cong_avoid(&mut w, &conn(1000, 5000), &acked(1000));
         assert_eq!((a.cwnd, w.cwnd), (5.2, 5200));
     }
 

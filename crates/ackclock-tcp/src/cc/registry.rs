@@ -3,7 +3,7 @@
 //! implements. The Python API, scenario files, the CLI and the Tcl front
 //! end all read it through the bindings; nothing else lists the names.
 
-use super::{Cc, CcContext, Ns2Reno, RecoveryStyle, Reno};
+use super::{Cc, CcContext, LinuxReno, Ns2Reno, RecoveryStyle, Reno};
 use std::fmt;
 
 /// The algorithms, by name.
@@ -12,6 +12,7 @@ pub enum CcKind {
     Tahoe,
     Reno,
     NewReno,
+    LinuxReno,
     Ns2Tahoe,
     Ns2Reno,
     Ns2NewReno,
@@ -65,7 +66,7 @@ pub struct Algorithm {
     pub ns2_agents: &'static [&'static str],
 }
 
-const ALGORITHMS: [Algorithm; 6] = [
+const ALGORITHMS: [Algorithm; 7] = [
     Algorithm {
         kind: CcKind::Tahoe,
         name: "tahoe",
@@ -85,6 +86,14 @@ const ALGORITHMS: [Algorithm; 6] = [
         name: "newreno",
         summary: "RFC 6582: Reno whose fast recovery survives partial ACKs",
         params: super::reno::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::LinuxReno,
+        name: "linux-reno",
+        summary:
+            "Linux's reno (tcp_cong.c): ssthresh half of cwnd, growth by packets delivered, only when cwnd-limited",
+        params: &[],
         ns2_agents: &[],
     },
     Algorithm {
@@ -110,8 +119,27 @@ const ALGORITHMS: [Algorithm; 6] = [
     },
 ];
 
-/// The prefix that names an algorithm's ns-2 module.
-const NS2_PREFIX: &str = "ns2-";
+/// Which implementation of an algorithm runs: the RFCs' (plain names),
+/// Linux's (`linux-` names) or ns-2's window arithmetic (`ns2-` names).
+/// The `linux` and `ns2` profiles pick their own where the registry has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavour {
+    Rfc,
+    Linux,
+    Ns2,
+}
+
+impl Flavour {
+    const ALL: [Flavour; 3] = [Flavour::Rfc, Flavour::Linux, Flavour::Ns2];
+
+    const fn prefix(self) -> &'static str {
+        match self {
+            Flavour::Rfc => "",
+            Flavour::Linux => "linux-",
+            Flavour::Ns2 => "ns2-",
+        }
+    }
+}
 
 impl CcKind {
     /// Every algorithm in the registry.
@@ -132,12 +160,17 @@ impl CcKind {
         ALGORITHMS.iter().find(|a| a.name.eq_ignore_ascii_case(name)).map(|a| a.kind)
     }
 
-    /// The same algorithm with or without ns-2's arithmetic: `reno` <->
-    /// `ns2-reno`. An algorithm without an ns-2 module stays as it is.
-    pub fn with_ns2_arithmetic(self, on: bool) -> CcKind {
-        let base = self.name().strip_prefix(NS2_PREFIX).unwrap_or(self.name());
-        let wanted = if on { format!("{NS2_PREFIX}{base}") } else { base.to_string() };
-        CcKind::from_name(&wanted).unwrap_or(self)
+    pub fn flavour(self) -> Flavour {
+        let name = self.name();
+        Flavour::ALL.into_iter().rev().find(|f| name.starts_with(f.prefix())).unwrap_or(Flavour::Rfc)
+    }
+
+    /// The same algorithm in `flavour` where the registry has that module
+    /// (`reno` -> `linux-reno`, `ns2-reno` -> `reno`), else the RFCs'.
+    pub fn in_flavour(self, flavour: Flavour) -> CcKind {
+        let base = &self.name()[self.flavour().prefix().len()..];
+        let rfc = CcKind::from_name(base).unwrap_or(self);
+        CcKind::from_name(&format!("{}{base}", flavour.prefix())).unwrap_or(rfc)
     }
 
     /// Starts the algorithm.
@@ -147,6 +180,7 @@ impl CcKind {
             CcKind::Tahoe => Cc::Reno(Reno::new(Tahoe, ctx, params)),
             CcKind::Reno => Cc::Reno(Reno::new(Classic, ctx, params)),
             CcKind::NewReno => Cc::Reno(Reno::new(NewReno, ctx, params)),
+            CcKind::LinuxReno => Cc::LinuxReno(LinuxReno::default()),
             CcKind::Ns2Tahoe => Cc::Ns2Reno(Ns2Reno::new(Tahoe, ctx)),
             CcKind::Ns2Reno => Cc::Ns2Reno(Ns2Reno::new(Classic, ctx)),
             CcKind::Ns2NewReno => Cc::Ns2Reno(Ns2Reno::new(NewReno, ctx)),
@@ -251,11 +285,13 @@ mod tests {
     }
 
     #[test]
-    fn ns2_arithmetic_swaps_an_algorithm_for_its_ns2_module_and_back() {
-        assert_eq!(CcKind::Reno.with_ns2_arithmetic(true), CcKind::Ns2Reno);
-        assert_eq!(CcKind::Ns2Reno.with_ns2_arithmetic(true), CcKind::Ns2Reno);
-        assert_eq!(CcKind::Ns2NewReno.with_ns2_arithmetic(false), CcKind::NewReno);
-        assert_eq!(CcKind::Tahoe.with_ns2_arithmetic(false), CcKind::Tahoe);
+    fn a_flavour_swaps_an_algorithm_for_its_module_where_one_exists() {
+        assert_eq!(CcKind::Reno.in_flavour(Flavour::Ns2), CcKind::Ns2Reno);
+        assert_eq!(CcKind::Reno.in_flavour(Flavour::Linux), CcKind::LinuxReno);
+        assert_eq!(CcKind::Ns2Reno.in_flavour(Flavour::Ns2), CcKind::Ns2Reno);
+        assert_eq!(CcKind::Ns2NewReno.in_flavour(Flavour::Rfc), CcKind::NewReno);
+        assert_eq!(CcKind::Ns2Tahoe.in_flavour(Flavour::Linux), CcKind::Tahoe, "no linux-tahoe");
+        assert_eq!(CcKind::LinuxReno.flavour(), Flavour::Linux);
     }
 
     #[test]

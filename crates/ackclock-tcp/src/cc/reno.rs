@@ -18,8 +18,13 @@
 //!
 //! With other values than (1, 0.5) this is AIMD(alpha, beta) (Floyd,
 //! Handley, Padhye 2000; ns-2's `increase_num_` and `decrease_num_`).
+//!
+//! cwnd grows only while it limits sending (RFC 7661 §4.3): a flow held back
+//! by the receiver's window or the application keeps the window it used.
 
-use super::{CcContext, CcParams, CongestionOps, Conn, ParamInfo, ParamKind, RecoveryRules, RecoveryStyle, Window};
+use super::{
+    CcContext, CcParams, CongestionOps, Conn, ParamInfo, ParamKind, RateSample, RecoveryRules, RecoveryStyle, Window,
+};
 
 pub(super) const PARAMS: &[ParamInfo] = &[
     ParamInfo {
@@ -69,8 +74,11 @@ impl CongestionOps for Reno {
     fn ssthresh(&mut self, _w: &Window, c: &Conn) -> u32 {
         ((f64::from(c.bytes_in_flight) * self.beta) as u32).max(2 * c.mss)
     }
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
-        w.cwnd = self.growth.grow(w, c.mss, acked);
+    /// RFC 7661: the window grows only while it limits sending.
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
+        if c.cwnd_limited {
+            w.cwnd = self.growth.grow(w, c.mss, rs.acked);
+        }
     }
 }
 
@@ -122,7 +130,7 @@ impl RenoGrowth {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{conn, window};
+    use super::super::tests::{acked, conn, window};
     use super::super::{CcKind, ParamError};
     use super::*;
 
@@ -172,7 +180,7 @@ mod tests {
     fn aimd_alpha_scales_the_additive_increase() {
         let mut cc = reno(2.0, 0.5);
         let mut w = window(10_000, 5_000);
-        cc.cong_avoid(&mut w, &conn(1000, 10_000), 1000);
+        cc.cong_avoid(&mut w, &conn(1000, 10_000), &acked(1000));
         assert_eq!(w.cwnd, 10_200, "2 MSS^2 / cwnd");
     }
 
