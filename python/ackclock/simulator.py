@@ -66,6 +66,19 @@ class Simulator:
         return self._native.events
 
     @property
+    def ns2_rng(self) -> _native.Mrg32k3a | None:
+        """ns-2's default random generator (MRG32k3a), when the TCP flows are
+        to share it for their random send delays (`send_overhead`, ns-2's
+        overhead_) in event order, as ns-2's agents do; None (the default)
+        gives each flow its own stream. Reading gives a copy of its state as
+        far as the run has drawn; assigning copies the generator in."""
+        return self._native.ns2_rng
+
+    @ns2_rng.setter
+    def ns2_rng(self, rng: _native.Mrg32k3a | None) -> None:
+        self._native.ns2_rng = rng
+
+    @property
     def wall_s(self) -> float:
         """Wall-clock seconds spent in `run()` so far."""
         return self._wall_s

@@ -5,7 +5,7 @@ use crate::report::{FlowReport, LinkReport, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::{UdpFlow, UdpStats};
-use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
+use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a, RngStreams, PS_PER_SEC};
 use ackclock_net::{
     shortest_paths, Adjacency, Channel, ChannelConfig, ChannelId, Discipline, Ecn, Fib, Interface, Ipv4Header, Jitter,
     LossModel, NextHop, Node, NodeId, Packet, PacketId, PacketPool, SendOutcome, Transport, UdpHeader,
@@ -89,6 +89,9 @@ pub struct Simulation {
     stop_requested: bool,
     /// Present only while something is traced.
     tracer: Option<Box<Tracer>>,
+    /// ns-2's default generator, when the run reproduces ns-2's draws: the
+    /// TCP send delays (`overhead_`) come from it in event order.
+    ns2_rng: Option<Mrg32k3a>,
 }
 
 impl Simulation {
@@ -108,7 +111,20 @@ impl Simulation {
             next_uid: 0,
             stop_requested: false,
             tracer: None,
+            ns2_rng: None,
         }
+    }
+
+    /// Makes the TCP send delays (ns-2's `overhead_`) come from `rng`, one
+    /// generator for all flows in event order, as ns-2's agents share its
+    /// default generator; `None` gives each flow its own stream again.
+    pub fn set_ns2_rng(&mut self, rng: Option<Mrg32k3a>) {
+        self.ns2_rng = rng;
+    }
+
+    /// The shared generator's state, as far as the run has drawn from it.
+    pub fn ns2_rng(&self) -> Option<Mrg32k3a> {
+        self.ns2_rng
     }
 
     pub fn now(&self) -> Instant {
@@ -559,7 +575,8 @@ impl Simulation {
                 self.trace_tcp_vars(now, id);
             }
         }
-        let flow = self.tcp(id);
+        let Transfer::Tcp(flow) = &mut self.flows[id as usize].transfer else { unreachable!("TCP flow") };
+        flow.draw_send_delay(now, side, self.ns2_rng.as_mut());
         let wake = flow.endpoint(side).poll_at();
         flow.sample_series(now);
         let slot = &mut flow.armed[side as usize];

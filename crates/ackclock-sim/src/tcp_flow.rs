@@ -5,10 +5,10 @@
 //! request, close on end of stream) and reports what must be sent.
 
 use crate::label::FlowLabel;
-use ackclock_core::{Duration, Instant, SimRng};
+use ackclock_core::{Duration, Instant, Mrg32k3a, SimRng};
 use ackclock_tcp::{Endpoint, Reader, State, TcpConfig};
 use ackclock_trace::VarValue;
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_distr::{Distribution, Exp};
 
 /// What the application on top of the connection does.
@@ -87,13 +87,16 @@ pub struct TcpFlow {
 pub const NS2_VARS: [&str; 6] = ["cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_"];
 
 impl TcpFlow {
+    /// With ns-2's tick clock, the client's clock phase (ns-2's boot_time_),
+    /// unless the configuration gives it, comes from the flow's `rng`.
     pub fn new(config: TcpFlowConfig, client_port: u16, server_port: u16, iss: (u32, u32), mut rng: SimRng) -> Self {
-        let mut client = Endpoint::new(config.client.clone(), client_port, server_port, iss.0);
-        if config.client.send_overhead > Duration::ZERO || config.client.ns2_clock {
-            client.set_rng(SimRng::seed_from_u64(rng.random()));
+        let mut client_config = config.client.clone();
+        if client_config.ns2_clock && client_config.clock_phase.is_none() {
+            let tick = client_config.clock_granularity.as_ps() as f64;
+            client_config.clock_phase = Some(Duration::from_ps((rng.random::<f64>() * tick) as u64));
         }
         TcpFlow {
-            client,
+            client: Endpoint::new(client_config, client_port, server_port, iss.0),
             server: Endpoint::new(config.server.clone(), server_port, client_port, iss.1),
             config,
             armed: [None, None],
@@ -109,6 +112,22 @@ impl TcpFlow {
             last_ns2_vars: [None; NS2_VARS.len()],
             marked_cuts: 0,
         }
+    }
+
+    /// Hands `side` the random send delay it waits for (ns-2's `overhead_`),
+    /// drawn from `shared` (ns-2's default generator) when given, else from
+    /// the flow's own stream.
+    pub fn draw_send_delay(&mut self, now: Instant, side: Side, shared: Option<&mut Mrg32k3a>) {
+        if !self.endpoint(side).wants_send_delay() {
+            return;
+        }
+        let u = match shared {
+            Some(g) => g.next_u01(),
+            None => self.rng.random(),
+        };
+        let ep = self.endpoint(side);
+        let max = ep.config().send_overhead.as_ps() as f64;
+        ep.delay_sending(now, Duration::from_ps((u * max) as u64));
     }
 
     pub fn endpoint(&mut self, side: Side) -> &mut Endpoint {

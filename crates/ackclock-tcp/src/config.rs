@@ -56,6 +56,10 @@ pub struct TcpConfig {
     /// Clock granularity G: RTT samples are measured in these ticks and the
     /// RTO is at least srtt + max(G, 4 rttvar).
     pub clock_granularity: Duration,
+    /// Under ns-2 arithmetic: how far into a tick the RTT clock started
+    /// (ns-2's `boot_time_`, random in [0, G) for each agent). `None` lets
+    /// the host draw it (the endpoint alone uses zero).
+    pub clock_phase: Option<Duration>,
     pub ack_policy: AckPolicy,
     /// Receive buffer in bytes; the advertised window is its free space.
     pub receive_buffer: u32,
@@ -107,6 +111,7 @@ impl Default for TcpConfig {
             min_rto: Duration::from_secs(1),
             max_rto: Duration::from_secs(60),
             clock_granularity: Duration::from_millis(1),
+            clock_phase: None,
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) },
             receive_buffer: 65_535,
             flow_control: true,

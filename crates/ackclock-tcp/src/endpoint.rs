@@ -16,9 +16,8 @@ use crate::reassembly::Ranges;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TcpStats;
-use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
+use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_wire::{SeqNum, TcpFlags, TcpOptions, TcpRepr};
-use rand::{RngExt, SeedableRng};
 
 /// RFC 9293 §3.3.2 connection states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,11 +121,12 @@ pub struct Endpoint {
     pub(crate) rto_deadline: Option<Instant>,
     /// Consecutive timeouts of the same data.
     pub(crate) rto_count: u32,
-    /// ns-2 `overhead_`: when the delayed send is due, and whether it is
-    /// due now (until the window is used up).
+    /// ns-2 `overhead_`: whether the host is to draw a send delay, when
+    /// the delayed send is due, and whether it is due now (until the window
+    /// is used up).
+    pub(crate) send_delay_wanted: bool,
     pub(crate) overhead_deadline: Option<Instant>,
     pub(crate) overhead_released: bool,
-    pub(crate) rng: SimRng,
     pub(crate) persist_deadline: Option<Instant>,
     pub(crate) persist_backoff: u32,
     pub(crate) probe_due: bool,
@@ -172,11 +172,14 @@ impl Endpoint {
     /// A closed endpoint; `iss` is used unless the config pins one.
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
         let iss = SeqNum(cfg.iss.unwrap_or(iss));
-        let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
+        let mut rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
         let ctx = CcContext { abc: cfg.abc, initial_window: cfg.initial_window, max_window: cfg.max_window };
         let cc = cfg.cc.build(&ctx, &cfg.cc_params);
         let send_mss = cfg.mss;
-        let mut endpoint = Endpoint {
+        if cfg.ns2_clock {
+            rtt.use_ns2_clock(cfg.clock_phase.unwrap_or(Duration::ZERO));
+        }
+        Endpoint {
             state: State::Closed,
             local_port,
             remote_port,
@@ -216,9 +219,9 @@ impl Endpoint {
             rtt,
             rto_deadline: None,
             rto_count: 0,
+            send_delay_wanted: false,
             overhead_deadline: None,
             overhead_released: false,
-            rng: SimRng::seed_from_u64(u64::from(iss.0)),
             persist_deadline: None,
             persist_backoff: 0,
             probe_due: false,
@@ -248,9 +251,7 @@ impl Endpoint {
             sack_recent: Vec::new(),
             dsack_pending: None,
             cfg,
-        };
-        endpoint.start_ns2_clock();
-        endpoint
+        }
     }
 
     // --- application interface ---
@@ -316,21 +317,19 @@ impl Endpoint {
     pub fn state(&self) -> State {
         self.state
     }
-    /// The random stream for what ns-2's agents draw: `send_overhead`
-    /// delays and the phase of the ns-2 tick clock (by default one seeded
-    /// from the ISS); give each connection its own.
-    pub fn set_rng(&mut self, rng: SimRng) {
-        self.rng = rng;
-        self.start_ns2_clock();
+    /// Whether new data waits for a random delay (`send_overhead`) that the
+    /// host has not drawn yet: the host draws one in [0, send_overhead) and
+    /// hands it to `delay_sending`. The endpoint draws nothing itself, so
+    /// the host decides which generator every draw comes from, and in what
+    /// order (ns-2's agents share one).
+    pub fn wants_send_delay(&self) -> bool {
+        self.send_delay_wanted
     }
 
-    /// ns-2's RTT clock, with a random phase (`boot_time_`), if configured.
-    fn start_ns2_clock(&mut self) {
-        if self.cfg.ns2_clock {
-            let u: f64 = self.rng.random();
-            let tick = self.cfg.clock_granularity.as_ps();
-            self.rtt.use_ns2_clock(Duration::from_ps((u * tick as f64) as u64));
-        }
+    /// New data goes out `delay` from now (see `wants_send_delay`).
+    pub fn delay_sending(&mut self, now: Instant, delay: Duration) {
+        self.send_delay_wanted = false;
+        self.overhead_deadline = Some(now + delay);
     }
     pub fn config(&self) -> &TcpConfig {
         &self.cfg

@@ -7,7 +7,6 @@ use crate::scoreboard::NextSeg;
 use ackclock_core::{Duration, Instant};
 use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::TcpRepr;
-use rand::RngExt;
 
 impl Endpoint {
     /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged.
@@ -361,7 +360,7 @@ impl Endpoint {
             self.end_burst();
             return None;
         }
-        if !self.overhead_allows(now) {
+        if !self.overhead_allows() {
             return None;
         }
         Some(self.emit(now, nxt, len))
@@ -394,17 +393,14 @@ impl Endpoint {
         }
     }
 
-    /// ns-2's `overhead_`: sending waits for a random delay, drawn when data
-    /// first becomes sendable, and then sends what the window allows.
-    fn overhead_allows(&mut self, now: Instant) -> bool {
-        let max = self.cfg.send_overhead.as_ps();
-        if max == 0 || self.overhead_released {
+    /// ns-2's `overhead_`: sending waits for a random delay, asked of the
+    /// host when data first becomes sendable, and then sends what the window
+    /// allows.
+    fn overhead_allows(&mut self) -> bool {
+        if self.cfg.send_overhead == Duration::ZERO || self.overhead_released {
             return true;
         }
-        if self.overhead_deadline.is_none() {
-            let u: f64 = self.rng.random();
-            self.overhead_deadline = Some(now + Duration::from_ps((u * max as f64) as u64));
-        }
+        self.send_delay_wanted |= self.overhead_deadline.is_none();
         false
     }
 

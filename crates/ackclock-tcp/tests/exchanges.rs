@@ -266,8 +266,14 @@ fn ns2_overhead_delays_new_data_by_a_random_time_then_sends_the_window() {
     let mut ep = established(TcpConfig { send_overhead: overhead, ..config() }, 65_535);
     ep.write(4 * u64::from(MSS));
     assert_eq!(sent_summary(&mut ep, ms(100)), vec![], "held back by the overhead timer");
+    assert!(ep.wants_send_delay(), "the host is asked for the random delay");
+    assert_eq!(ep.poll_at(), None, "nothing is armed before the host's draw");
+    ep.delay_sending(ms(100), Duration::from_millis(7));
+    assert!(!ep.wants_send_delay());
     let due = ep.poll_at().expect("the delayed send is armed");
-    assert!(due >= ms(100) && due < ms(110), "{due:?} within [0, overhead_) of now");
+    assert_eq!(due, ms(107));
+    assert_eq!(sent_summary(&mut ep, ms(106)), vec![], "still waiting");
+    assert!(!ep.wants_send_delay(), "one draw per delay");
     ep.on_timer(due);
     let burst = sent_summary(&mut ep, due);
     assert_eq!(burst, vec![(1, 1, MSS), (1 + MSS, 1, MSS)], "the whole initial window at once");
