@@ -48,6 +48,30 @@ pub enum Reader {
 
 /// Offsets beyond any real transfer stand for "unlimited data".
 const UNLIMITED_END: u64 = 1 << 62;
+/// The endpoint's timers, for a host that schedules each apart (ns-2's
+/// agents each have their own timer events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    Retransmission,
+    DelayedAck,
+    /// The random delay before new data (`send_overhead`).
+    SendDelay,
+    Persist,
+    TimeWait,
+    /// A reading application opening the window.
+    ReadWakeup,
+}
+
+impl Timer {
+    pub const ALL: [Timer; 6] = [
+        Timer::Retransmission,
+        Timer::DelayedAck,
+        Timer::SendDelay,
+        Timer::Persist,
+        Timer::TimeWait,
+        Timer::ReadWakeup,
+    ];
+}
 
 /// Default send MSS when the peer sends no MSS option (RFC 9293 §3.7.1).
 const DEFAULT_MSS: u32 = 536;
@@ -125,6 +149,9 @@ pub struct Endpoint {
     /// the delayed send is due, and whether it is due now (until the window
     /// is used up).
     pub(crate) send_delay_wanted: bool,
+    /// An early duplicate ACK lets one new segment out at once, past any
+    /// send delay (ns-2's send_one for singledup_).
+    pub(crate) limited_transmit_due: bool,
     pub(crate) overhead_deadline: Option<Instant>,
     pub(crate) overhead_released: bool,
     pub(crate) persist_deadline: Option<Instant>,
@@ -220,6 +247,7 @@ impl Endpoint {
             rto_deadline: None,
             rto_count: 0,
             send_delay_wanted: false,
+            limited_transmit_due: false,
             overhead_deadline: None,
             overhead_released: false,
             persist_deadline: None,
@@ -425,6 +453,18 @@ impl Endpoint {
         (first != u64::MAX).then(|| Instant::from_ps(first))
     }
 
+    /// When `timer` is due, if it is running; `poll_at` is the earliest.
+    pub fn deadline(&self, timer: Timer) -> Option<Instant> {
+        match timer {
+            Timer::Retransmission => self.rto_deadline,
+            Timer::DelayedAck => self.delack_deadline,
+            Timer::SendDelay => self.overhead_deadline,
+            Timer::Persist => self.persist_deadline,
+            Timer::TimeWait => self.time_wait_deadline,
+            Timer::ReadWakeup => self.read_wakeup(),
+        }
+    }
+
     /// Handles every timer due at `now`.
     pub fn on_timer(&mut self, now: Instant) {
         if self.time_wait_deadline.is_some_and(|t| t <= now) {
@@ -495,7 +535,9 @@ impl Endpoint {
             self.update_window(seg, 0, 1);
             self.handshake_acked(now);
             self.state = State::Established;
-            self.ack_now = true;
+            // The ACK rides on the first data; alone unless a send delay
+            // (ns-2's overhead_, whose agents send no ACKs) holds data back.
+            self.ack_now = self.cfg.send_overhead == Duration::ZERO || self.data_end <= 1;
         } else {
             // Simultaneous open: resend our SYN as a SYN-ACK.
             self.state = State::SynReceived;
@@ -676,13 +718,18 @@ impl Endpoint {
     pub fn poll_transmit(&mut self, now: Instant) -> Option<TcpRepr> {
         let seg = match self.state {
             State::Closed | State::Listen => None,
-            State::SynSent | State::SynReceived if self.snd_nxt == 0 => Some(self.syn_segment(now)),
+            // The send delay holds the SYN too: ns-2's agents send it as their seqno 0.
+            State::SynSent | State::SynReceived if self.snd_nxt == 0 => {
+                self.overhead_allows().then(|| self.syn_segment(now))
+            }
             State::SynSent => None,
-            _ => self.data_segment(now).or_else(|| {
-                self.overhead_released = false; // the delayed burst is over
-                self.probe_segment(now)
-            }),
+            _ => self.data_segment(now).or_else(|| self.probe_segment(now)),
         };
+        if seg.is_none() {
+            // The delayed burst, or the dupack's one segment, is over.
+            self.overhead_released = false;
+            self.limited_transmit_due = false;
+        }
         let seg = seg.or_else(|| self.ack_now.then(|| self.header(now, self.snd_nxt)));
         if let Some(s) = &seg {
             self.stats.segments_sent += 1;

@@ -72,6 +72,7 @@ impl Endpoint {
     /// Processes the ACK field of an acceptable segment.
     pub(crate) fn process_ack(&mut self, now: Instant, seg: &TcpRepr, seq: u64, ack: u64) {
         let old_wnd = self.snd_wnd;
+        self.limited_transmit_due = false;
         self.update_window(seg, seq, ack);
         if self.snd_wnd > 0 {
             self.persist_deadline = None;
@@ -91,9 +92,10 @@ impl Endpoint {
             && seg.payload_len == 0
             && !seg.flags.fin
             && self.snd_wnd == old_wnd
-            && self.snd_max > self.snd_una
+            && (self.snd_max > self.snd_una || self.cc.recovery_rules().dupack_without_flight)
         {
-            // RFC 5681 §2: a duplicate ACK.
+            // RFC 5681 §2: a duplicate ACK (ns-2's agents do not ask for
+            // outstanding data).
             self.stats.dupacks_received += 1;
             self.flight.sample(now, &delivery, &mut rs);
             self.on_dupack(now, &rs);
@@ -211,6 +213,7 @@ impl Endpoint {
         // the scoreboard deems the first unacknowledged segment lost.
         let lost = sack_recovery && self.scoreboard.is_lost(self.snd_una, self.cfg.dupack_threshold, self.send_mss);
         if self.dupacks != self.cfg.dupack_threshold && !lost {
+            self.limited_transmit_due = self.cfg.limited_transmit && self.dupacks < self.cfg.dupack_threshold;
             return;
         }
         // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
@@ -297,7 +300,8 @@ impl Endpoint {
     }
 
     /// How far past snd_una we may send: min(cwnd, peer window, cap), plus
-    /// RFC 3042's allowance of one segment per early duplicate ACK.
+    /// RFC 3042's allowance of one segment per early duplicate ACK, for the
+    /// one segment that duplicate ACK lets out.
     fn send_limit(&self) -> u64 {
         let mut cwnd = u64::from(self.cwnd());
         let allowed = match self.phase {
@@ -305,7 +309,7 @@ impl Endpoint {
             Phase::Loss => self.cc.recovery_rules().limited_transmit_after_rto,
             Phase::FastRecovery => false,
         };
-        if self.cfg.limited_transmit && allowed && self.dupacks < self.cfg.dupack_threshold {
+        if self.limited_transmit_due && allowed {
             cwnd += u64::from(self.dupacks * self.send_mss);
         }
         let mut wnd = cwnd;
@@ -360,7 +364,7 @@ impl Endpoint {
             self.end_burst();
             return None;
         }
-        if !self.overhead_allows() {
+        if !std::mem::take(&mut self.limited_transmit_due) && !self.overhead_allows() {
             return None;
         }
         Some(self.emit(now, nxt, len))
@@ -396,7 +400,7 @@ impl Endpoint {
     /// ns-2's `overhead_`: sending waits for a random delay, asked of the
     /// host when data first becomes sendable, and then sends what the window
     /// allows.
-    fn overhead_allows(&mut self) -> bool {
+    pub(crate) fn overhead_allows(&mut self) -> bool {
         if self.cfg.send_overhead == Duration::ZERO || self.overhead_released {
             return true;
         }

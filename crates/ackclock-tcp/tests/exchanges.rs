@@ -261,13 +261,25 @@ fn ns2_reno_halves_the_capped_window_unrounded_and_grows_it_on_the_exit_ack() {
 }
 
 #[test]
-fn ns2_overhead_delays_new_data_by_a_random_time_then_sends_the_window() {
-    let overhead = Duration::from_millis(10);
-    let mut ep = established(TcpConfig { send_overhead: overhead, ..config() }, 65_535);
+fn ns2_overhead_delays_the_syn_and_new_data_by_the_hosts_draws_then_sends_the_window() {
+    let cfg = TcpConfig { send_overhead: Duration::from_millis(10), ..config() };
+    let mut ep = Endpoint::new(cfg, LOCAL, REMOTE, 0);
+    ep.connect();
     ep.write(4 * u64::from(MSS));
-    assert_eq!(sent_summary(&mut ep, ms(100)), vec![], "held back by the overhead timer");
+    assert_eq!(sent(&mut ep, ms(0)).len(), 0, "ns-2's agents delay their SYN (seqno 0) too");
     assert!(ep.wants_send_delay(), "the host is asked for the random delay");
     assert_eq!(ep.poll_at(), None, "nothing is armed before the host's draw");
+    ep.delay_sending(ms(0), Duration::from_millis(3));
+    assert_eq!(ep.poll_at(), Some(ms(3)));
+    ep.on_timer(ms(3));
+    assert_eq!(sent(&mut ep, ms(3)).len(), 1, "the SYN");
+    let mut syn_ack = window(from_peer(0, 1), 65_535);
+    syn_ack.seq = SeqNum(PEER_ISS);
+    syn_ack.flags.syn = true;
+    syn_ack.options.mss = Some(MSS as u16);
+    ep.on_segment(ms(100), &syn_ack);
+    assert_eq!(sent_summary(&mut ep, ms(100)), vec![], "no bare ACK: it rides on the delayed data");
+    assert!(ep.wants_send_delay(), "a new draw for the data");
     ep.delay_sending(ms(100), Duration::from_millis(7));
     assert!(!ep.wants_send_delay());
     let due = ep.poll_at().expect("the delayed send is armed");

@@ -172,13 +172,21 @@ pub struct RecoveryRules {
     /// RFC 3042's one segment per early duplicate ACK also while recovering
     /// from a timeout (ns-2's `singledup_` sends on any early duplicate).
     pub limited_transmit_after_rto: bool,
+    /// A duplicate ACK counts even with nothing outstanding (ns-2's agents
+    /// do not ask RFC 5681's condition (a)).
+    pub dupack_without_flight: bool,
 }
 
 impl RecoveryRules {
     /// The RFCs' rules for a style: only classic Reno may fast-retransmit
     /// again within a window.
     pub const fn rfc(style: RecoveryStyle) -> Self {
-        RecoveryRules { style, guard_recover: !matches!(style, RecoveryStyle::Reno), limited_transmit_after_rto: false }
+        RecoveryRules {
+            style,
+            guard_recover: !matches!(style, RecoveryStyle::Reno),
+            limited_transmit_after_rto: false,
+            dupack_without_flight: false,
+        }
     }
 }
 

@@ -65,7 +65,12 @@ impl CongestionOps for Ns2Reno {
     }
 
     fn recovery_rules(&self) -> RecoveryRules {
-        RecoveryRules { style: self.style, guard_recover: true, limited_transmit_after_rto: true }
+        RecoveryRules {
+            style: self.style,
+            guard_recover: true,
+            limited_transmit_after_rto: true,
+            dupack_without_flight: true,
+        }
     }
 
     fn ssthresh(&mut self, _w: &Window, c: &Conn) -> u32 {
