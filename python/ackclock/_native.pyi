@@ -370,6 +370,10 @@ class Sim:
     def ns2_vars(self, flow: int) -> dict[str, float | int]:
         """A TCP sender's variables now, in ns-2's units: cwnd_ (packets, a
         float), ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
+    def use_ns2_order(self) -> None:
+        """Orders events at one instant as ns-2 does (before any link or flow)."""
+    def set_ns2_delay(self, channel: int, delay_s: float) -> None:
+        """Under ns-2's order: the double ns-2 has for the channel's delay."""
     ns2_rng: Mrg32k3a | None
     """ns-2's default generator, shared by the TCP flows for their send delays
     (overhead_) in event order; None (the default) gives each flow its own

@@ -36,12 +36,17 @@ PROGRESS_INTERVAL_S = 0.1
 
 class Simulator:
     """One simulation. `replication` k > 0 draws independent random streams
-    from the same `seed`, for independent replications of one experiment."""
+    from the same `seed`, for independent replications of one experiment.
+    `ns2_order=True` runs events at one instant in ns-2's order, computing
+    link times in ns-2's doubles (docs/tcl.md), as `ackclock tcl` does."""
 
-    def __init__(self, seed: int = 1, replication: int = 0) -> None:
+    def __init__(self, seed: int = 1, replication: int = 0, *, ns2_order: bool = False) -> None:
         self.seed = checks.integer(seed, "seed", "seed")
         self.replication = checks.integer(replication, "replication", "replication index")
+        self.ns2_order = checks.flag(ns2_order, "ns2_order")
         self._native = _native.Sim(self.seed, self.replication)
+        if self.ns2_order:
+            self._native.use_ns2_order()
         self._nodes: list[Node] = []
         self._links: dict[tuple[int, int], Link] = {}
         self._flows: list[Flow] = []
@@ -117,7 +122,7 @@ class Simulator:
     ) -> Link:
         """A one-way link src->dst with its own queue."""
         channel = self._checked_channel(src, dst, bandwidth, delay, queue, "src", "dst")
-        return self._add_channel(*channel)
+        return self._add_channel(*channel, delay)
 
     def duplex_link(
         self,
@@ -146,8 +151,8 @@ class Simulator:
             "b",
             "a",
         )
-        link = self._add_channel(*forward)
-        self._add_channel(*backward)
+        link = self._add_channel(*forward, delay)
+        self._add_channel(*backward, delay if reverse.delay is None else reverse.delay)
         return link
 
     def link(self, src: Node, dst: Node) -> Link:
@@ -189,9 +194,17 @@ class Simulator:
         )
 
     def _add_channel(
-        self, src: Node, dst: Node, bandwidth_bps: int, delay_ps: int, queue: QueueSpec
+        self,
+        src: Node,
+        dst: Node,
+        bandwidth_bps: int,
+        delay_ps: int,
+        queue: QueueSpec,
+        delay: units.Duration,
     ) -> Link:
         channel_id = self._native.add_channel(src.id, dst.id, bandwidth_bps, delay_ps, queue)
+        if self.ns2_order:
+            self._native.set_ns2_delay(channel_id, units.ns2_seconds(delay, "delay"))
         link = Link(self._native, channel_id, src, dst, bandwidth_bps, delay_ps)
         self._links[(src.id, dst.id)] = link
         return link

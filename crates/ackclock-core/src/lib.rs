@@ -12,7 +12,7 @@ pub mod rng;
 pub mod time;
 pub mod units;
 
-pub use event_queue::{EventId, EventQueue};
+pub use event_queue::{EventId, EventQueue, OrderKey};
 pub use mrg32k3a::{Mrg32k3a, SeedError};
 pub use rng::{RngStreams, SimRng};
 pub use time::{Bandwidth, Duration, Instant, PS_PER_SEC};

@@ -11,6 +11,7 @@ pub mod discipline;
 pub mod jitter;
 pub mod loss;
 pub mod node;
+pub mod ns2_link;
 pub mod packet;
 pub mod pool;
 pub mod routing;
@@ -20,6 +21,7 @@ pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, 
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{LossModel, LossPosition, LossProcess};
 pub use node::{Interface, Node};
+pub use ns2_link::{Ns2Link, Ns2Offer};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
 pub use pool::{PacketId, PacketPool};
 pub use routing::{shortest_paths, Adjacency, Fib, NextHop};

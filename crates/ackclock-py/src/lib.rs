@@ -346,6 +346,14 @@ impl Sim {
         Ok(out)
     }
 
+    fn use_ns2_order(&mut self) -> PyResult<()> {
+        self.guarded(|s| s.use_ns2_order())
+    }
+
+    fn set_ns2_delay(&mut self, channel: u32, delay_s: f64) -> PyResult<()> {
+        self.guarded(|s| s.set_ns2_delay(channel, delay_s))
+    }
+
     #[getter]
     fn get_ns2_rng(&self) -> Option<Mrg32k3a> {
         self.inner.ns2_rng().map(|inner| Mrg32k3a { inner })

@@ -13,7 +13,7 @@ def build(world: World) -> Simulator:
     for agent in world.reset_order():
         if isinstance(agent, TcpAgent):
             agent.cmd_reset()
-    sim = Simulator(seed=world.seed)
+    sim = Simulator(seed=world.seed, ns2_order=True)
     assert world.default_rng is not None
     sim.ns2_rng = world.default_rng.generator
     t = world.topology
