@@ -20,7 +20,11 @@ NS2 = grid.load_fixture("ci")
 
 # The agent and sink classes that give ns-2's numbers; the others differ
 # from ns-2 still (docs/tcl.md, "How close to ns-2").
-MATCHED = {("Agent/TCP/Reno", "Agent/TCPSink")}
+MATCHED = {
+    (agent, sink)
+    for agent in ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno")
+    for sink in ("Agent/TCPSink", "Agent/TCPSink/DelAck")
+}
 
 
 def exact_fields(flows: list[list[int]]) -> list[list[int]]:

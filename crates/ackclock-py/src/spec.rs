@@ -368,12 +368,13 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         return Err(ConfigError::invalid(s.field("clock_phase_ps"), phase, "must be below clock_granularity_ps"));
     }
     let timeout = match c.ack_policy {
-        AckPolicy::Delayed { timeout } => timeout,
+        AckPolicy::Delayed { timeout, .. } => timeout,
         AckPolicy::EverySegment => Duration::from_millis(200),
     };
     let timeout = ps("delayed_ack_timeout_ps")?.unwrap_or(timeout);
     c.ack_policy = match flag("delayed_ack")?.unwrap_or(matches!(c.ack_policy, AckPolicy::Delayed { .. })) {
-        true => AckPolicy::Delayed { timeout },
+        // ns-2's DelAck sink delays a repeat of its latest segment too.
+        true => AckPolicy::Delayed { timeout, delay_repeat: profile.as_deref() == Some("ns2") },
         false => AckPolicy::EverySegment,
     };
     c.receive_buffer = count("receive_buffer")?.unwrap_or(c.receive_buffer);

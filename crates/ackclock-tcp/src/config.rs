@@ -10,7 +10,11 @@ pub enum AckPolicy {
     EverySegment,
     /// RFC 1122 / RFC 5681 §4.2 delayed ACK: at least every second
     /// full-sized segment, and within `timeout` of an unacknowledged one.
-    Delayed { timeout: Duration },
+    /// With `delay_repeat` a copy of the latest in-order segment, when no
+    /// ACK is waiting, is acknowledged as late as new data rather than at
+    /// once (ns-2's `Agent/TCPSink/DelAck`, which takes a segment equal to
+    /// its cumulative ACK for an in-order one).
+    Delayed { timeout: Duration, delay_repeat: bool },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -112,7 +116,7 @@ impl Default for TcpConfig {
             max_rto: Duration::from_secs(60),
             clock_granularity: Duration::from_millis(1),
             clock_phase: None,
-            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) },
+            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200), delay_repeat: false },
             receive_buffer: 65_535,
             flow_control: true,
             nagle: true,

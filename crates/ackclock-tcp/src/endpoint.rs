@@ -120,6 +120,8 @@ pub struct Endpoint {
     /// without SACK: cwnd plus a segment per duplicate ACK, deflated by
     /// partial ACKs (RFC 6582).
     pub(crate) inflated_cwnd: u32,
+    /// A partial ACK came in this recovery (RFC 6582's Impatient variant).
+    pub(crate) partial_acked: bool,
     /// A record per segment in flight (flight.rs).
     pub(crate) flight: Flight,
     /// Whether the window limited sending in the current round (RFC 7661),
@@ -232,6 +234,7 @@ impl Endpoint {
             cc,
             phase: Phase::Open,
             inflated_cwnd: 0,
+            partial_acked: false,
             flight: Flight::default(),
             cwnd_limited: false,
             max_flight: 0,
@@ -548,12 +551,13 @@ impl Endpoint {
     fn on_segment_synchronized(&mut self, now: Instant, seg: &TcpRepr) {
         let seq = self.rcv_offset(seg.seq);
         if !self.acceptable(seq, seg.seq_len()) || self.paws_rejects(seg) {
-            if !seg.flags.rst {
+            if seg.flags.rst {
+                return;
+            }
+            if seg.payload_len > 0 && seq + u64::from(seg.payload_len) <= self.rcv_nxt {
+                self.acknowledge_duplicate(now, seq, seg.payload_len);
+            } else {
                 self.ack_now = true;
-                if seg.payload_len > 0 && seq + u64::from(seg.payload_len) <= self.rcv_nxt {
-                    // RFC 2883: report a duplicate of data already received.
-                    self.note_duplicate(seq, seq + u64::from(seg.payload_len));
-                }
             }
             return;
         }

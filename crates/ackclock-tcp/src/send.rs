@@ -92,10 +92,9 @@ impl Endpoint {
             && seg.payload_len == 0
             && !seg.flags.fin
             && self.snd_wnd == old_wnd
-            && (self.snd_max > self.snd_una || self.cc.recovery_rules().dupack_without_flight)
+            && (self.snd_max > self.snd_una || self.cc.recovery_rules().ns2_dupacks)
         {
-            // RFC 5681 §2: a duplicate ACK (ns-2's agents do not ask for
-            // outstanding data).
+            // RFC 5681 §2: a duplicate ACK (see RecoveryRules::ns2_dupacks).
             self.stats.dupacks_received += 1;
             self.flight.sample(now, &delivery, &mut rs);
             self.on_dupack(now, &rs);
@@ -162,9 +161,13 @@ impl Endpoint {
                 // deflates cwnd by what it acknowledged and adds back one MSS.
                 self.retransmit_at = Some(ack);
                 let back = if acked >= u64::from(self.send_mss) { self.send_mss } else { 0 };
+                let excess = rs.acked.saturating_sub(self.inflated_cwnd.saturating_sub(self.win.cwnd));
                 let deflated = self.inflated_cwnd.saturating_sub(rs.acked).saturating_add(back);
                 self.inflated_cwnd = deflated.max(self.send_mss);
-                self.restart_rto(now);
+                self.cwnd_event(now, CwndEvent::PartialAck { excess });
+                if !std::mem::replace(&mut self.partial_acked, true) || !self.cc.recovery_rules().impatient {
+                    self.restart_rto(now);
+                }
                 return;
             }
             Phase::FastRecovery => {
@@ -259,6 +262,7 @@ impl Endpoint {
             }
         }
         self.cwnd_event(now, CwndEvent::RecoveryStart);
+        self.partial_acked = false;
         // RFC 5681 §3.2 (3): inflate by the segments that left the network.
         self.inflated_cwnd = self.win.cwnd + self.cfg.dupack_threshold * self.send_mss;
     }
@@ -283,7 +287,9 @@ impl Endpoint {
         self.rtt.back_off();
         self.rtt_probe = None;
         self.retransmit_at = None;
-        self.dupacks = 0;
+        if !self.cc.recovery_rules().dupacks_survive_rto {
+            self.dupacks = 0;
+        }
         if self.snd_una > 0 {
             let c = self.conn(now);
             self.win.ssthresh = self.cc.ssthresh(&self.win, &c);

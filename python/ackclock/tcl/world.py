@@ -235,10 +235,13 @@ class TcpSink(Agent):
             total += payload + TCP_HEADER_BYTES * (packets + 1)
         return str(total)
 
-    def params(self) -> TcpParams:
+    def params(self, mss: int) -> TcpParams:
+        """The sink's parameters; `mss` is its agent's packetSize_, the
+        full-sized segment a delayed ACK counts."""
         delayed = self.cls.endswith("/DelAck")
         return TcpParams(
             profile="ns2",
+            mss=mss,
             sack=is_a(self.cls, "Agent/TCPSink/Sack1"),
             delayed_ack=delayed,
             delayed_ack_timeout=self.number("interval_") if delayed else None,
@@ -617,7 +620,7 @@ class World:
                 dst_node.handle,
                 app=app_spec,
                 tcp=params,
-                server_tcp=agent.peer.params(),
+                server_tcp=agent.peer.params(mss),
                 start=now,
                 server_start=now,
                 label=label,
