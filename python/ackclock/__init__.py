@@ -10,8 +10,6 @@ sim.run()
 print(flow.stats(), tcp.stats())
 """
 
-from importlib.metadata import version
-
 from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
 from ackclock.errors import ConfigError, ScenarioError, SimulationError, UnitError
 from ackclock.handles import Flow, Link, Node, TcpFlow
@@ -32,8 +30,6 @@ from ackclock.specs import (
 )
 from ackclock.tcp_specs import Bulk, RequestResponse, TcpParams, Telnet, congestion_controls
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
-
-__version__ = version("ackclock")
 
 __all__ = [
     "RED",
@@ -81,4 +77,9 @@ def __getattr__(name: str) -> object:
         from ackclock import scenario
 
         return getattr(scenario, name)
+    if name == "__version__":
+        # importlib.metadata, too, costs every command about 0.1 s.
+        from importlib.metadata import version
+
+        return version("ackclock")
     raise AttributeError(f"module 'ackclock' has no attribute {name!r}")

@@ -231,7 +231,9 @@ impl Endpoint {
         self.rtt_probe = None;
         // Restart the timer with the retransmission, as BSD and Linux do:
         // otherwise a timer set one RTT ago expires before its ACK returns.
-        self.rto_deadline = None;
+        // Now, even if a send delay holds the retransmission (as ns-2's
+        // reset_rtx_timer in dupack_action).
+        self.restart_rto(now);
         let owns_window = self.cc.owns_window();
         match rules.style {
             RecoveryStyle::Tahoe => {
