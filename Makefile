@@ -1,7 +1,7 @@
 # One entry point for developers and CI. `make test` is what .ci/run calls.
 PYTHON ?= python3
 
-.PHONY: install test test-rust test-python test-viewer lint fmt bench fuzz
+.PHONY: install test test-rust test-python test-viewer lint fmt bench fuzz ns2-fixtures ns2-grid
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip
@@ -42,3 +42,14 @@ FUZZ_CASES ?= 100000
 fuzz:
 	PROPTEST_CASES=$(FUZZ_CASES) cargo test -p ackclock-core -p ackclock-wire --lib
 	HYPOTHESIS_PROFILE=fuzz $(PYTHON) -m pytest $(wildcard tests/test_fuzz_*.py) --hypothesis-show-statistics
+
+# ns-2's results on the differential grid, recorded with real ns-2 2.35 (apt-get
+# install ns2) as the fixtures the tests compare with; about 10 minutes.
+ns2-fixtures:
+	python3 benchmarks/ns2/grid.py record --grid ci
+	python3 benchmarks/ns2/grid.py record --grid full
+
+# ackclock on the full grid against the recorded ns-2 results: how many points
+# agree exactly, and the largest differences.
+ns2-grid:
+	$(PYTHON) benchmarks/ns2/grid.py compare --grid full

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import ackclock as ac
 import pytest
-from ackclock import analysis
+from ackclock import analysis, simulator
 from conftest import tshark_count, two_node_scenario
 
 
@@ -82,15 +82,36 @@ def test_a_signal_handler_may_look_at_the_running_simulation(alarm_after):
     assert seen == [(sim.now, sim.events)] and sim.events > 0
 
 
-def test_progress_is_reported_every_tenth_of_a_second_of_wall_time(alarm_after):
+class SteppingClock:
+    """The wall clock as `run()`'s progress check reads it: 0.04 s later at
+    each reading, so that the test does not depend on the machine's load."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 0.04
+        return self.now
+
+    perf_counter = staticmethod(time.perf_counter)
+
+
+def test_progress_is_reported_every_tenth_of_a_second_of_wall_time(monkeypatch):
+    clock = SteppingClock()
+    monkeypatch.setattr(simulator, "time", clock)
     sim = busy_network()
     reports: list[tuple[float, float, int]] = []
-    alarm_after(0.45)
+
+    def progress(t: float, n: int) -> None:
+        reports.append((clock.now, t, n))
+        if len(reports) == 4:
+            raise Alarm
+
     with pytest.raises(Alarm):
-        sim.run(until="1000000s", progress=lambda t, n: reports.append((time.monotonic(), t, n)))
-    assert 2 <= len(reports) <= 4
+        sim.run(until="1000000s", progress=progress)
     walls = [wall for wall, _, _ in reports]
-    assert all(later - earlier >= 0.1 for earlier, later in zip(walls, walls[1:]))
+    # Readings 0.04 s apart: the first at or after 0.1 s since the last report.
+    assert [round(later - earlier, 9) for earlier, later in zip(walls, walls[1:])] == [0.12] * 3
     assert [t for _, t, _ in reports] == sorted(t for _, t, _ in reports)
     assert all(isinstance(t, float) and isinstance(n, int) and n > 0 for _, t, n in reports)
 

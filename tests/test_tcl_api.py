@@ -240,3 +240,40 @@ def test_telnet_sends_packets_at_its_mean_interval(tmp_path: Path) -> None:
     done = run_tcl(tmp_path, script)
     # About 1000 packets in 100 s at one every 0.1 s on average.
     assert 900 < int(done.stdout) < 1100, done.stdout + done.stderr
+
+
+def test_ns2s_generator_draws_ns2s_numbers(tmp_path: Path) -> None:
+    # Printed by ns-2 2.35 for the same script: the default generator seeded
+    # with 1 at start-up, `new RNG` one stream (2**127 draws) later, and a
+    # reseed.
+    script = (
+        "puts [ns-random]\nputs [ns-random]\nputs [$defaultRNG all-seeds]\n"
+        "set r [new RNG]\nputs [$r all-seeds]\nputs [$r next-random]\n"
+        "$r seed 7\nputs [$r next-random]\nns-random 3\nputs [ns-random]\n"
+    )
+    ns2 = [
+        "729236",
+        "1193744747",
+        "1 592852 592852 1 4294101466 1908070559",
+        "2662865579 741857976 4206142246 3352832365 2519202871 655500294",
+        "357444843",
+        "5036723",
+        "2165065",
+    ]
+    assert run_tcl(tmp_path, script).stdout.splitlines() == ns2
+
+
+def test_tcp_agents_draw_boot_time_when_created_and_when_the_run_starts(tmp_path: Path) -> None:
+    # ns-2 2.35: each TCP agent draws its clock phase when created and again
+    # when `$ns run` resets every node's agents; sinks draw nothing.
+    script = (
+        TOPOLOGY
+        + TCP_PAIR
+        + "set tcp2 [new Agent/TCP/Newreno]\n$ns attach-agent $B $tcp2\n"
+        + "puts [$defaultRNG all-seeds]\n"
+        + "$ns at 0.0 {puts [$defaultRNG all-seeds]; exit 0}\n$ns run\n"
+    )
+    assert run_tcl(tmp_path, script).stdout.splitlines() == [
+        "1 592852 592852 1 4294101466 1908070559",
+        "592852 3185751641 3581159857 1908070559 3124743091 3202675884",
+    ]

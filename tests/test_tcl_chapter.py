@@ -61,16 +61,14 @@ def basic1(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp
 
 
-def test_basic1_final_ack_and_maxseq_are_within_1_percent_of_ns2(basic1: Path) -> None:
+def test_basic1_final_ack_and_maxseq_are_ns2s(basic1: Path) -> None:
     trace = basic1 / "basic1.tr"
-    assert variable_records(trace, "ack_")[-1][1] == pytest.approx(808, rel=0.01)
-    assert variable_records(trace, "maxseq_")[-1][1] == pytest.approx(829, rel=0.01)
+    assert variable_records(trace, "ack_")[-1] == (9.98029, 808)
+    assert variable_records(trace, "maxseq_")[-1] == (9.99029, 829)
 
 
-def test_basic1_cwnd_peaks_after_slow_start_are_within_1_percent_of_ns2(basic1: Path) -> None:
-    peaks = cwnd_peaks(basic1 / "basic1.tr", after=3.0)
-    assert len(peaks) == 3  # ns-2: 20.931, 20.934, 20.934
-    assert all(p == pytest.approx(20.935, rel=0.01) for p in peaks), peaks
+def test_basic1_cwnd_peaks_after_slow_start_are_ns2s(basic1: Path) -> None:
+    assert cwnd_peaks(basic1 / "basic1.tr", after=3.0) == [20.931, 20.934, 20.934]
 
 
 def test_basic1_first_drop_is_packet_28_at_0_586s(basic1: Path) -> None:
@@ -88,14 +86,15 @@ def test_basic1_trace_uses_ns2_agent_addresses_and_tracevar_initial_records(
     assert "+ 0 0 1 tcp 40 ------- 0 0.0 2.0 0 0" in lines[:8]
 
 
-def test_basic1_with_ns2s_clock_phase_class_writes_ns2s_trace_line_for_line(
+def test_basic1_draws_ns2s_clock_phase_and_writes_ns2s_trace_line_for_line(
     tmp_path: Path,
 ) -> None:
-    # ns-2's agents measure RTTs on a clock with a random phase; with seed 5
-    # ackclock's draw rounds basic1's samples as ns-2's did, and every record
-    # matches ns-2 2.35's trace (same-instant records may come in another order).
+    # ns-2's agents measure RTTs on a clock with a random phase (boot_time_)
+    # drawn from ns-2's default generator; ackclock draws the same, and every
+    # record matches ns-2 2.35's trace (same-instant records may come in
+    # another order).
     shutil.copy(NS2 / "basic1.tcl", tmp_path)
-    assert run_cli("tcl", "--seed", "5", "basic1.tcl", cwd=tmp_path).returncode == 0
+    assert run_cli("tcl", "basic1.tcl", cwd=tmp_path).returncode == 0
     ours = (tmp_path / "basic1.tr").read_text().splitlines()
     with gzip.open(ROOT / "tests" / "fixtures" / "basic1.tr.gz", "rt") as f:
         ns2 = f.read().splitlines()
@@ -119,41 +118,41 @@ def test_basic1_writes_a_nam_trace_with_the_scripts_layout(basic1: Path) -> None
     assert any(line.startswith("d -t 0.58616 -s 1 -d 2 -p tcp") for line in nam)
 
 
-def test_basic2_received_counts_and_utilization_match_ns2(tmp_path: Path) -> None:
+def test_basic2_prints_ns2s_line(tmp_path: Path) -> None:
     out = run_script(tmp_path, "basic2.tcl").splitlines()
-    assert out[0] == "parameters: delayB=0.000000 overhead=0.000000 bottleneckBW=0.800000"
-    recv0, recv1 = (int(x) for x in out[1].split()[2:4])
-    assert recv0 == pytest.approx(14863, rel=0.02)
-    assert recv1 == pytest.approx(14771, rel=0.02)
-    assert 100 * (recv0 + recv1) / 30000 == pytest.approx(98.8, abs=0.5)
+    assert out == [
+        "parameters: delayB=0.000000 overhead=0.000000 bottleneckBW=0.800000",
+        "0.000000 0.000000 14863 14771 1.000000 1.000000 1.006228 1.006228 1.006228",
+    ]
 
 
-# sec. 16.2.6: packets acknowledged in 1000 s (of 100000 the bottleneck can carry)
-CHAPTER_UTILIZATION = {
-    3: 79.8,
-    4: 80.9,
-    5: 83.3,
-    8: 87.2,
-    10: 89.3,
-    12: 91.4,
-    16: 94.6,
-    20: 97.3,
-    22: 98.0,
-    26: 99.0,
-    30: 99.6,
+# sec. 16.2.6: packets received in 1000 s (of 100000 the bottleneck can carry),
+# as ns-2 2.35 and the chapter print them.
+CHAPTER_RECEIVED = {
+    3: 79767,
+    4: 80903,
+    5: 83313,
+    8: 87169,
+    10: 89320,
+    12: 91382,
+    16: 94570,
+    20: 97261,
+    22: 98028,
+    26: 99041,
+    30: 99567,
 }
 
 
-@pytest.mark.parametrize("queue", sorted(CHAPTER_UTILIZATION))
-def test_single_sender_utilization_table_matches_the_chapter(tmp_path: Path, queue: int) -> None:
+@pytest.mark.parametrize("queue", sorted(CHAPTER_RECEIVED))
+def test_single_sender_utilization_table_row_is_the_chapters(tmp_path: Path, queue: int) -> None:
     out = run_script(tmp_path, "basic1-long.tcl", str(queue), "1000")
     acked = int(re.search(r"ACKed: (\d+)", out).group(1))  # type: ignore[union-attr]
-    assert acked / 1000 == pytest.approx(CHAPTER_UTILIZATION[queue], abs=1.5)
+    assert acked == CHAPTER_RECEIVED[queue]
 
 
-def test_chapter_queuesize_average_for_queue_40_is_23_76(tmp_path: Path) -> None:
+def test_chapter_queuesize_average_for_queue_40_is_ns2s(tmp_path: Path) -> None:
     run_script(tmp_path, "basic1-long.tcl", "40", "1000")
     (tmp_path / "basic1-long.nam").unlink()
     out = chapter_script(tmp_path, "queuesize.py", tmp_path / "basic1-long.tr")
-    average = float(out.split("=")[1])
-    assert average == pytest.approx(23.76, rel=0.05)
+    # ns-2 2.35's trace gives 23.755271829740142 (the chapter: "about 23.76").
+    assert float(out.split("=")[1]) == pytest.approx(23.755271829740142, rel=1e-12)

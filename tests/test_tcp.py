@@ -371,6 +371,7 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         min_rto="200ms",
         max_rto="60s",
         clock_granularity="1ms",
+        clock_phase="250us",
         delayed_ack=True,
         delayed_ack_timeout="40ms",
         receive_buffer="64KB",

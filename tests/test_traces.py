@@ -207,8 +207,7 @@ def test_a_bad_trace_table_is_one_line_naming_the_field(tmp_path, trace, message
     scenario = tmp_path / "s.toml"
     text = two_node_scenario("1s").replace('"a"', '"A"').replace('"b"', '"B"')
     scenario.write_text(
-        f'{text}\n[[apps]]\ntype = "cbr"\nfrom = "A"\nto = "B"\nrate = "1Mb"\n'
-        f"[[traces]]\n{trace}\n"
+        f'{text}\n[[apps]]\ntype = "cbr"\nfrom = "A"\nto = "B"\nrate = "1Mb"\n[[traces]]\n{trace}\n'
     )
     done = run_cli("run", str(scenario), "--out", str(tmp_path / "out"))
     assert done.returncode == 2

@@ -101,6 +101,7 @@ def __getattr__(name: str) -> object:
         sweeps = importlib.import_module("ackclock.sweeps")
         return sweeps if name == "sweeps" else sweeps.sweep
     if name == "__version__":
+        # importlib.metadata, too, costs every command about 0.1 s.
         from importlib.metadata import version
 
         return version("ackclock")

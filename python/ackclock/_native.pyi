@@ -196,6 +196,7 @@ class TcpSpec(TypedDict, total=False):
     min_rto_ps: int
     max_rto_ps: int
     clock_granularity_ps: int
+    clock_phase_ps: int  # ns-2 boot_time_: where the tick clock starts; random if absent
     delayed_ack: bool  # False: an ACK per segment
     delayed_ack_timeout_ps: int
     receive_buffer: int  # bytes
@@ -384,6 +385,18 @@ class Results(TypedDict):
 RunOutcome = Literal["until", "idle", "stopped", "callback"]
 
 @final
+class Mrg32k3a:
+    """ns-2's default random-number generator (L'Ecuyer's MRG32k3a): a state
+    of six integers, uniform draws in (0, 1), and the start of the next of
+    its streams (2**127 draws ahead)."""
+
+    def __new__(cls, seed: list[int] | tuple[int, int, int, int, int, int]) -> Mrg32k3a: ...
+    def next_u01(self) -> float: ...
+    @property
+    def state(self) -> list[int]: ...
+    def next_stream(self) -> Mrg32k3a: ...
+
+@final
 class Sim:
     """One simulation. Build nodes, channels and flows, then run."""
 
@@ -491,6 +504,14 @@ class Sim:
     def ns2_vars(self, flow: int) -> dict[str, float | int]:
         """A TCP sender's variables now, in ns-2's units: cwnd_ (packets, a
         float), ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
+    def use_ns2_order(self) -> None:
+        """Orders events at one instant as ns-2 does (before any link or flow)."""
+    def set_ns2_delay(self, channel: int, delay_s: float) -> None:
+        """Under ns-2's order: the double ns-2 has for the channel's delay."""
+    ns2_rng: Mrg32k3a | None
+    """ns-2's default generator, shared by the TCP flows for their send delays
+    (overhead_) in event order; None (the default) gives each flow its own
+    stream. Reading returns a copy of its state as far as the run has drawn."""
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...

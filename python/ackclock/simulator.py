@@ -38,17 +38,27 @@ DEFAULT_MAX_EVENTS = workload.DEFAULT_MAX_EVENTS
 
 class Simulator:
     """One simulation. `replication` k > 0 draws independent random streams
-    from the same `seed`, for independent replications of one experiment."""
+    from the same `seed`, for independent replications of one experiment.
+    `ns2_order=True` runs events at one instant in ns-2's order, computing
+    link times in ns-2's doubles (docs/tcl.md), as `ackclock tcl` does."""
 
     def __init__(
-        self, seed: int = 1, replication: int = 0, max_events: int | None = DEFAULT_MAX_EVENTS
+        self,
+        seed: int = 1,
+        replication: int = 0,
+        max_events: int | None = DEFAULT_MAX_EVENTS,
+        *,
+        ns2_order: bool = False,
     ) -> None:
         self.seed = checks.integer(seed, "seed", "seed", floats=False)
         self.replication = checks.integer(
             replication, "replication", "replication index", floats=False
         )
         self.max_events = max_events
+        self.ns2_order = checks.flag(ns2_order, "ns2_order")
         self._native = _native.Sim(self.seed, self.replication)
+        if self.ns2_order:
+            self._native.use_ns2_order()
         self._nodes: list[Node] = []
         self._links: list[Link] = []
         # The routing `routing()` set for every node, new ones included.
@@ -88,6 +98,19 @@ class Simulator:
     def events(self) -> int:
         """Events processed so far."""
         return self._native.events
+
+    @property
+    def ns2_rng(self) -> _native.Mrg32k3a | None:
+        """ns-2's default random generator (MRG32k3a), when the TCP flows are
+        to share it for their random send delays (`send_overhead`, ns-2's
+        overhead_) in event order, as ns-2's agents do; None (the default)
+        gives each flow its own stream. Reading gives a copy of its state as
+        far as the run has drawn; assigning copies the generator in."""
+        return self._native.ns2_rng
+
+    @ns2_rng.setter
+    def ns2_rng(self, rng: _native.Mrg32k3a | None) -> None:
+        self._native.ns2_rng = rng
 
     @property
     def wall_s(self) -> float:
@@ -136,7 +159,7 @@ class Simulator:
     ) -> Link:
         """A one-way link src->dst with its own queue."""
         channel = self._checked_channel(src, dst, bandwidth, delay, queue, "src", "dst")
-        return self._add_channel(*channel)
+        return self._add_channel(*channel, delay)
 
     def duplex_link(
         self,
@@ -165,8 +188,10 @@ class Simulator:
             "b",
             "a",
         )
-        link = self._add_channel(*forward)
-        link.reverse = self._add_channel(*backward)
+        link = self._add_channel(*forward, delay)
+        link.reverse = self._add_channel(
+            *backward, delay if reverse.delay is None else reverse.delay
+        )
         link.reverse.reverse = link
         return link
 
@@ -231,9 +256,17 @@ class Simulator:
         )
 
     def _add_channel(
-        self, src: Node, dst: Node, bandwidth_bps: int, delay_ps: int, queue: QueueSpec
+        self,
+        src: Node,
+        dst: Node,
+        bandwidth_bps: int,
+        delay_ps: int,
+        queue: QueueSpec,
+        delay: units.Duration,
     ) -> Link:
         channel_id = self._native.add_channel(src.id, dst.id, bandwidth_bps, delay_ps, queue)
+        if self.ns2_order:
+            self._native.set_ns2_delay(channel_id, units.ns2_seconds(delay, "delay"))
         link = Link(self._native, channel_id, src, dst, bandwidth_bps, delay_ps)
         self._links.append(link)
         return link

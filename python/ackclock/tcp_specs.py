@@ -125,6 +125,7 @@ class TcpParams(Spec):
     min_rto: units.Duration | None = None
     max_rto: units.Duration | None = None
     clock_granularity: units.Duration | None = None
+    clock_phase: units.Duration | None = None
     delayed_ack: bool | None = None
     delayed_ack_timeout: units.Duration | None = None
     receive_buffer: units.Size | None = None
@@ -157,6 +158,7 @@ class TcpParams(Spec):
         put("min_rto_ps", "min_rto", units.duration_ps)
         put("max_rto_ps", "max_rto", units.positive_duration_ps)
         put("clock_granularity_ps", "clock_granularity", units.duration_ps)
+        put("clock_phase_ps", "clock_phase", units.duration_ps)
         put("delayed_ack_timeout_ps", "delayed_ack_timeout", units.positive_duration_ps)
         put("receive_buffer", "receive_buffer", lambda v, n: _u32_size(v, n, minimum=1))
         put("send_overhead_ps", "send_overhead", units.duration_ps)

@@ -12,6 +12,7 @@ is 100_000_000_000 ps.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Callable, Union
 
 from ackclock import _native
@@ -100,6 +101,22 @@ def positive_duration_ps(value: Duration, parameter: str = "value") -> int:
             parameter, f"{value!r} is not a duration: it must be greater than zero"
         )
     return ps
+
+
+# ns-2's time units and its factors for them (tcl/lib/ns-lib.tcl, time_parse).
+_NS2_TIME_FACTORS = {"": 1.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12}
+
+
+def ns2_seconds(value: Duration, parameter: str = "value") -> float:
+    """A duration in seconds as ns-2 reads it, in doubles: the number times
+    its unit's factor ("71ms" is 71 * 1e-3, one bit above the double nearest
+    0.071). Call after `duration_ps` has checked the value."""
+    if not isinstance(value, str):
+        return float(value)
+    match = re.fullmatch(r"\s*([-+0-9.eE]+)\s*([a-z]*)\s*", value)
+    if match is None or match.group(2).removesuffix("ec") not in _NS2_TIME_FACTORS:
+        raise ParameterError(parameter, f"{value!r} is not a duration ns-2 reads")
+    return float(match.group(1)) * _NS2_TIME_FACTORS[match.group(2).removesuffix("ec")]
 
 
 def bandwidth_bps(value: Bandwidth, parameter: str = "value") -> int:

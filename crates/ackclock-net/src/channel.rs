@@ -15,13 +15,17 @@
 //! A link can go down (everything queued or on the wire is lost, as in
 //! ns-2's dynamic links) and come back up, and its rate can change: the
 //! packet being sent keeps the old rate, those waiting are re-timed.
+//!
+//! In ns-2's event order, an [`Ns2Link`] beside the channel keeps its times
+//! as ns-2 computes them; `send` takes it along.
 
 use crate::discipline::{Admission, Backlog, Discipline};
 use crate::jitter::Jitter;
 use crate::loss::{LossModel, LossPosition};
+use crate::ns2_link::{Ns2Link, Ns2Offer};
 use crate::packet::NodeId;
 use crate::pool::PacketId;
-use ackclock_core::{Bandwidth, Duration, Instant, RngStreams, SimRng};
+use ackclock_core::{Bandwidth, Duration, Instant, OrderKey, RngStreams, SimRng};
 use rand::RngExt;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -161,11 +165,15 @@ impl ArrivalLine {
         }
     }
     #[inline]
-    fn head_time(&self) -> Option<Instant> {
+    fn head(&self) -> Option<&InFlight> {
         match self {
-            ArrivalLine::Fifo(q) => q.front().map(|f| f.at),
-            ArrivalLine::Reordering(h) => h.peek().map(|f| f.at),
+            ArrivalLine::Fifo(q) => q.front(),
+            ArrivalLine::Reordering(h) => h.peek(),
         }
+    }
+    #[inline]
+    fn head_time(&self) -> Option<Instant> {
+        self.head().map(|f| f.at)
     }
     #[inline]
     fn pop(&mut self) -> Option<InFlight> {
@@ -220,6 +228,8 @@ pub struct Channel {
     duplicate: f64,
     duplicate_rng: SimRng,
     ledger: VecDeque<Departure>,
+    /// Departures retired from the ledger so far.
+    departed: u64,
     waiting_packets: u32,
     waiting_bytes: u64,
     busy_until: Instant,
@@ -258,6 +268,7 @@ impl Channel {
             duplicate: 0.0,
             duplicate_rng: streams.stream(&format!("channel/{id}/duplicate")),
             ledger: VecDeque::new(),
+            departed: 0,
             waiting_packets: 0,
             waiting_bytes: 0,
             busy_until: Instant::ZERO,
@@ -429,9 +440,17 @@ impl Channel {
         self.jitter = jitter;
     }
 
-    /// Offers a packet of `size` bytes to the channel at `now`.
-    pub fn send(&mut self, now: Instant, packet: PacketId, size: u32, ecn_capable: bool) -> SendOutcome {
-        self.advance(now);
+    /// Offers a packet of `size` bytes to the channel at `now` (in ns-2's
+    /// order: with the channel's `Ns2Link` and the packet's place).
+    pub fn send(
+        &mut self,
+        now: Instant,
+        mut ns2: Option<(&mut Ns2Link, Ns2Offer)>,
+        packet: PacketId,
+        size: u32,
+        ecn_capable: bool,
+    ) -> SendOutcome {
+        self.advance_before(now, ns2.as_mut().map(|(link, offer)| (&mut **link, offer.during)));
         if self.head_checks {
             if let Some(reason) = self.refused_at_head(size) {
                 return SendOutcome::Dropped(reason);
@@ -455,8 +474,13 @@ impl Channel {
             self.stats.loss_drops += 1;
         }
         let at = self.arrival_time(tx_end);
+        if let Some((link, offer)) = ns2 {
+            let jittered = self.jitter.is_some().then_some(at);
+            link.book(offer, size, self.departed, jittered);
+        }
         let duplicated = self.duplicate > 0.0 && self.duplicate_rng.random::<f64>() < self.duplicate;
-        self.line.push(InFlight { at, order: self.sent_order, arrival: Arrival { packet, lost, duplicated } });
+        let arrival = Arrival { packet, lost, duplicated };
+        self.line.push(InFlight { at, order: self.sent_order, arrival });
         self.sent_order += 1;
         let wake = self.armed.is_none_or(|a| at < a).then(|| {
             self.armed = Some(at);
@@ -488,14 +512,25 @@ impl Channel {
     /// keep it out of line.
     #[inline(always)]
     pub fn advance(&mut self, now: Instant) {
+        self.advance_before(now, None);
+    }
+
+    /// `advance`; in ns-2's order a change at `now` itself happens only if
+    /// ns-2 runs it before the event `before`.
+    #[inline(always)]
+    fn advance_before(&mut self, now: Instant, mut ns2: Option<(&mut Ns2Link, OrderKey)>) {
         while let Some(front) = self.ledger.front().copied() {
             let change = if front.started { front.tx_end } else { front.tx_start };
-            if change > now {
+            let number = self.departed;
+            let mut later =
+                || ns2.as_mut().is_some_and(|(link, before)| link.runs_later(number, front.started, *before));
+            if change > now || (change == now && later()) {
                 break;
             }
             self.integrate_to(change);
             if front.started {
                 self.ledger.pop_front();
+                self.departed += 1;
                 self.stats.busy += front.tx_end - front.tx_start;
             } else {
                 self.start_transmission(front.size, true);
@@ -541,7 +576,7 @@ impl Channel {
     }
 
     /// Books the transmitter for a packet arriving at `now`; returns when
-    /// its first and last bits leave.
+    /// its first and last bits leave, and its arrival's key (ns-2's order).
     fn commit_departure(&mut self, now: Instant, size: u32) -> (Instant, Instant) {
         let tx_start = now.max(self.busy_until);
         if self.last_tx_time.0 != size {
@@ -550,7 +585,8 @@ impl Channel {
         let tx_end = tx_start + self.last_tx_time.1;
         self.busy_until = tx_end;
         self.stats.first_tx_start.get_or_insert(tx_start);
-        let started = tx_start == now;
+        // After `advance`, an empty ledger means an idle transmitter.
+        let started = self.ledger.is_empty();
         if started {
             self.start_transmission(size, false);
         } else {
@@ -610,7 +646,7 @@ mod tests {
 
     /// Offers the packet named `seq` (not ECN-capable).
     fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
-        c.send(now, PacketId::new(seq as u32), size, false)
+        c.send(now, None, PacketId::new(seq as u32), size, false)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {

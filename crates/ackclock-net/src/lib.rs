@@ -12,6 +12,7 @@ pub mod jitter;
 pub mod loss;
 pub mod medium;
 pub mod node;
+pub mod ns2_link;
 pub mod packet;
 pub mod pool;
 pub mod processor;
@@ -28,6 +29,7 @@ pub use medium::{
     NicStats, Queued, Reception,
 };
 pub use node::{Interface, Node, NodeStats};
+pub use ns2_link::{Ns2Link, Ns2Offer};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};
 pub use pool::{PacketId, PacketPool};
 pub use processor::{Processor, ProcessorConfig, ProcessorStats, ServiceTime};

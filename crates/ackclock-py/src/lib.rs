@@ -9,7 +9,7 @@
 mod results;
 mod spec;
 
-use ackclock_core::{units, Duration, Instant, UnitError as CoreUnitError};
+use ackclock_core::{units, Duration, Instant, Mrg32k3a as CoreMrg32k3a, UnitError as CoreUnitError};
 use ackclock_net::{ChannelConfig, NextHop, NodeId};
 use ackclock_sim::{
     ConfigError as CoreConfigError, FlowLabel, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES,
@@ -99,6 +99,35 @@ fn index_nam(py: Python<'_>, input: &str, output: &str) -> PyResult<String> {
 
 fn index_err(path: &str, e: IndexError) -> PyErr {
     ConfigError::new_err(format!("{path}: {e}"))
+}
+
+/// ns-2's default random-number generator (ackclock_core::Mrg32k3a).
+#[pyclass(module = "ackclock._native")]
+#[derive(Clone)]
+struct Mrg32k3a {
+    inner: CoreMrg32k3a,
+}
+
+#[pymethods]
+impl Mrg32k3a {
+    #[new]
+    fn new(seed: [u64; 6]) -> PyResult<Self> {
+        let inner = CoreMrg32k3a::new(seed).map_err(|e| ConfigError::new_err(format!("seed {seed:?}: {e}")))?;
+        Ok(Mrg32k3a { inner })
+    }
+
+    fn next_u01(&mut self) -> f64 {
+        self.inner.next_u01()
+    }
+
+    #[getter]
+    fn state(&self) -> [u64; 6] {
+        self.inner.state()
+    }
+
+    fn next_stream(&self) -> Self {
+        Mrg32k3a { inner: self.inner.next_stream() }
+    }
 }
 
 #[pyclass(module = "ackclock._native")]
@@ -401,6 +430,24 @@ impl Sim {
         Ok(out)
     }
 
+    fn use_ns2_order(&mut self) -> PyResult<()> {
+        self.guarded(|s| s.use_ns2_order())
+    }
+
+    fn set_ns2_delay(&mut self, channel: u32, delay_s: f64) -> PyResult<()> {
+        self.guarded(|s| s.set_ns2_delay(channel, delay_s))
+    }
+
+    #[getter]
+    fn get_ns2_rng(&self) -> Option<Mrg32k3a> {
+        self.inner.ns2_rng().map(|inner| Mrg32k3a { inner })
+    }
+
+    #[setter]
+    fn set_ns2_rng(&mut self, rng: Option<PyRef<'_, Mrg32k3a>>) {
+        self.inner.set_ns2_rng(rng.map(|r| r.inner));
+    }
+
     fn schedule_callback(&mut self, at_ps: u64) -> PyResult<u64> {
         self.guarded(|s| Ok(s.schedule_callback(Instant::from_ps(at_ps))))
     }
@@ -653,5 +700,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(index_nam, m)?)?;
     m.add_class::<Sim>()?;
+    m.add_class::<Mrg32k3a>()?;
     Ok(())
 }

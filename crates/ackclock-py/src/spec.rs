@@ -312,6 +312,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "min_rto_ps",
         "max_rto_ps",
         "clock_granularity_ps",
+        "clock_phase_ps",
         "delayed_ack",
         "delayed_ack_timeout_ps",
         "receive_buffer",
@@ -368,13 +369,19 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.min_rto = ps("min_rto_ps")?.unwrap_or(c.min_rto);
     c.max_rto = ps("max_rto_ps")?.unwrap_or(c.max_rto);
     c.clock_granularity = ps("clock_granularity_ps")?.unwrap_or(c.clock_granularity);
+    c.clock_phase = ps("clock_phase_ps")?.or(c.clock_phase);
+    if c.clock_phase.is_some_and(|p| p >= c.clock_granularity) {
+        let phase = c.clock_phase.map_or(0, Duration::as_ps);
+        return Err(ConfigError::invalid(s.field("clock_phase_ps"), phase, "must be below clock_granularity_ps"));
+    }
     let timeout = match c.ack_policy {
-        AckPolicy::Delayed { timeout } => timeout,
+        AckPolicy::Delayed { timeout, .. } => timeout,
         AckPolicy::EverySegment => Duration::from_millis(200),
     };
     let timeout = ps("delayed_ack_timeout_ps")?.unwrap_or(timeout);
     c.ack_policy = match flag("delayed_ack")?.unwrap_or(matches!(c.ack_policy, AckPolicy::Delayed { .. })) {
-        true => AckPolicy::Delayed { timeout },
+        // ns-2's DelAck sink delays a repeat of its latest segment too.
+        true => AckPolicy::Delayed { timeout, delay_repeat: profile.as_deref() == Some("ns2") },
         false => AckPolicy::EverySegment,
     };
     c.receive_buffer = count("receive_buffer")?.unwrap_or(c.receive_buffer);

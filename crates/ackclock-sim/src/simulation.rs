@@ -11,8 +11,8 @@ use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::UdpFlow;
-use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, SimRng, PS_PER_SEC};
-use ackclock_net::{Arrival, DropReason};
+use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a, RngStreams, SimRng, PS_PER_SEC};
+use ackclock_net::{Arrival, DropReason, Ns2Link, Ns2Offer};
 use ackclock_net::{
     Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, Frame, Interface, Ipv4Header, Jitter,
     LinkAddress, LossModel, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool, Reception,
@@ -141,6 +141,11 @@ pub struct Simulation {
     stop_requested: bool,
     /// Present only while something is traced.
     tracer: Option<Box<Tracer>>,
+    /// In ns-2's order: each channel's times as ns-2 computes them.
+    ns2_links: Vec<Ns2Link>,
+    /// ns-2's default generator, when the run reproduces ns-2's draws: the
+    /// TCP send delays (`overhead_`) come from it in event order.
+    ns2_rng: Option<Mrg32k3a>,
 }
 
 impl Simulation {
@@ -177,7 +182,44 @@ impl Simulation {
             next_uid: 0,
             stop_requested: false,
             tracer: None,
+            ns2_rng: None,
+            ns2_links: Vec::new(),
         }
+    }
+
+    /// Orders events as ns-2's scheduler does from now on (see
+    /// `EventQueue::ns2_order` and docs/tcl.md): links keep ns-2's double
+    /// times, TCP timers their keys. For a simulation that has nothing
+    /// scheduled and no links yet.
+    pub fn use_ns2_order(&mut self) -> Result<(), ConfigError> {
+        if !self.queue.is_empty() || !self.channels.is_empty() || !self.flows.is_empty() {
+            return Err(ConfigError::invalid("ns2_order", true, "must be chosen before links and flows are added"));
+        }
+        self.queue = EventQueue::ns2_order();
+        Ok(())
+    }
+
+    /// Under ns-2's order: the double ns-2 has for the channel's delay, when
+    /// it differs from the exact one (ns-2 reads "71ms" as 71 * 1e-3).
+    pub fn set_ns2_delay(&mut self, channel: ChannelId, delay: f64) -> Result<(), ConfigError> {
+        let exact = self.channel_mut(channel)?.delay();
+        if !self.queue.is_ns2_order() || (delay * PS_PER_SEC as f64 - exact.as_ps() as f64).abs() > 1.0 {
+            return Err(ConfigError::invalid("ns2_delay", delay, "needs ns-2's order and the channel's delay"));
+        }
+        self.ns2_links[channel as usize] = Ns2Link::new(self.channels[channel as usize].bandwidth(), delay);
+        Ok(())
+    }
+
+    /// Makes the TCP send delays (ns-2's `overhead_`) come from `rng`, one
+    /// generator for all flows in event order, as ns-2's agents share its
+    /// default generator; `None` gives each flow its own stream again.
+    pub fn set_ns2_rng(&mut self, rng: Option<Mrg32k3a>) {
+        self.ns2_rng = rng;
+    }
+
+    /// The shared generator's state, as far as the run has drawn from it.
+    pub fn ns2_rng(&self) -> Option<Mrg32k3a> {
+        self.ns2_rng
     }
 
     pub fn now(&self) -> Instant {
@@ -230,6 +272,10 @@ impl Simulation {
         self.reverse.push(opposite);
         self.channel_ends.push((config.from, config.to));
         self.costs.push(1);
+        if self.queue.is_ns2_order() {
+            let delay = config.delay.as_ps() as f64 / PS_PER_SEC as f64;
+            self.ns2_links.push(Ns2Link::new(config.bandwidth, delay));
+        }
         self.channels.push(Channel::new(config, id, &self.streams));
         self.routes_stale = true;
         Ok(id)
@@ -305,6 +351,10 @@ impl Simulation {
     }
 
     pub fn set_jitter(&mut self, channel: ChannelId, jitter: Option<Jitter>) -> Result<(), ConfigError> {
+        if self.queue.is_ns2_order() && jitter.is_some_and(|j| j.reorder) {
+            // ns-2's links keep their order; so does the ns-2 view of a channel.
+            return Err(ConfigError::invalid("jitter", "reorder", "cannot reorder packets in ns-2's order"));
+        }
         self.channel_mut(channel)?.set_jitter(jitter);
         Ok(())
     }
@@ -397,7 +447,15 @@ impl Simulation {
     pub fn schedule_callback(&mut self, at: Instant) -> CallbackId {
         let id = self.next_callback;
         self.next_callback += 1;
-        let event = self.queue.schedule(at.max(self.now()), Event::Callback(id));
+        let at = at.max(self.now());
+        let event = if self.queue.is_ns2_order() {
+            // ns-2's `at`: the delay t - now, added to now, in doubles.
+            let (now, t) = (self.queue.current_key().ns2_time(), at.as_ps() as f64 / PS_PER_SEC as f64);
+            let key = self.queue.ns2_key(now + (t - now).max(0.0));
+            self.queue.schedule_keyed(at, key, Event::Callback(id))
+        } else {
+            self.queue.schedule(at, Event::Callback(id))
+        };
         self.callbacks.insert(id, event);
         id
     }
@@ -490,7 +548,7 @@ impl Simulation {
                 Transfer::Tcp(t) => Some((t.config.start.min(t.config.server_start), Event::AppWake(id))),
             };
             if let Some((t, event)) = first {
-                self.queue.schedule(t.max(now), event);
+                self.schedule_from_now(now, t, event);
             }
             if is_tcp {
                 self.trace_initial_vars(now, id);
@@ -566,9 +624,36 @@ impl Simulation {
         self.packets.insert(packet)
     }
 
+    /// Schedules `event` at `at` (not before `now`); one at `now` itself
+    /// is, in ns-2's order, part of the event being handled, as ns-2 would
+    /// act at once.
+    fn schedule_from_now(&mut self, now: Instant, at: Instant, event: Event) {
+        if at <= now && self.queue.is_ns2_order() {
+            let key = self.queue.current_key().then(self.queue.reserve_seq());
+            self.queue.schedule_keyed(now, key, event);
+        } else {
+            self.queue.schedule(at.max(now), event);
+        }
+    }
+
+    /// Schedules the arrival event of channel `ch`'s next packet, at `at`.
+    #[inline]
+    fn schedule_arrival(&mut self, ch: ChannelId, at: Instant) {
+        if self.queue.is_ns2_order() {
+            let key = self.ns2_links[ch as usize].head_key().expect("a packet on the wire");
+            self.queue.schedule_keyed(at, key, Event::Arrival(ch));
+        } else {
+            self.queue.schedule(at, Event::Arrival(ch));
+        }
+    }
+
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
         let node = self.channels[ch as usize].to;
+        // In ns-2's order the event's key is its (first) packet's.
         while let Some(arrival) = self.channels[ch as usize].pop_due(now) {
+            if let Some(link) = self.ns2_links.get_mut(ch as usize) {
+                link.arrived();
+            }
             if arrival.lost || arrival.duplicated || self.tracer.is_some() {
                 self.arrival_slow_path(now, ch, node, arrival);
             } else {
@@ -576,7 +661,7 @@ impl Simulation {
             }
         }
         if let Some(t) = self.channels[ch as usize].rearm(now) {
-            self.queue.schedule(t, Event::Arrival(ch));
+            self.schedule_arrival(ch, t);
         }
     }
 
@@ -633,7 +718,7 @@ impl Simulation {
     fn on_app_wake(&mut self, now: Instant, id: u32) {
         let next = self.tcp(id).on_app_wake(now);
         if let Some(t) = next {
-            self.queue.schedule(t, Event::AppWake(id));
+            self.schedule_from_now(now, t, Event::AppWake(id));
         }
         self.flush(now, id, Side::Server);
         self.flush(now, id, Side::Client);
@@ -671,7 +756,7 @@ impl Simulation {
         }
         ep.on_segment(now, seg, ecn);
         if let Some(t) = flow.after_input(now, side) {
-            self.queue.schedule(t, Event::AppWake(id));
+            self.schedule_from_now(now, t, Event::AppWake(id));
         }
         self.flush(now, id, side);
     }
@@ -697,16 +782,39 @@ impl Simulation {
                 self.trace_tcp_vars(now, id);
             }
         }
-        let flow = self.tcp(id);
-        let wake = flow.endpoint(side).poll_at();
+        let Transfer::Tcp(flow) = &mut self.flows[id as usize].transfer else { unreachable!("TCP flow") };
+        let send_delay = flow.draw_send_delay(now, side, self.ns2_rng.as_mut());
         if side == Side::Client {
             flow.note_cwnd(now);
         }
         flow.sample_series(now);
+        if self.queue.is_ns2_order() {
+            self.arm_ns2_timer(now, id, side, send_delay);
+            return;
+        }
+        let wake = flow.endpoint(side).poll_at();
         let slot = &mut flow.armed[side as usize];
         if let Some(t) = wake.filter(|&t| slot.is_none_or(|a| t < a)) {
             *slot = Some(t);
             self.queue.schedule(t.max(now), Event::TcpTimer(id, side));
+        }
+    }
+
+    /// `flush`'s re-arming in ns-2's order: the earliest of the endpoint's
+    /// timers, each keyed as ns-2 schedules it (`Ns2Timers`).
+    fn arm_ns2_timer(&mut self, now: Instant, id: u32, side: Side, send_delay: Option<f64>) {
+        let Transfer::Tcp(flow) = &mut self.flows[id as usize].transfer else { unreachable!("TCP flow") };
+        let during = self.queue.current_key();
+        let queue = &mut self.queue;
+        let ep = match side {
+            Side::Client => &flow.client,
+            Side::Server => &flow.server,
+        };
+        let earliest = flow.ns2_timers[side as usize].update(ep, (now, during), send_delay, || queue.reserve_seq());
+        let slot = &mut flow.armed[side as usize];
+        if let Some((t, key)) = earliest.filter(|&(t, _)| slot.is_none_or(|a| t < a)) {
+            *slot = Some(t);
+            self.queue.schedule_keyed(t.max(now), key, Event::TcpTimer(id, side));
         }
     }
 
@@ -764,7 +872,11 @@ impl Simulation {
             }
         };
         let (size, ecn_capable) = (packet.size, packet.ip.ecn.is_capable());
-        let outcome = self.channels[ch as usize].send(now, id, size, ecn_capable);
+        let ns2 = match self.ns2_links.get_mut(ch as usize) {
+            Some(link) => Some((link, Ns2Offer { during: self.queue.current_key(), seq: self.queue.reserve_seq() })),
+            None => None,
+        };
+        let outcome = self.channels[ch as usize].send(now, ns2, id, size, ecn_capable);
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
         }
@@ -774,7 +886,7 @@ impl Simulation {
                     self.packets[id].ip.ecn = Ecn::Ce;
                 }
                 if let Some(t) = wake {
-                    self.queue.schedule(t, Event::Arrival(ch));
+                    self.schedule_arrival(ch, t);
                 }
             }
             SendOutcome::Dropped(_) => self.drop_packet(id, Some(ch)),

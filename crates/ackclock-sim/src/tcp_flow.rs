@@ -5,10 +5,10 @@
 //! request, close on end of stream) and reports what must be sent.
 
 use crate::label::FlowLabel;
-use ackclock_core::{Duration, Instant, SimRng};
-use ackclock_tcp::{Endpoint, Reader, State, TcpConfig};
+use ackclock_core::{Duration, Instant, Mrg32k3a, OrderKey, SimRng, PS_PER_SEC};
+use ackclock_tcp::{Endpoint, Reader, State, TcpConfig, Timer};
 use ackclock_trace::VarValue;
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_distr::{Distribution, Exp};
 
 /// What the application on top of the connection does.
@@ -47,6 +47,58 @@ pub enum Side {
     Server,
 }
 
+/// An endpoint's running timers and their places in ns-2's order: ns-2
+/// schedules each timer as an event of its own when it is set, at the
+/// double time of the event setting it plus the timeout as ns-2 computes it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ns2Timers([Option<(Instant, OrderKey)>; Timer::ALL.len()]);
+
+impl Ns2Timers {
+    /// Notes the timers of `ep` (re)set at `now` during the event `during`,
+    /// with sequence numbers from `seq`; a send delay drawn now is noted with
+    /// `send_delay`, its double. Returns the earliest timer's time and key.
+    pub fn update(
+        &mut self,
+        ep: &Endpoint,
+        (now, during): (Instant, OrderKey),
+        send_delay: Option<f64>,
+        mut seq: impl FnMut() -> u64,
+    ) -> Option<(Instant, OrderKey)> {
+        let parent = during.ns2_time();
+        for (slot, timer) in self.0.iter_mut().zip(Timer::ALL) {
+            let deadline = ep.deadline(timer);
+            if deadline == slot.map(|s| s.0) {
+                continue;
+            }
+            *slot = deadline.map(|t| {
+                let timeout = match (timer, send_delay) {
+                    (Timer::SendDelay, Some(delay)) => delay,
+                    _ => ns2_timeout(timer, t.saturating_since(now), ep.config()),
+                };
+                (t, OrderKey::ns2(parent + timeout, parent, seq()))
+            });
+        }
+        self.0.iter().flatten().min_by_key(|s| s.1).copied()
+    }
+}
+
+/// A timeout as ns-2's double: the retransmission timeout is a whole
+/// number of ticks times tcpTick_ (tcp.cc's rtt_timeout); other timeouts are
+/// the script's own values.
+fn ns2_timeout(timer: Timer, timeout: Duration, config: &TcpConfig) -> f64 {
+    let tick = config.clock_granularity;
+    if timer == Timer::Retransmission && tick > Duration::ZERO && timeout.as_ps().is_multiple_of(tick.as_ps()) {
+        (timeout.as_ps() / tick.as_ps()) as f64 * secs(tick)
+    } else {
+        secs(timeout)
+    }
+}
+
+/// A duration in seconds, correctly rounded (as ns-2 reads a script's value).
+fn secs(d: Duration) -> f64 {
+    d.as_ps() as f64 / PS_PER_SEC as f64
+}
+
 /// The variables recorded over time, in this order: the client's window
 /// variables, the server's advertised window and the client's count of
 /// congestion events (fast retransmits plus timeouts), which marks each
@@ -62,6 +114,8 @@ pub struct TcpFlow {
     pub server: Endpoint,
     /// Time of each endpoint's live timer event.
     pub armed: [Option<Instant>; 2],
+    /// Under ns-2's order: each endpoint's running timers with their keys.
+    pub ns2_timers: [Ns2Timers; 2],
     pub client_started: bool,
     pub server_started: bool,
     rng: SimRng,
@@ -91,16 +145,20 @@ pub struct TcpFlow {
 pub const NS2_VARS: [&str; 6] = ["cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_"];
 
 impl TcpFlow {
+    /// With ns-2's tick clock, the client's clock phase (ns-2's boot_time_),
+    /// unless the configuration gives it, comes from the flow's `rng`.
     pub fn new(config: TcpFlowConfig, client_port: u16, server_port: u16, iss: (u32, u32), mut rng: SimRng) -> Self {
-        let mut client = Endpoint::new(config.client.clone(), client_port, server_port, iss.0);
-        if config.client.send_overhead > Duration::ZERO || config.client.ns2_clock {
-            client.set_rng(SimRng::seed_from_u64(rng.random()));
+        let mut client_config = config.client.clone();
+        if client_config.ns2_clock && client_config.clock_phase.is_none() {
+            let tick = client_config.clock_granularity.as_ps() as f64;
+            client_config.clock_phase = Some(Duration::from_ps((rng.random::<f64>() * tick) as u64));
         }
         TcpFlow {
-            client,
+            client: Endpoint::new(client_config, client_port, server_port, iss.0),
             server: Endpoint::new(config.server.clone(), server_port, client_port, iss.1),
             config,
             armed: [None, None],
+            ns2_timers: Default::default(),
             client_started: false,
             server_started: false,
             rng,
@@ -115,6 +173,24 @@ impl TcpFlow {
             last_ns2_vars: [None; NS2_VARS.len()],
             marked_cuts: 0,
         }
+    }
+
+    /// Hands `side` the random send delay it waits for (ns-2's `overhead_`),
+    /// drawn from `shared` (ns-2's default generator) when given, else from
+    /// the flow's own stream. Returns the delay as ns-2's double.
+    pub fn draw_send_delay(&mut self, now: Instant, side: Side, shared: Option<&mut Mrg32k3a>) -> Option<f64> {
+        if !self.endpoint(side).wants_send_delay() {
+            return None;
+        }
+        let u = match shared {
+            Some(g) => g.next_u01(),
+            None => self.rng.random(),
+        };
+        let ep = self.endpoint(side);
+        let max = ep.config().send_overhead;
+        ep.delay_sending(now, Duration::from_ps((u * max.as_ps() as f64) as u64));
+        // ns-2: Random::uniform(overhead_), overhead_ * u.
+        Some(secs(max) * u)
     }
 
     pub fn endpoint(&mut self, side: Side) -> &mut Endpoint {

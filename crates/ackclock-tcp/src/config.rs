@@ -10,7 +10,11 @@ pub enum AckPolicy {
     EverySegment,
     /// RFC 1122 / RFC 5681 §4.2 delayed ACK: at least every second
     /// full-sized segment, and within `timeout` of an unacknowledged one.
-    Delayed { timeout: Duration },
+    /// With `delay_repeat` a copy of the latest in-order segment, when no
+    /// ACK is waiting, is acknowledged as late as new data rather than at
+    /// once (ns-2's `Agent/TCPSink/DelAck`, which takes a segment equal to
+    /// its cumulative ACK for an in-order one).
+    Delayed { timeout: Duration, delay_repeat: bool },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +70,10 @@ pub struct TcpConfig {
     /// Clock granularity G: RTT samples are measured in these ticks and the
     /// RTO is at least srtt + max(G, 4 rttvar).
     pub clock_granularity: Duration,
+    /// Under ns-2 arithmetic: how far into a tick the RTT clock started
+    /// (ns-2's `boot_time_`, random in [0, G) for each agent). `None` lets
+    /// the host draw it (the endpoint alone uses zero).
+    pub clock_phase: Option<Duration>,
     pub ack_policy: AckPolicy,
     /// Delayed ACKs: the first this many data segments of a connection are
     /// acknowledged at once, so that slow start is not slowed (Linux's
@@ -125,7 +133,8 @@ impl Default for TcpConfig {
             min_rto: Duration::from_secs(1),
             max_rto: Duration::from_secs(60),
             clock_granularity: Duration::from_millis(1),
-            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) },
+            clock_phase: None,
+            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200), delay_repeat: false },
             quickacks: 0,
             // Large enough for 100 Mbit/s x 100 ms (1.25 MB); window
             // scaling (offered) makes it usable.
@@ -158,7 +167,7 @@ impl TcpConfig {
             // Linux's tcp_ecn = 2: accepted when asked, not asked for.
             ecn: false,
             // Linux's minimum ACK delay (TCP_ATO_MIN) and quick ACKs.
-            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(40) },
+            ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(40), delay_repeat: false },
             quickacks: 16,
             // tcp_rmem's largest buffer, which autotuning reaches on a
             // bulk flow; window scaling makes it usable.

@@ -19,9 +19,8 @@ use crate::recovery::Prr;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TcpStats;
-use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
+use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpOptions, TcpRepr};
-use rand::{RngExt, SeedableRng};
 
 /// RFC 9293 §3.3.2 connection states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +51,30 @@ pub enum Reader {
 
 /// Offsets beyond any real transfer stand for "unlimited data".
 const UNLIMITED_END: u64 = 1 << 62;
+/// The endpoint's timers, for a host that schedules each apart (ns-2's
+/// agents each have their own timer events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    Retransmission,
+    DelayedAck,
+    /// The random delay before new data (`send_overhead`).
+    SendDelay,
+    Persist,
+    TimeWait,
+    /// A reading application opening the window.
+    ReadWakeup,
+}
+
+impl Timer {
+    pub const ALL: [Timer; 6] = [
+        Timer::Retransmission,
+        Timer::DelayedAck,
+        Timer::SendDelay,
+        Timer::Persist,
+        Timer::TimeWait,
+        Timer::ReadWakeup,
+    ];
+}
 
 /// Default send MSS when the peer sends no MSS option (RFC 9293 §3.7.1).
 const DEFAULT_MSS: u32 = 536;
@@ -100,6 +123,8 @@ pub struct Endpoint {
     /// without SACK: cwnd plus a segment per duplicate ACK, deflated by
     /// partial ACKs (RFC 6582).
     pub(crate) inflated_cwnd: u32,
+    /// A partial ACK came in this recovery (RFC 6582's Impatient variant).
+    pub(crate) partial_acked: bool,
     /// A record per segment in flight (flight.rs).
     pub(crate) flight: Flight,
     /// Whether the window limited sending in the current round (RFC 7661),
@@ -137,11 +162,15 @@ pub struct Endpoint {
     pub(crate) rto_deadline: Option<Instant>,
     /// Consecutive timeouts of the same data.
     pub(crate) rto_count: u32,
-    /// ns-2 `overhead_`: when the delayed send is due, and whether it is
-    /// due now (until the window is used up).
+    /// ns-2 `overhead_`: whether the host is to draw a send delay, when
+    /// the delayed send is due, and whether it is due now (until the window
+    /// is used up).
+    pub(crate) send_delay_wanted: bool,
+    /// An early duplicate ACK lets one new segment out at once, past any
+    /// send delay (ns-2's send_one for singledup_).
+    pub(crate) limited_transmit_due: bool,
     pub(crate) overhead_deadline: Option<Instant>,
     pub(crate) overhead_released: bool,
-    pub(crate) rng: SimRng,
     pub(crate) persist_deadline: Option<Instant>,
     pub(crate) persist_backoff: u32,
     pub(crate) probe_due: bool,
@@ -189,11 +218,14 @@ impl Endpoint {
     /// A closed endpoint; `iss` is used unless the config pins one.
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
         let iss = SeqNum(cfg.iss.unwrap_or(iss));
-        let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
+        let mut rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
         let ctx = CcContext { abc: cfg.abc, initial_window: cfg.initial_window, max_window: cfg.max_window };
         let cc = cfg.cc.build(&ctx, &cfg.cc_params);
         let send_mss = cfg.mss;
-        let mut endpoint = Endpoint {
+        if cfg.ns2_clock {
+            rtt.use_ns2_clock(cfg.clock_phase.unwrap_or(Duration::ZERO));
+        }
+        Endpoint {
             state: State::Closed,
             local_port,
             remote_port,
@@ -219,6 +251,7 @@ impl Endpoint {
             cc,
             phase: Phase::Open,
             inflated_cwnd: 0,
+            partial_acked: false,
             flight: Flight::default(),
             cwnd_limited: false,
             max_flight: 0,
@@ -241,9 +274,10 @@ impl Endpoint {
             rtt,
             rto_deadline: None,
             rto_count: 0,
+            send_delay_wanted: false,
+            limited_transmit_due: false,
             overhead_deadline: None,
             overhead_released: false,
-            rng: SimRng::seed_from_u64(u64::from(iss.0)),
             persist_deadline: None,
             persist_backoff: 0,
             probe_due: false,
@@ -274,9 +308,7 @@ impl Endpoint {
             sack_recent: Vec::new(),
             dsack_pending: None,
             cfg,
-        };
-        endpoint.start_ns2_clock();
-        endpoint
+        }
     }
 
     // --- application interface ---
@@ -342,21 +374,19 @@ impl Endpoint {
     pub fn state(&self) -> State {
         self.state
     }
-    /// The random stream for what ns-2's agents draw: `send_overhead`
-    /// delays and the phase of the ns-2 tick clock (by default one seeded
-    /// from the ISS); give each connection its own.
-    pub fn set_rng(&mut self, rng: SimRng) {
-        self.rng = rng;
-        self.start_ns2_clock();
+    /// Whether new data waits for a random delay (`send_overhead`) that the
+    /// host has not drawn yet: the host draws one in [0, send_overhead) and
+    /// hands it to `delay_sending`. The endpoint draws nothing itself, so
+    /// the host decides which generator every draw comes from, and in what
+    /// order (ns-2's agents share one).
+    pub fn wants_send_delay(&self) -> bool {
+        self.send_delay_wanted
     }
 
-    /// ns-2's RTT clock, with a random phase (`boot_time_`), if configured.
-    fn start_ns2_clock(&mut self) {
-        if self.cfg.ns2_clock {
-            let u: f64 = self.rng.random();
-            let tick = self.cfg.clock_granularity.as_ps();
-            self.rtt.use_ns2_clock(Duration::from_ps((u * tick as f64) as u64));
-        }
+    /// New data goes out `delay` from now (see `wants_send_delay`).
+    pub fn delay_sending(&mut self, now: Instant, delay: Duration) {
+        self.send_delay_wanted = false;
+        self.overhead_deadline = Some(now + delay);
     }
     pub fn config(&self) -> &TcpConfig {
         &self.cfg
@@ -454,6 +484,18 @@ impl Endpoint {
         (first != u64::MAX).then(|| Instant::from_ps(first))
     }
 
+    /// When `timer` is due, if it is running; `poll_at` is the earliest.
+    pub fn deadline(&self, timer: Timer) -> Option<Instant> {
+        match timer {
+            Timer::Retransmission => self.rto_deadline,
+            Timer::DelayedAck => self.delack_deadline,
+            Timer::SendDelay => self.overhead_deadline,
+            Timer::Persist => self.persist_deadline,
+            Timer::TimeWait => self.time_wait_deadline,
+            Timer::ReadWakeup => self.read_wakeup(),
+        }
+    }
+
     /// Handles every timer due at `now`.
     pub fn on_timer(&mut self, now: Instant) {
         if self.time_wait_deadline.is_some_and(|t| t <= now) {
@@ -532,7 +574,9 @@ impl Endpoint {
             self.update_window(seg, 0, 1);
             self.handshake_acked(now);
             self.state = State::Established;
-            self.ack_now = true;
+            // The ACK rides on the first data; alone unless a send delay
+            // (ns-2's overhead_, whose agents send no ACKs) holds data back.
+            self.ack_now = self.cfg.send_overhead == Duration::ZERO || self.data_end <= 1;
         } else {
             // Simultaneous open: resend our SYN as a SYN-ACK.
             self.state = State::SynReceived;
@@ -543,12 +587,13 @@ impl Endpoint {
     fn on_segment_synchronized(&mut self, now: Instant, seg: &TcpRepr, ecn: Ecn) {
         let seq = self.rcv_offset(seg.seq);
         if !self.acceptable(seq, seg.seq_len()) || self.paws_rejects(seg) {
-            if !seg.flags.rst {
+            if seg.flags.rst {
+                return;
+            }
+            if seg.payload_len > 0 && seq + u64::from(seg.payload_len) <= self.rcv_nxt {
+                self.acknowledge_duplicate(now, seq, seg.payload_len);
+            } else {
                 self.ack_now = true;
-                if seg.payload_len > 0 && seq + u64::from(seg.payload_len) <= self.rcv_nxt {
-                    // RFC 2883: report a duplicate of data already received.
-                    self.note_duplicate(seq, seq + u64::from(seg.payload_len));
-                }
             }
             return;
         }
@@ -721,13 +766,18 @@ impl Endpoint {
     pub fn poll_transmit(&mut self, now: Instant) -> Option<(TcpRepr, Ecn)> {
         let seg = match self.state {
             State::Closed | State::Listen => None,
-            State::SynSent | State::SynReceived if self.snd_nxt == 0 => Some(self.syn_segment(now)),
+            // The send delay holds the SYN too: ns-2's agents send it as their seqno 0.
+            State::SynSent | State::SynReceived if self.snd_nxt == 0 => {
+                self.overhead_allows().then(|| self.syn_segment(now))
+            }
             State::SynSent => None,
-            _ => self.ecn_state_ack(now).or_else(|| self.data_segment(now)).or_else(|| {
-                self.overhead_released = false; // the delayed burst is over
-                self.probe_segment(now)
-            }),
+            _ => self.ecn_state_ack(now).or_else(|| self.data_segment(now)).or_else(|| self.probe_segment(now)),
         };
+        if seg.is_none() {
+            // The delayed burst, or the dupack's one segment, is over.
+            self.overhead_released = false;
+            self.limited_transmit_due = false;
+        }
         let seg = seg.or_else(|| self.ack_now.then(|| self.header(now, self.snd_nxt)))?;
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += u64::from(seg.payload_len);

@@ -26,5 +26,5 @@ pub mod stats;
 
 pub use cc::{CcKind, CongestionOps};
 pub use config::{AckPolicy, TcpConfig};
-pub use endpoint::{Endpoint, Reader, State};
+pub use endpoint::{Endpoint, Reader, State, Timer};
 pub use stats::TcpStats;

@@ -83,7 +83,9 @@ impl Endpoint {
         self.rtt_probe = None;
         // Restart the timer with the retransmission, as BSD and Linux do:
         // otherwise a timer set one RTT ago expires before its ACK returns.
-        self.rto_deadline = None;
+        // Now, even if a send delay holds the retransmission (as ns-2's
+        // reset_rtx_timer in dupack_action).
+        self.restart_rto(now);
         self.rack.pto = None;
         let owns_window = self.cc.owns_window();
         match style {
@@ -119,6 +121,7 @@ impl Endpoint {
             }
         }
         self.cwnd_event(now, CwndEvent::RecoveryStart);
+        self.partial_acked = false;
         // RFC 5681 §3.2 (3): inflate by the segments that left the network.
         self.inflated_cwnd = self.win.cwnd + self.cfg.dupack_threshold * self.send_mss;
     }

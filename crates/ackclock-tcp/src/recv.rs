@@ -46,9 +46,7 @@ impl Endpoint {
         let start = seq.max(self.rcv_nxt);
         let end = (seq + u64::from(len)).min(self.receive_edge().max(self.rcv_nxt));
         if end <= start {
-            // A duplicate: tell the sender where we are (and what it resent).
-            self.note_duplicate(seq, seq + u64::from(len));
-            self.ack_now = true;
+            self.acknowledge_duplicate(now, seq, len);
             return;
         }
         self.drain(now);
@@ -78,7 +76,7 @@ impl Endpoint {
         }
         match self.cfg.ack_policy {
             AckPolicy::EverySegment => self.ack_now = true,
-            AckPolicy::Delayed { timeout } => {
+            AckPolicy::Delayed { timeout, .. } => {
                 // RFC 1122 §4.2.3.2 / RFC 5681 §4.2: at least every second
                 // full-sized segment, and within the delayed-ACK timeout.
                 self.unacked_bytes += self.rcv_nxt - before;
@@ -91,6 +89,22 @@ impl Endpoint {
                     self.delack_deadline = Some(now + timeout);
                 }
             }
+        }
+    }
+
+    /// Data already received came again: tell the sender where we are (and,
+    /// with D-SACK, what it resent), at once unless the policy delays a
+    /// repeat of the latest segment.
+    pub(crate) fn acknowledge_duplicate(&mut self, now: Instant, seq: u64, len: u32) {
+        // RFC 2883: report a duplicate of data already received.
+        self.note_duplicate(seq, seq + u64::from(len));
+        let repeat = seq + u64::from(len) == self.rcv_nxt && self.ooo.is_empty();
+        match self.cfg.ack_policy {
+            AckPolicy::Delayed { timeout, delay_repeat: true } if repeat && self.delack_deadline.is_none() => {
+                self.unacked_bytes += u64::from(len);
+                self.delack_deadline = Some(now + timeout);
+            }
+            _ => self.ack_now = true,
         }
     }
 

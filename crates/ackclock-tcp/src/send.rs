@@ -7,7 +7,6 @@ use crate::scoreboard::{self, NextSeg};
 use ackclock_core::{Duration, Instant};
 use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::TcpRepr;
-use rand::RngExt;
 
 impl Endpoint {
     /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged.
@@ -75,6 +74,7 @@ impl Endpoint {
     /// Processes the ACK field of an acceptable segment.
     pub(crate) fn process_ack(&mut self, now: Instant, seg: &TcpRepr, seq: u64, ack: u64) {
         let old_wnd = self.snd_wnd;
+        self.limited_transmit_due = false;
         self.update_window(seg, seq, ack);
         if self.snd_wnd >= u64::from(self.send_mss) {
             self.persist_deadline = None;
@@ -97,9 +97,9 @@ impl Endpoint {
             && seg.payload_len == 0
             && !seg.flags.fin
             && self.snd_wnd == old_wnd
-            && self.snd_max > self.snd_una
+            && (self.snd_max > self.snd_una || self.cc.recovery_rules().ns2_dupacks)
         {
-            // RFC 5681 §2: a duplicate ACK.
+            // RFC 5681 §2: a duplicate ACK (see RecoveryRules::ns2_dupacks).
             self.stats.dupacks_received += 1;
             self.flight.sample(now, &delivery, &mut rs);
             self.rack_after_ack(now, &delivery, dsack);
@@ -179,9 +179,13 @@ impl Endpoint {
                 // deflates cwnd by what it acknowledged and adds back one MSS.
                 self.retransmit_at = Some(ack);
                 let back = if acked >= u64::from(self.send_mss) { self.send_mss } else { 0 };
+                let excess = rs.acked.saturating_sub(self.inflated_cwnd.saturating_sub(self.win.cwnd));
                 let deflated = self.inflated_cwnd.saturating_sub(rs.acked).saturating_add(back);
                 self.inflated_cwnd = deflated.max(self.send_mss);
-                self.restart_rto(now);
+                self.cwnd_event(now, CwndEvent::PartialAck { excess });
+                if !std::mem::replace(&mut self.partial_acked, true) || !self.cc.recovery_rules().impatient {
+                    self.restart_rto(now);
+                }
                 return;
             }
             Phase::FastRecovery => {
@@ -229,6 +233,8 @@ impl Endpoint {
             return;
         }
         self.dupacks += 1;
+        // RFC 3042: each of the first two duplicate ACKs lets one new segment out.
+        self.limited_transmit_due = self.cfg.limited_transmit && self.dupacks < self.cfg.dupack_threshold;
         if self.in_cwr() {
             self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
         }
@@ -276,7 +282,9 @@ impl Endpoint {
         self.rtt.back_off();
         self.rtt_probe = None;
         self.retransmit_at = None;
-        self.dupacks = 0;
+        if !self.cc.recovery_rules().dupacks_survive_rto {
+            self.dupacks = 0;
+        }
         if self.snd_una > 0 {
             let episode_over = self.phase == Phase::Open || self.snd_una >= self.recover;
             if episode_over || self.cc.recovery_rules().ssthresh_on_every_rto {
@@ -299,7 +307,8 @@ impl Endpoint {
     }
 
     /// How far past snd_una we may send: min(cwnd, peer window, cap), plus
-    /// RFC 3042's allowance of one segment per early duplicate ACK.
+    /// RFC 3042's allowance of one segment per early duplicate ACK, for the
+    /// one segment that duplicate ACK lets out.
     fn send_limit(&self) -> u64 {
         let mut cwnd = u64::from(self.cwnd());
         let allowed = match self.phase {
@@ -307,7 +316,7 @@ impl Endpoint {
             Phase::Loss => self.cc.recovery_rules().limited_transmit_after_rto,
             Phase::FastRecovery => false,
         };
-        if self.cfg.limited_transmit && allowed && self.dupacks < self.cfg.dupack_threshold {
+        if self.limited_transmit_due && allowed {
             cwnd += u64::from(self.dupacks * self.send_mss);
         }
         let mut wnd = cwnd;
@@ -370,7 +379,7 @@ impl Endpoint {
             self.end_burst();
             return None;
         }
-        if !self.overhead_allows(now) {
+        if !std::mem::take(&mut self.limited_transmit_due) && !self.overhead_allows() {
             return None;
         }
         Some(self.emit(now, nxt, len))
@@ -404,17 +413,14 @@ impl Endpoint {
         }
     }
 
-    /// ns-2's `overhead_`: sending waits for a random delay, drawn when data
-    /// first becomes sendable, and then sends what the window allows.
-    fn overhead_allows(&mut self, now: Instant) -> bool {
-        let max = self.cfg.send_overhead.as_ps();
-        if max == 0 || self.overhead_released {
+    /// ns-2's `overhead_`: sending waits for a random delay, asked of the
+    /// host when data first becomes sendable, and then sends what the window
+    /// allows.
+    pub(crate) fn overhead_allows(&mut self) -> bool {
+        if self.cfg.send_overhead == Duration::ZERO || self.overhead_released {
             return true;
         }
-        if self.overhead_deadline.is_none() {
-            let u: f64 = self.rng.random();
-            self.overhead_deadline = Some(now + Duration::from_ps((u * max as f64) as u64));
-        }
+        self.send_delay_wanted |= self.overhead_deadline.is_none();
         false
     }
 

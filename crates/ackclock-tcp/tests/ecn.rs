@@ -105,7 +105,10 @@ fn per_packet_echo_acknowledges_the_data_before_a_ce_change_with_the_old_state()
 
 /// A sender with ten segments in flight on an ECN connection.
 fn sender() -> Endpoint {
-    let cfg = TcpConfig { ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) }, ..config() };
+    let cfg = TcpConfig {
+        ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200), delay_repeat: false },
+        ..config()
+    };
     let mut ep = client(cfg, true);
     ep.write(u64::from(40 * MSS));
     assert_eq!(transmitted(&mut ep, ms(100)).len(), 10);

@@ -125,7 +125,10 @@ fn connecting_to_a_closed_port_is_refused_by_the_reset() {
 }
 
 fn receiver() -> Endpoint {
-    let cfg = TcpConfig { ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200) }, ..config() };
+    let cfg = TcpConfig {
+        ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200), delay_repeat: false },
+        ..config()
+    };
     established(cfg, 65_535)
 }
 
@@ -234,13 +237,31 @@ fn ns2_reno_halves_the_capped_window_unrounded_and_grows_it_on_the_exit_ack() {
 }
 
 #[test]
-fn ns2_overhead_delays_new_data_by_a_random_time_then_sends_the_window() {
-    let overhead = Duration::from_millis(10);
-    let mut ep = established(TcpConfig { send_overhead: overhead, ..config() }, 65_535);
+fn ns2_overhead_delays_the_syn_and_new_data_by_the_hosts_draws_then_sends_the_window() {
+    let cfg = TcpConfig { send_overhead: Duration::from_millis(10), ..config() };
+    let mut ep = Endpoint::new(cfg, LOCAL, REMOTE, 0);
+    ep.connect();
     ep.write(4 * u64::from(MSS));
-    assert_eq!(sent_summary(&mut ep, ms(100)), vec![], "held back by the overhead timer");
+    assert_eq!(sent(&mut ep, ms(0)).len(), 0, "ns-2's agents delay their SYN (seqno 0) too");
+    assert!(ep.wants_send_delay(), "the host is asked for the random delay");
+    assert_eq!(ep.poll_at(), None, "nothing is armed before the host's draw");
+    ep.delay_sending(ms(0), Duration::from_millis(3));
+    assert_eq!(ep.poll_at(), Some(ms(3)));
+    ep.on_timer(ms(3));
+    assert_eq!(sent(&mut ep, ms(3)).len(), 1, "the SYN");
+    let mut syn_ack = window(from_peer(0, 1), 65_535);
+    syn_ack.seq = SeqNum(PEER_ISS);
+    syn_ack.flags.syn = true;
+    syn_ack.options.mss = Some(MSS as u16);
+    ep.on_segment(ms(100), &syn_ack, Ecn::NotEct);
+    assert_eq!(sent_summary(&mut ep, ms(100)), vec![], "no bare ACK: it rides on the delayed data");
+    assert!(ep.wants_send_delay(), "a new draw for the data");
+    ep.delay_sending(ms(100), Duration::from_millis(7));
+    assert!(!ep.wants_send_delay());
     let due = ep.poll_at().expect("the delayed send is armed");
-    assert!(due >= ms(100) && due < ms(110), "{due:?} within [0, overhead_) of now");
+    assert_eq!(due, ms(107));
+    assert_eq!(sent_summary(&mut ep, ms(106)), vec![], "still waiting");
+    assert!(!ep.wants_send_delay(), "one draw per delay");
     ep.on_timer(due);
     let burst = sent_summary(&mut ep, due);
     assert_eq!(burst, vec![(1, 1, MSS), (1 + MSS, 1, MSS)], "the whole initial window at once");
@@ -276,6 +297,73 @@ fn reno_needs_a_timeout_for_a_second_loss_in_the_window() {
     assert_eq!(segs[0], (1 + 4 * MSS, 1, MSS));
     assert_eq!(*t, ms(1300), "one RTO (1 s minimum) after the partial ACK restarted the timer");
     assert_eq!(ep.stats().timeouts, 1);
+}
+
+#[test]
+fn ns2_newreno_restarts_the_timer_on_the_first_partial_ack_only() {
+    // Segments 1, 5 and 7 of 10 lost: two partial ACKs in one recovery.
+    let (mut ep, _) = two_losses(CcKind::Ns2NewReno);
+    assert_eq!(ep.poll_at(), Some(ms(1300)), "the first partial ACK restarted the timer (1 s RTO)");
+    ep.on_segment(ms(400), &from_peer(1, 1 + 6 * MSS), Ecn::NotEct);
+    assert_eq!(ep.poll_at(), Some(ms(1300)), "RFC 6582's Impatient variant: not the second");
+    let (mut rfc, _) = two_losses(CcKind::NewReno);
+    rfc.on_segment(ms(400), &from_peer(1, 1 + 6 * MSS), Ecn::NotEct);
+    assert_eq!(rfc.poll_at(), Some(ms(1400)), "Slow-but-Steady restarts it on each");
+}
+
+#[test]
+fn ns2_newreno_partial_ack_beyond_the_inflation_lowers_cwnd_itself() {
+    // Three dupacks inflate the halved window by three segments; a partial
+    // ACK of four takes the fourth off cwnd_ itself.
+    let partial = |cc| {
+        let mut ep = sender(cc);
+        dupacks(&mut ep, ms(200), 3);
+        assert_eq!(ep.cwnd_packets(), 5.0, "recovery from half of 10 segments");
+        ep.on_segment(ms(300), &from_peer(1, 1 + 4 * MSS), Ecn::NotEct);
+        ep.cwnd_packets()
+    };
+    assert_eq!(partial(CcKind::Ns2NewReno), 4.0, "ns-2's partial_window_deflation_");
+    assert_eq!(partial(CcKind::NewReno), 5.0, "RFC 6582 deflates only the inflation");
+}
+
+#[test]
+fn ns2_tahoe_keeps_counting_duplicate_acks_across_a_timeout() {
+    let ns2_sender = |cc| {
+        let mut ep = established(TcpConfig { cc, initial_window: 10, limited_transmit: true, ..config() }, 65_535);
+        ep.write(20 * u64::from(MSS));
+        assert_eq!(sent_summary(&mut ep, ms(100)).len(), 10);
+        ep
+    };
+    let mut ep = ns2_sender(CcKind::Ns2Tahoe);
+    // Two early duplicates each let one new segment out (singledup_).
+    assert_eq!(dupacks(&mut ep, ms(200), 2).len(), 2);
+    run_timers(&mut ep, ms(1200));
+    assert_eq!(ep.stats().timeouts, 1);
+    // ns-2's Tahoe does not restart its count: this is the third duplicate,
+    // which starts no fast retransmit within the timeout's window.
+    assert_eq!(dupacks(&mut ep, ms(1300), 1), vec![]);
+    let mut reno = ns2_sender(CcKind::Ns2Reno);
+    dupacks(&mut reno, ms(200), 2);
+    run_timers(&mut reno, ms(1200));
+    assert_eq!(dupacks(&mut reno, ms(1300), 1).len(), 1, "Reno's count restarts: limited transmit");
+}
+
+#[test]
+fn ns2_delayed_ack_delays_a_repeat_of_the_latest_segment_but_not_older_ones() {
+    let cfg = TcpConfig {
+        ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(100), delay_repeat: true },
+        ..config()
+    };
+    let mut ep = established(cfg, 65_535);
+    ep.on_segment(ms(1000), &data_from_peer(1, MSS), Ecn::NotEct);
+    ep.on_segment(ms(1010), &data_from_peer(1 + MSS, MSS), Ecn::NotEct);
+    assert_eq!(sent_summary(&mut ep, ms(1010)), vec![(1, 1 + 2 * MSS, 0)]);
+    ep.on_segment(ms(1020), &data_from_peer(1, MSS), Ecn::NotEct);
+    assert_eq!(sent_summary(&mut ep, ms(1020)), vec![(1, 1 + 2 * MSS, 0)], "an older copy: at once");
+    ep.on_segment(ms(1030), &data_from_peer(1 + MSS, MSS), Ecn::NotEct);
+    assert_eq!(sent_summary(&mut ep, ms(1030)), vec![], "a copy of the latest: like new data");
+    ep.on_segment(ms(1040), &data_from_peer(1 + 2 * MSS, MSS), Ecn::NotEct);
+    assert_eq!(sent_summary(&mut ep, ms(1040)), vec![(1, 1 + 3 * MSS, 0)], "the second segment");
 }
 
 #[test]

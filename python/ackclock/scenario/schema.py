@@ -308,6 +308,7 @@ class TcpTable(SpecTable):
     min_rto: Optional[DurationValue] = None
     max_rto: Optional[DurationValue] = None
     clock_granularity: Optional[DurationValue] = None
+    clock_phase: Optional[DurationValue] = None
     delayed_ack: Optional[bool] = None
     delayed_ack_timeout: Optional[DurationValue] = None
     receive_buffer: Optional[SizeValue] = None

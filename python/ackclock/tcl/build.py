@@ -5,11 +5,17 @@ from __future__ import annotations
 from ackclock import specs
 from ackclock.handles import Node
 from ackclock.simulator import Simulator
-from ackclock.tcl.world import Agent, LinkDecl, World
+from ackclock.tcl.world import Agent, LinkDecl, TcpAgent, World
 
 
 def build(world: World) -> Simulator:
-    sim = Simulator(seed=world.seed, replication=world.replication)
+    # `$ns run` resets every agent: each TCP agent draws its boot_time_ again.
+    for agent in world.reset_order():
+        if isinstance(agent, TcpAgent):
+            agent.cmd_reset()
+    sim = Simulator(seed=world.seed, replication=world.replication, ns2_order=True)
+    assert world.default_rng is not None
+    sim.ns2_rng = world.default_rng.generator
     t = world.topology
     for node in t.nodes:
         node.handle = sim.node(f"n{node.id}")

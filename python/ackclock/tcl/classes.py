@@ -90,8 +90,8 @@ _CLASSES: dict[str, tuple[str | None, dict[str, str]]] = {
             "mean_pktsize_": "500",
         },
     ),
-    # Accepted so that scripts seeding or choosing generators run; ackclock's
-    # streams come from the run's seed (see docs/tcl.md).
+    # RNG is ns-2's generator (MRG32k3a streams); random variables are accepted
+    # and draw from ackclock's streams of the run's seed (see docs/tcl.md).
     "RNG": (None, {}),
     "RandomVariable/Uniform": (None, {"min_": "0", "max_": "1"}),
     "RandomVariable/Exponential": (None, {"avg_": "1"}),

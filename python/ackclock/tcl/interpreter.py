@@ -6,7 +6,6 @@ commands implemented by `World`.
 from __future__ import annotations
 
 import os
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 from ackclock.errors import ConfigError, UnitError
 from ackclock.tcl import classes
 from ackclock.tcl.errors import ScriptExit, TclScriptError
-from ackclock.tcl.world import TclObject, World
+from ackclock.tcl.world import RngObject, TclObject, World
 
 try:
     import tkinter
@@ -33,7 +32,6 @@ class TclRun:
         self.tcl = tkinter.Tcl()
         self.paths: dict[str, str] = {}
         self.failure: BaseException | None = None
-        self.draws: random.Random | None = None  # for `ns-random` without a seed
         self.world = World(
             seed,
             eval_global=lambda script: self.tcl.call("uplevel", "#0", script),
@@ -54,9 +52,13 @@ class TclRun:
         self.command("open", self.open)
         for name in classes.names():
             self.command(name, lambda *args, cls=name: self.class_command(cls, args))
-        # ns-2 creates its default generator at start-up.
-        self.world.default_rng = self.world.new("RNG")
-        self.tcl.setvar("defaultRNG", self.world.default_rng.name)
+        # ns-2 creates its default generator at start-up and seeds it with 1
+        # (here: with the run's seed, 1 unless --seed says otherwise).
+        rng = self.world.new("RNG")
+        assert isinstance(rng, RngObject)
+        self.world.default_rng = rng
+        rng.cmd_seed(str(self.world.seed))
+        self.tcl.setvar("defaultRNG", rng.name)
 
     def command(self, name: str, handler: Any) -> None:
         """A Tcl command whose Python errors are remembered for the report."""
@@ -87,13 +89,13 @@ class TclRun:
         raise TclScriptError(f"{cls} {' '.join(args[:1])}: classes support only 'set'")
 
     def ns_random(self, *seed: str) -> str:
-        """`ns-random N` seeds the run; `ns-random` draws a number."""
+        """`ns-random N` seeds ns-2's default generator; `ns-random` draws from it."""
+        rng = self.world.default_rng
+        assert rng is not None
         if seed:
-            self.world.reseed(seed[0])
-            return ""
-        if self.draws is None:
-            self.draws = random.Random(self.world.seed)
-        return str(self.draws.getrandbits(31))
+            rng.cmd_seed(seed[0])
+            return seed[0]
+        return rng.cmd_next_random()
 
     def exit(self, status: str = "0") -> None:
         raise ScriptExit(int(status))

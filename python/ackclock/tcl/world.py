@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ackclock import nam, specs, units
+from ackclock import _native, nam, specs, units
 from ackclock.handles import Flow, Node, TcpFlow
 from ackclock.simulator import Simulator
 from ackclock.specs import LossPosition
@@ -172,6 +172,17 @@ class Agent(TclObject):
 
 
 class TcpAgent(Agent):
+    def __init__(self, world: World, cls: str, name: str) -> None:
+        super().__init__(world, cls, name)
+        self.boot_time = 0.0
+        self.cmd_reset()
+
+    def cmd_reset(self) -> None:
+        """ns-2's reset draws the agent's clock phase, boot_time_, from the
+        default generator (at creation, and for every agent at `$ns run`)."""
+        assert self.world.default_rng is not None
+        self.boot_time = self.number("tcpTick_") * self.world.default_rng.draw()
+
     def flow(self) -> TcpFlow | None:
         flow = self.flows[-1] if self.flows else None
         return flow if isinstance(flow, TcpFlow) else None
@@ -216,6 +227,8 @@ class TcpAgent(Agent):
             min_rto=self.number("minrto_"),
             max_rto=self.number("maxrto_"),
             clock_granularity=self.number("tcpTick_"),
+            # a random double: to the clock's picosecond
+            clock_phase=f"{round(self.boot_time * units.PS_PER_S)}ps",
             send_overhead=self.number("overhead_"),
         )
 
@@ -233,10 +246,13 @@ class TcpSink(Agent):
             total += payload + TCP_HEADER_BYTES * (packets + 1)
         return str(total)
 
-    def params(self) -> TcpParams:
+    def params(self, mss: int) -> TcpParams:
+        """The sink's parameters; `mss` is its agent's packetSize_, the
+        full-sized segment a delayed ACK counts."""
         delayed = self.cls.endswith("/DelAck")
         return TcpParams(
             profile="ns2",
+            mss=mss,
             sack=is_a(self.cls, "Agent/TCPSink/Sack1"),
             delayed_ack=delayed,
             delayed_ack_timeout=self.number("interval_") if delayed else None,
@@ -329,13 +345,69 @@ class ErrorModel(TclObject):
         return specs.UniformLoss(p=rate, position=position)
 
 
-class Passive(TclObject):
-    """RNG and random variables: accepted; ackclock's streams derive from the
-    run's seed, which seeding ns-2's default generator sets."""
+# ns-2 refuses seeds from 2**31 - 1 on.
+MAX_SEED = 2**31 - 1
 
-    def cmd_seed(self, *args: str) -> None:
-        if self is self.world.default_rng and args:
-            self.world.reseed(args[0])
+
+class RngObject(TclObject):
+    """An ns-2 RNG: one stream of ns-2's generator (MRG32k3a), the package's
+    next stream when created. The default one (`$defaultRNG`) is what ns-2's
+    agents draw from; from `$ns run` on it lives in the simulation, which
+    draws the TCP send delays (`overhead_`) from it in event order."""
+
+    def __init__(self, world: World, cls: str, name: str) -> None:
+        super().__init__(world, cls, name)
+        self.generator = world.new_stream()
+
+    def draw(self) -> float:
+        """The next uniform number in (0, 1)."""
+        sim = self.world.sim
+        if self is self.world.default_rng and sim is not None:
+            shared = sim.ns2_rng
+            assert shared is not None
+            u = shared.next_u01()
+            sim.ns2_rng = shared
+            return u
+        return self.generator.next_u01()
+
+    def cmd_all_seeds(self) -> str:
+        sim = self.world.sim
+        shared = sim.ns2_rng if sim is not None and self is self.world.default_rng else None
+        return " ".join(str(s) for s in (shared or self.generator).state)
+
+    def next_random(self) -> int:
+        """ns-2's integer draw, in [0, 2**31)."""
+        return int(2147483648.0 * self.draw())
+
+    def cmd_next_random(self) -> str:
+        return str(self.next_random())
+
+    def cmd_seed(self, *args: str) -> str:
+        """ns-2 seeds with N by making (N, ..., N) the package's seed: this
+        generator starts there and the next `new RNG` one stream later."""
+        if not args:
+            return str(self.generator.state[0])
+        seed = self.world.checked_seed(args[-1])
+        if self is self.world.default_rng:
+            self.world.reseed(seed)
+        self.generator = self.world.seed_streams(seed or self.world.seed)
+        return ""
+
+    # The RNG's own Tcl procedures in ns-2 (tcl/lib/ns-random.tcl).
+    def cmd_uniform(self, a: str, b: str) -> str:
+        low = float(a)
+        return tcl_number(low + (float(b) - low) * (self.next_random() * 1.0 / MAX_SEED))
+
+    def cmd_integer(self, k: str) -> str:
+        return str(self.next_random() % abs(int(k)))
+
+    def cmd_exponential(self, mu: str = "1.0") -> str:
+        return tcl_number(-float(mu) * math.log((self.next_random() + 1.0) / (MAX_SEED + 1.0)))
+
+
+class Passive(TclObject):
+    """Random variables: accepted; they draw from ackclock's streams of the
+    run's seed."""
 
     def cmd_use_rng(self, *args: str) -> None: ...
 
@@ -395,7 +467,8 @@ class World:
         self.nam_channels: list[str] = []
         self.view_paths: list[str] = []  # indexes for `ackclock view`
         self.simulator: TclObject | None = None
-        self.default_rng: TclObject | None = None
+        self.streams = _native.Mrg32k3a([12345] * 6)  # the package's default seed
+        self.default_rng: RngObject | None = None
 
     # --- objects --------------------------------------------------------------
 
@@ -419,7 +492,7 @@ class World:
             ("Application/Traffic/CBR", Cbr),
             ("Application", Application),
             ("ErrorModel", ErrorModel),
-            ("RNG", Passive),
+            ("RNG", RngObject),
             ("RandomVariable/Uniform", Passive),
             ("RandomVariable/Exponential", Passive),
         ]
@@ -458,19 +531,46 @@ class World:
     def node(self, name: str) -> NodeObject:
         return self.object(name, NodeObject, "a node")
 
-    def reseed(self, seed: str) -> None:
-        """`ns-random N` / `$defaultRNG seed N`: N > 0 becomes the run's seed
-        (0, ns-2's "seed from the clock", keeps it, for reproducibility)."""
+    def new_stream(self) -> _native.Mrg32k3a:
+        """The package's next stream (ns-2's `new RNG`)."""
+        stream, self.streams = self.streams, self.streams.next_stream()
+        return stream
+
+    def seed_streams(self, seed: int) -> _native.Mrg32k3a:
+        """Seeds the package with `seed` and takes its first stream."""
+        self.streams = _native.Mrg32k3a([seed] * 6)
+        return self.new_stream()
+
+    def checked_seed(self, seed: str) -> int:
         try:
             value = int(seed)
         except ValueError:
             raise TclScriptError(f"seed {seed!r} is not a whole number") from None
-        if value < 0:
-            raise TclScriptError(f"seed {value} must not be negative")
+        if not 0 <= value < MAX_SEED:
+            raise TclScriptError(f"seed {value} must be between 0 and {MAX_SEED - 1}")
+        return value
+
+    def reseed(self, seed: int) -> None:
+        """`ns-random N` / `$defaultRNG seed N`: N > 0 also becomes the run's
+        seed for ackclock's own streams; 0 (ns-2: "from the clock") keeps it."""
         if self.sim is not None:
-            raise TclScriptError("the seed must be set before $ns run")
-        if value > 0:
-            self.seed = value
+            raise TclScriptError("the default generator must be seeded before $ns run")
+        if seed > 0:
+            self.seed = seed
+
+    def reset_order(self) -> list[Agent]:
+        """The attached agents in the order ns-2's `$ns run` resets them: the
+        nodes as Tcl's `array names` lists ns-2's Node_ array (node ids set in
+        creation order), each node's agents in attach order."""
+        ids = " ".join(f"{node.id} {{}}" for node in self.topology.nodes)
+        self.eval_global(f"array unset ::ackclock::Node_; array set ::ackclock::Node_ {{{ids}}}")
+        names = str(self.eval_global("join [array names ::ackclock::Node_]"))
+        order = [int(i) for i in self.split_list(names)]
+        agents = sorted(
+            (a for a in self.objects.values() if isinstance(a, Agent) and a.node is not None),
+            key=lambda a: a.port,
+        )
+        return [a for i in order for a in agents if a.address()[0].id == i]
 
     def attach(self, node: NodeObject, agent: Agent) -> None:
         agent.node, agent.port = node, node.next_port
@@ -533,7 +633,7 @@ class World:
                 dst_node.handle,
                 app=app_spec,
                 tcp=params,
-                server_tcp=agent.peer.params(),
+                server_tcp=agent.peer.params(mss),
                 start=now,
                 server_start=now,
                 label=label,

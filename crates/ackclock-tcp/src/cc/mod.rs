@@ -150,6 +150,9 @@ pub enum CwndEvent {
     /// The retransmission timer expired; ssthresh was just set and cwnd is
     /// the loss window (RFC 5681 §3.1, `CA_EVENT_LOSS`).
     Rto,
+    /// A NewReno partial ACK deflated fast recovery's window (RFC 6582
+    /// §3.2 (5)) and acknowledged `excess` bytes beyond the inflation.
+    PartialAck { excess: u32 },
 }
 
 /// How the endpoint recovers from a loss signalled by duplicate ACKs
@@ -180,6 +183,16 @@ pub struct RecoveryRules {
     /// reduced it (RFC 5681 §3.1 for a repeated timeout, Linux
     /// `tcp_enter_loss` for a timeout in recovery).
     pub ssthresh_on_every_rto: bool,
+    /// ns-2's duplicate ACKs: any ACK that repeats the last counts (ns-2's
+    /// agents do not ask RFC 5681's condition (a), outstanding data).
+    pub ns2_dupacks: bool,
+    /// A timeout leaves the count of duplicate ACKs as it is: only a new
+    /// ACK restarts it (ns-2's Tahoe; its Reno and later restart it).
+    pub dupacks_survive_rto: bool,
+    /// NewReno restarts the retransmission timer on the first partial ACK
+    /// of a recovery only (RFC 6582's "Impatient" variant, ns-2's
+    /// `newreno_changes1_`), not on each ("Slow-but-Steady").
+    pub impatient: bool,
 }
 
 impl RecoveryRules {
@@ -191,6 +204,9 @@ impl RecoveryRules {
             guard_recover: !matches!(style, RecoveryStyle::Reno),
             limited_transmit_after_rto: false,
             ssthresh_on_every_rto: false,
+            ns2_dupacks: false,
+            dupacks_survive_rto: false,
+            impatient: false,
         }
     }
 }

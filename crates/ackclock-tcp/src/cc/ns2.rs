@@ -71,6 +71,9 @@ impl CongestionOps for Ns2Reno {
             guard_recover: true,
             limited_transmit_after_rto: true,
             ssthresh_on_every_rto: true,
+            ns2_dupacks: true,
+            dupacks_survive_rto: self.style == RecoveryStyle::Tahoe,
+            impatient: true,
         }
     }
 
@@ -89,6 +92,11 @@ impl CongestionOps for Ns2Reno {
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.windowd(c.mss) / 2.0),
             CwndEvent::RecoveryEnd => self.open(w, c.mss),
+            // `partial_window_deflation_`: what the partial ACK covers beyond
+            // the inflation (`dupwnd_`) comes off cwnd_ itself.
+            CwndEvent::PartialAck { excess } if excess > 0 => {
+                self.set(w, c.mss, (self.cwnd - f64::from(excess / c.mss)).max(1.0))
+            }
             _ => {}
         }
     }
