@@ -173,7 +173,12 @@ impl Endpoint {
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
         let iss = SeqNum(cfg.iss.unwrap_or(iss));
         let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
-        let ctx = CcContext { abc: cfg.abc, initial_window: cfg.initial_window, max_window: cfg.max_window };
+        let ctx = CcContext {
+            abc: cfg.abc,
+            initial_window: cfg.initial_window,
+            max_window: cfg.max_window,
+            seed: u64::from(iss.0),
+        };
         let cc = cfg.cc.build(&ctx, &cfg.cc_params);
         let send_mss = cfg.mss;
         let mut endpoint = Endpoint {

@@ -181,6 +181,11 @@ impl Flight {
         self.conn.min_rtt
     }
 
+    /// Bytes delivered so far (C.delivered).
+    pub fn delivered(&self) -> u64 {
+        self.conn.delivered
+    }
+
     /// Records the transmission of [start, end) at `now`: new data gets a
     /// record, a retransmission refreshes the records it covers.
     #[inline]
@@ -295,6 +300,7 @@ impl Flight {
         rs.acked_sacked = d.bytes.min(u64::from(u32::MAX)) as u32;
         rs.rtt = d.rtt;
         let Some(prior) = d.prior else { return };
+        rs.prior_delivered = Some(prior.delivered);
         rs.is_app_limited = prior.app_limited;
         // The longer of the send and ACK phases, so that ACK compression
         // cannot inflate the rate.

@@ -45,6 +45,7 @@ impl Endpoint {
             min_rtt: self.flight.min_rtt(),
             state: self.ca_state(),
             cwnd_limited: self.is_cwnd_limited(),
+            delivered: self.flight.delivered(),
         }
     }
 

@@ -140,6 +140,7 @@ fn pkts_acked_and_cong_avoid_see_each_ack_with_its_rate_sample() {
         acked_sacked: 2 * MSS,
         delivered: u64::from(2 * MSS),
         interval: Duration::from_millis(100),
+        prior_delivered: Some(0),
         rtt: Some(Duration::from_millis(100)),
         prior_in_flight: 2 * MSS,
         ..RateSample::default()

@@ -29,10 +29,12 @@ mod hook_tests;
 mod ns2;
 mod registry;
 mod reno;
+mod rounds;
 
 pub use ns2::Ns2Reno;
 pub use registry::{Algorithm, CcKind, CcParams, ParamError, ParamInfo, ParamKind};
 pub use reno::{Reno, RenoGrowth};
+pub use rounds::Rounds;
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 
@@ -75,6 +77,10 @@ pub struct Conn {
     /// Whether the window, not the application or the peer, limits sending
     /// (RFC 7661; Linux `tcp_is_cwnd_limited`).
     pub cwnd_limited: bool,
+    /// Bytes delivered (cumulatively acknowledged or SACKed) so far: the
+    /// draft's C.delivered, Linux `tp->delivered`. Packet-timed rounds
+    /// ([`Rounds`]) compare it with a sample's `prior_delivered`.
+    pub delivered: u64,
 }
 
 /// What one ACK delivered, with a delivery-rate sample
@@ -91,6 +97,11 @@ pub struct RateSample {
     /// shorter than the minimum RTT).
     pub delivered: u64,
     pub interval: Duration,
+    /// The connection's delivered count when the most recently sent segment
+    /// this ACK delivered was sent (P.delivered, Linux
+    /// `rs->prior_delivered`); `None` if no segment with send state was
+    /// delivered. Set even when the rate sample itself is not valid.
+    pub prior_delivered: Option<u64>,
     /// Of `delivered`, bytes whose ACKs carried ECN-Echo.
     pub delivered_ce: u64,
     /// RTT of the most recently sent segment this ACK delivered, unless it
@@ -291,6 +302,9 @@ pub struct CcContext {
     pub initial_window: u32,
     /// The endpoint's cap on the send window in bytes (ns-2's `window_`).
     pub max_window: Option<u32>,
+    /// Seeds an algorithm's own random choices (BBR's gain-cycle phase),
+    /// so that a run is reproduced from its seed.
+    pub seed: u64,
 }
 
 #[cfg(test)]
@@ -307,7 +321,13 @@ pub(crate) mod tests {
             min_rtt: None,
             state: CaState::Open,
             cwnd_limited: true,
+            delivered: 0,
         }
+    }
+
+    /// What an algorithm is built with in tests.
+    pub fn context(initial_window: u32) -> CcContext {
+        CcContext { abc: false, initial_window, max_window: None, seed: 1 }
     }
 
     pub fn window(cwnd: u32, ssthresh: u32) -> Window {
@@ -316,16 +336,14 @@ pub(crate) mod tests {
 
     #[test]
     fn default_ssthresh_is_half_the_flight_but_at_least_two_segments() {
-        let mut cc =
-            CcKind::Reno.build(&CcContext { abc: false, initial_window: 2, max_window: None }, &CcParams::default());
+        let mut cc = CcKind::Reno.build(&context(2), &CcParams::default());
         assert_eq!(cc.ssthresh(&window(20_000, 0), &conn(1000, 9_000)), 4_500);
         assert_eq!(cc.ssthresh(&window(2_000, 0), &conn(1000, 1_000)), 2_000);
     }
 
     #[test]
     fn default_undo_restores_the_larger_window_and_threshold() {
-        let mut cc =
-            CcKind::NewReno.build(&CcContext { abc: false, initial_window: 2, max_window: None }, &CcParams::default());
+        let mut cc = CcKind::NewReno.build(&context(2), &CcParams::default());
         let mut w = window(5_000, 5_000);
         cc.undo(&mut w, &conn(1000, 0), &window(10_000, 8_000));
         assert_eq!((w.cwnd, w.ssthresh), (10_000, 8_000));

@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn built_algorithms_answer_to_their_registry_name() {
-        let ctx = CcContext { abc: false, initial_window: 2, max_window: None };
+        let ctx = super::super::tests::context(2);
         for a in CcKind::all() {
             use super::super::CongestionOps;
             assert_eq!(a.kind.build(&ctx, &CcParams::default()).name(), a.name);
