@@ -382,7 +382,9 @@ impl Endpoint {
     /// the window limited sending in this round, else the largest flight.
     fn end_burst(&mut self) {
         let flight = self.snd_max - self.snd_una;
-        let cwnd = u64::from(self.cwnd());
+        // Linux counts whole packets; in bytes the window limits sending
+        // when it has no room for another full segment.
+        let cwnd = u64::from(self.cwnd()).saturating_sub(u64::from(self.send_mss) - 1);
         let limited = flight >= cwnd && flight - self.scoreboard.sacked_bytes() >= cwnd;
         if !std::mem::take(&mut self.burst_sent) && !limited {
             return;

@@ -15,7 +15,7 @@ const MSS: u32 = 1000;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Call {
     Ssthresh { flight: u32 },
-    CongAvoid { acked: u32, state: CaState },
+    CongAvoid { acked: u32, state: CaState, cwnd_limited: bool },
     CongControl(RateSample),
     PktsAcked(RateSample),
     Event(CwndEvent),
@@ -39,7 +39,7 @@ impl CongestionOps for Recorder {
         3 * c.mss
     }
     fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
-        self.calls.push(Call::CongAvoid { acked, state: c.state });
+        self.calls.push(Call::CongAvoid { acked, state: c.state, cwnd_limited: c.cwnd_limited });
         w.cwnd += acked;
     }
     fn owns_window(&self) -> bool {
@@ -145,9 +145,25 @@ fn pkts_acked_and_cong_avoid_see_each_ack_with_its_rate_sample() {
         prior_in_flight: 2 * MSS,
         ..RateSample::default()
     };
-    assert_eq!(calls(&mut ep), vec![Call::PktsAcked(rs), Call::CongAvoid { acked: 2 * MSS, state: CaState::Open }]);
+    let avoid = Call::CongAvoid { acked: 2 * MSS, state: CaState::Open, cwnd_limited: true };
+    assert_eq!(calls(&mut ep), vec![Call::PktsAcked(rs), avoid]);
     assert_eq!(ep.cwnd(), 4 * MSS, "what cong_avoid set is the window");
     assert_eq!(sent(&mut ep, ms(200)), vec![1 + 2 * MSS, 1 + 3 * MSS]);
+}
+
+#[test]
+fn a_window_without_room_for_a_full_segment_limits_sending() {
+    // cwnd 4.5 segments: the fifth segment does not fit, so the window,
+    // not the application, stopped sending (RFC 7661; Linux counts whole
+    // packets).
+    let mut ep = client(Recorder::default(), u64::from(20 * MSS));
+    ep.win.cwnd = 4 * MSS + MSS / 2;
+    ep.win.ssthresh = 2 * MSS;
+    assert_eq!(sent(&mut ep, ms(100)).len(), 4);
+    calls(&mut ep);
+    ep.on_segment(ms(200), &from_peer(1 + MSS));
+    let c = calls(&mut ep);
+    assert!(matches!(c[..], [Call::PktsAcked(_), Call::CongAvoid { cwnd_limited: true, .. }]), "{c:?}");
 }
 
 /// Four segments out, the first lost: three duplicate ACKs.
