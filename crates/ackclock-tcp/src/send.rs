@@ -5,7 +5,6 @@ use crate::endpoint::{Endpoint, Phase, State};
 use crate::flight::Delivery;
 use crate::scoreboard::NextSeg;
 use ackclock_core::{Duration, Instant};
-use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
 
@@ -41,6 +40,7 @@ impl Endpoint {
             now,
             mss: self.send_mss,
             bytes_in_flight: self.flight_size(),
+            sacked: self.scoreboard.sacked_bytes().min(u64::from(u32::MAX)) as u32,
             srtt: self.rtt.srtt(),
             min_rtt: self.flight.min_rtt(),
             state: self.ca_state(),
@@ -481,8 +481,10 @@ impl Endpoint {
         self.flight.on_transmit(now, offset, seq_end);
         self.burst_sent = true;
         if let Some(rate) = self.win.pacing_rate {
-            let bytes = IPV4_HEADER_BYTES as u32 + seg.wire_len();
-            self.pacing_deadline = self.pacing_deadline.max(now) + rate.tx_time(bytes);
+            // The rate is of payload, as delivery rates are measured: Linux
+            // spaces a segment by its payload (tcp_update_skb_after_send,
+            // skb->len without headers).
+            self.pacing_deadline = self.pacing_deadline.max(now) + rate.tx_time(seg.payload_len);
         }
         self.snd_max = self.snd_max.max(seq_end);
         if seg.flags.fin {

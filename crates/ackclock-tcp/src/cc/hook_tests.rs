@@ -224,13 +224,13 @@ fn an_algorithm_that_owns_the_window_sets_it_on_every_ack_instead_of_cong_avoid(
 
 #[test]
 fn a_pacing_rate_spaces_segments_and_poll_at_names_the_next_send() {
-    // 1040-byte packets (1000 + 40 header bytes) at 1 Mbit/s: one per 8.32 ms.
+    // 1000 bytes of payload at 1 Mbit/s: one segment per 8 ms.
     let rate = Bandwidth::from_bps(1_000_000).unwrap();
     let mut ep = client(Recorder { pacing: Some(rate), ..Recorder::default() }, u64::from(2 * MSS));
     assert_eq!(ep.pacing_rate(), Some(rate));
     assert_eq!(sent(&mut ep, ms(100)), vec![1], "the second waits for its slot");
     let due = ep.poll_at().expect("the paced send");
-    assert_eq!(due, ms(100) + Duration::from_micros(8320));
+    assert_eq!(due, ms(100) + Duration::from_millis(8));
     ep.on_timer(due);
     assert_eq!(sent(&mut ep, due), vec![1 + MSS]);
 }

@@ -70,6 +70,9 @@ pub struct Conn {
     pub mss: u32,
     /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged.
     pub bytes_in_flight: u32,
+    /// Of the flight, bytes the peer has SACKed (Linux `sacked_out`): the
+    /// flight less these is what is still in the network or lost.
+    pub sacked: u32,
     pub srtt: Option<Duration>,
     /// The smallest RTT seen on the connection.
     pub min_rtt: Option<Duration>,
@@ -317,6 +320,7 @@ pub(crate) mod tests {
             now: Instant::ZERO,
             mss,
             bytes_in_flight: flight,
+            sacked: 0,
             srtt: None,
             min_rtt: None,
             state: CaState::Open,
