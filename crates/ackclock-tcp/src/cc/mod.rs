@@ -24,17 +24,29 @@
 //! matching event, so an algorithm that keeps its own count (ns-2's cwnd_ as
 //! a double) can set cwnd again.
 
+mod bbr;
+mod compound;
+mod cubic;
+mod dctcp;
+mod highspeed;
 #[cfg(test)]
 mod hook_tests;
 mod ns2;
 mod registry;
 mod reno;
 mod rounds;
+mod vegas;
 
+pub use bbr::{Bbr, Mode as BbrMode};
+pub use compound::Compound;
+pub use cubic::Cubic;
+pub use dctcp::Dctcp;
+pub use highspeed::HighSpeed;
 pub use ns2::Ns2Reno;
 pub use registry::{Algorithm, CcKind, CcParams, ParamError, ParamInfo, ParamKind};
 pub use reno::{Reno, RenoGrowth};
 pub use rounds::Rounds;
+pub use vegas::Vegas;
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 
@@ -248,6 +260,12 @@ pub trait CongestionOps {
 pub enum Cc {
     Reno(Reno),
     Ns2Reno(Ns2Reno),
+    Cubic(Box<Cubic>),
+    HighSpeed(Box<HighSpeed>),
+    Vegas(Box<Vegas>),
+    Compound(Box<Compound>),
+    Dctcp(Box<Dctcp>),
+    Bbr(Box<Bbr>),
     #[cfg(test)]
     Recorder(hook_tests::Recorder),
 }
@@ -257,6 +275,12 @@ macro_rules! dispatch {
         match $self {
             Cc::Reno($a) => $e,
             Cc::Ns2Reno($a) => $e,
+            Cc::Cubic($a) => $e,
+            Cc::HighSpeed($a) => $e,
+            Cc::Vegas($a) => $e,
+            Cc::Compound($a) => $e,
+            Cc::Dctcp($a) => $e,
+            Cc::Bbr($a) => $e,
             #[cfg(test)]
             Cc::Recorder($a) => $e,
         }

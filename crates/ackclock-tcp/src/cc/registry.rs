@@ -3,7 +3,7 @@
 //! implements. The Python API, scenario files, the CLI and the Tcl front
 //! end all read it through the bindings; nothing else lists the names.
 
-use super::{Cc, CcContext, Ns2Reno, RecoveryStyle, Reno};
+use super::{Bbr, Cc, CcContext, Compound, Cubic, Dctcp, HighSpeed, Ns2Reno, RecoveryStyle, Reno, Vegas};
 use std::fmt;
 
 /// The algorithms, by name.
@@ -15,6 +15,12 @@ pub enum CcKind {
     Ns2Tahoe,
     Ns2Reno,
     Ns2NewReno,
+    Cubic,
+    HighSpeed,
+    Vegas,
+    Compound,
+    Dctcp,
+    Bbr,
 }
 
 /// How a parameter's value is read.
@@ -65,7 +71,7 @@ pub struct Algorithm {
     pub ns2_agents: &'static [&'static str],
 }
 
-const ALGORITHMS: [Algorithm; 6] = [
+const ALGORITHMS: [Algorithm; 12] = [
     Algorithm {
         kind: CcKind::Tahoe,
         name: "tahoe",
@@ -107,6 +113,48 @@ const ALGORITHMS: [Algorithm; 6] = [
         summary: "ns-2 2.35's Agent/TCP/Newreno window arithmetic",
         params: &[],
         ns2_agents: &["Agent/TCP/Newreno"],
+    },
+    Algorithm {
+        kind: CcKind::Cubic,
+        name: "cubic",
+        summary: "RFC 9438 CUBIC with HyStart++ (RFC 9406): a cubic function of the time since the last loss",
+        params: super::cubic::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::HighSpeed,
+        name: "highspeed",
+        summary: "RFC 3649 HighSpeed TCP: AIMD whose increase and decrease depend on the window",
+        params: super::highspeed::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Vegas,
+        name: "vegas",
+        summary: "Brakmo & Peterson 1995: keeps alpha to beta segments queued, by delay",
+        params: super::vegas::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Compound,
+        name: "compound",
+        summary: "Compound TCP (Tan et al. 2006): a loss window plus a delay window",
+        params: super::compound::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Dctcp,
+        name: "dctcp",
+        summary: "RFC 8257 DCTCP: cuts cwnd by half the estimated fraction of CE-marked bytes",
+        params: super::dctcp::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Bbr,
+        name: "bbr",
+        summary: "BBR v1 as Linux tcp_bbr.c: paces at the bottleneck bandwidth, cwnd twice the BDP",
+        params: super::bbr::PARAMS,
+        ns2_agents: &[],
     },
 ];
 
@@ -150,6 +198,12 @@ impl CcKind {
             CcKind::Ns2Tahoe => Cc::Ns2Reno(Ns2Reno::new(Tahoe, ctx)),
             CcKind::Ns2Reno => Cc::Ns2Reno(Ns2Reno::new(Classic, ctx)),
             CcKind::Ns2NewReno => Cc::Ns2Reno(Ns2Reno::new(NewReno, ctx)),
+            CcKind::Cubic => Cc::Cubic(Box::new(Cubic::new(ctx, params))),
+            CcKind::HighSpeed => Cc::HighSpeed(Box::new(HighSpeed::new(ctx, params))),
+            CcKind::Vegas => Cc::Vegas(Box::new(Vegas::new(ctx, params))),
+            CcKind::Compound => Cc::Compound(Box::new(Compound::new(ctx, params))),
+            CcKind::Dctcp => Cc::Dctcp(Box::new(Dctcp::new(ctx, params))),
+            CcKind::Bbr => Cc::Bbr(Box::new(Bbr::new(ctx, params))),
         }
     }
 }
@@ -238,7 +292,8 @@ mod tests {
             assert_eq!(a.kind.name(), a.name);
         }
         assert_eq!(CcKind::from_name("NewReno"), Some(CcKind::NewReno));
-        assert_eq!(CcKind::from_name("cubic"), None);
+        assert_eq!(CcKind::from_name("CUBIC"), Some(CcKind::Cubic));
+        assert_eq!(CcKind::from_name("westwood"), None);
     }
 
     #[test]

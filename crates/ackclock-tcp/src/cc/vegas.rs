@@ -1,0 +1,286 @@
+//! TCP Vegas (Brakmo and Peterson, IEEE JSAC 13(8), 1995): congestion
+//! avoidance by delay. Once per round trip the sender compares the rate it
+//! would get with an empty queue to the rate it gets:
+//!
+//! ```text
+//! Expected = cwnd / BaseRTT          BaseRTT: the smallest RTT seen
+//! Actual   = cwnd / RTT              RTT: the mean of this round's samples
+//! Diff     = (Expected - Actual) BaseRTT   segments queued in the network
+//! ```
+//!
+//! and keeps Diff between alpha and beta segments: below alpha cwnd grows
+//! by one segment, above beta it shrinks by one, in between it holds.
+//! Vegas slow start doubles cwnd only every other round, so that the
+//! rounds between measure an RTT unaffected by the growth, and leaves
+//! slow start once Diff exceeds gamma, with cwnd cut to what the path
+//! holds without queueing plus one segment.
+//!
+//! ```text
+//!   slow start (grow, hold, grow, ...) --Diff > gamma--> avoidance
+//!        ^                                   Diff < alpha: +1 segment / round
+//!        |                                   Diff > beta:  -1 segment / round
+//!        +-- timeout ------------------------ loss: cwnd x 3/4
+//! ```
+//!
+//! | parameter | default | range | source |
+//! |-----------|---------|-------|--------|
+//! | `alpha` | 1 | 0-1000 | Brakmo & Peterson §3.2: fewest extra segments in the network |
+//! | `beta` | 3 | 0-1000 | Brakmo & Peterson §3.2: most extra segments |
+//! | `gamma` | 1 | 0-1000 | Brakmo & Peterson §3.3: extra segments that end slow start |
+//!
+//! A loss detected by duplicate ACKs keeps three quarters of the window
+//! (§3.1: Vegas decreases cwnd by a quarter, not a half); a timeout
+//! restarts slow start as in RFC 5681. ns-2's own `Agent/TCP/Vegas`, with
+//! its fine-grained retransmissions, is the `ns2-vegas` module.
+
+use super::{CcContext, CcParams, CongestionOps, Conn, ParamInfo, ParamKind, RateSample, RenoGrowth, Rounds, Window};
+use ackclock_core::Duration;
+
+pub(super) const PARAMS: &[ParamInfo] = &[
+    ParamInfo {
+        name: "alpha",
+        kind: ParamKind::Real,
+        default: 1.0,
+        min: 0.0,
+        max: 1000.0,
+        help: "below this many segments queued, cwnd grows by one per RTT",
+    },
+    ParamInfo {
+        name: "beta",
+        kind: ParamKind::Real,
+        default: 3.0,
+        min: 0.0,
+        max: 1000.0,
+        help: "above this many segments queued, cwnd shrinks by one per RTT",
+    },
+    ParamInfo {
+        name: "gamma",
+        kind: ParamKind::Real,
+        default: 1.0,
+        min: 0.0,
+        max: 1000.0,
+        help: "slow start ends when more than this many segments are queued",
+    },
+];
+
+/// What one round's measurement says to do with cwnd.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Verdict {
+    /// Slow start continues.
+    SlowStart,
+    /// Slow start ends at this many segments.
+    LeaveSlowStart(f64),
+    Grow,
+    Shrink,
+    Hold,
+}
+
+/// Vegas's thresholds and its Diff test, shared with the ns-2 module.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Thresholds {
+    pub alpha: f64,
+    pub beta: f64,
+    pub gamma: f64,
+}
+
+impl Thresholds {
+    pub fn new(params: &CcParams) -> Self {
+        Thresholds { alpha: params.value(&PARAMS[0]), beta: params.value(&PARAMS[1]), gamma: params.value(&PARAMS[2]) }
+    }
+}
+
+/// Diff in segments: (Expected - Actual) x BaseRTT for a window of `cwnd`
+/// segments.
+pub(super) fn diff(cwnd: f64, base_rtt: Duration, rtt: Duration) -> f64 {
+    let (base, rtt) = (base_rtt.as_secs_f64(), rtt.as_secs_f64());
+    (cwnd / base - cwnd / rtt) * base
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Vegas {
+    thresholds: Thresholds,
+    rounds: Rounds,
+    base_rtt: Option<Duration>,
+    /// This round's RTT samples: their sum and count.
+    rtt_sum: Duration,
+    rtt_count: u32,
+    /// The mean RTT of the round that just ended, until the window is
+    /// judged by it.
+    round_rtt: Option<Duration>,
+    /// Whether this slow-start round grows cwnd (every other one does).
+    growing_round: bool,
+    slow_start: RenoGrowth,
+}
+
+impl Vegas {
+    pub fn new(ctx: &CcContext, params: &CcParams) -> Self {
+        Vegas {
+            thresholds: Thresholds::new(params),
+            rounds: Rounds::default(),
+            base_rtt: None,
+            rtt_sum: Duration::ZERO,
+            rtt_count: 0,
+            round_rtt: None,
+            growing_round: true,
+            slow_start: RenoGrowth::new(ctx.abc),
+        }
+    }
+
+    /// The verdict on a round of `cwnd` segments whose mean RTT was `rtt`.
+    fn judge(&self, cwnd: f64, slow_start: bool, rtt: Duration) -> Verdict {
+        let Some(base) = self.base_rtt else { return Verdict::Hold };
+        let diff = diff(cwnd, base, rtt);
+        let t = &self.thresholds;
+        match () {
+            _ if slow_start && diff > t.gamma => {
+                // What the path holds at the base RTT, plus one segment.
+                let target = cwnd * base.as_secs_f64() / rtt.as_secs_f64();
+                Verdict::LeaveSlowStart(cwnd.min(target + 1.0).max(2.0))
+            }
+            _ if slow_start => Verdict::SlowStart,
+            _ if diff > t.beta => Verdict::Shrink,
+            _ if diff < t.alpha => Verdict::Grow,
+            _ => Verdict::Hold,
+        }
+    }
+}
+
+impl CongestionOps for Vegas {
+    fn name(&self) -> &'static str {
+        "vegas"
+    }
+
+    /// Brakmo & Peterson §3.1: a quarter off, not a half.
+    fn ssthresh(&mut self, w: &Window, c: &Conn) -> u32 {
+        (w.cwnd / 4 * 3).max(2 * c.mss)
+    }
+
+    fn pkts_acked(&mut self, c: &Conn, rs: &RateSample) {
+        if self.rounds.on_ack(c, rs) && self.rtt_count > 0 {
+            self.round_rtt = Some(Duration::from_ps(self.rtt_sum.as_ps() / u64::from(self.rtt_count)));
+            self.rtt_sum = Duration::ZERO;
+            self.rtt_count = 0;
+        }
+        if let Some(rtt) = rs.rtt {
+            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+            self.rtt_sum += rtt;
+            self.rtt_count += 1;
+        }
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
+        let slow_start = w.cwnd < w.ssthresh;
+        if let Some(rtt) = self.round_rtt.take() {
+            let mss = c.mss;
+            match self.judge(f64::from(w.cwnd) / f64::from(mss), slow_start, rtt) {
+                Verdict::SlowStart => self.growing_round = !self.growing_round,
+                Verdict::LeaveSlowStart(segments) => {
+                    w.cwnd = (segments * f64::from(mss)) as u32;
+                    w.ssthresh = w.cwnd;
+                }
+                Verdict::Grow if c.cwnd_limited => w.cwnd += mss,
+                Verdict::Shrink => {
+                    w.cwnd = w.cwnd.saturating_sub(mss).max(2 * mss);
+                    w.ssthresh = w.ssthresh.min(w.cwnd);
+                }
+                Verdict::Grow | Verdict::Hold => {}
+            }
+            return;
+        }
+        if slow_start && self.growing_round && c.cwnd_limited {
+            w.cwnd = self.slow_start.grow(w, c.mss, acked);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{conn, context, window};
+    use super::super::CcKind;
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    fn vegas(alpha: f64, beta: f64) -> Vegas {
+        let mut p = CcParams::default();
+        p.set(CcKind::Vegas, "alpha", alpha).unwrap();
+        p.set(CcKind::Vegas, "beta", beta).unwrap();
+        Vegas::new(&context(2), &p)
+    }
+
+    fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+
+    #[test]
+    fn diff_counts_the_segments_queued_beyond_the_base_rtt() {
+        // 20 segments, 100 ms base, 125 ms now: Expected 200/s, Actual
+        // 160/s, (200 - 160) x 0.1 s = 4 segments.
+        assert!((diff(20.0, ms(100), ms(125)) - 4.0).abs() < 1e-12);
+        assert_eq!(diff(20.0, ms(100), ms(100)), 0.0);
+    }
+
+    /// Vegas with base RTT 100 ms judging a round of `cwnd` segments in
+    /// congestion avoidance whose mean RTT was `rtt_ms`.
+    fn avoid(cwnd: u32, rtt_ms: u64) -> u32 {
+        let mut cc = vegas(1.0, 3.0);
+        cc.base_rtt = Some(ms(100));
+        cc.round_rtt = Some(ms(rtt_ms));
+        let mut w = window(cwnd * MSS, MSS);
+        cc.cong_avoid(&mut w, &conn(MSS, 0), MSS);
+        w.cwnd / MSS
+    }
+
+    #[test]
+    fn avoidance_keeps_diff_between_alpha_and_beta() {
+        // 20 segments: RTT 104 ms -> Diff 0.77 < alpha = 1, grow;
+        // 110 ms -> 1.82, hold; 117 ms -> 2.91, hold; 118 ms -> 3.05 > beta = 3, shrink.
+        assert_eq!(avoid(20, 104), 21);
+        assert_eq!(avoid(20, 110), 20);
+        assert_eq!(avoid(20, 117), 20);
+        assert_eq!(avoid(20, 118), 19);
+    }
+
+    #[test]
+    fn slow_start_grows_every_other_round_and_ends_above_gamma() {
+        let mut cc = vegas(1.0, 3.0);
+        cc.base_rtt = Some(ms(100));
+        let mut w = window(4 * MSS, u32::MAX / 2);
+        let c = conn(MSS, 0);
+        cc.cong_avoid(&mut w, &c, MSS);
+        assert_eq!(w.cwnd, 5 * MSS, "the first round grows");
+        // End of round at 102 ms: Diff = 5 (1 - 100/102) = 0.098 <= gamma.
+        cc.round_rtt = Some(ms(102));
+        cc.cong_avoid(&mut w, &c, MSS);
+        cc.cong_avoid(&mut w, &c, MSS);
+        assert_eq!(w.cwnd, 5 * MSS, "this round holds");
+        cc.round_rtt = Some(ms(102));
+        cc.cong_avoid(&mut w, &c, MSS);
+        cc.cong_avoid(&mut w, &c, MSS);
+        assert_eq!(w.cwnd, 6 * MSS, "and the next grows");
+        // 6 segments at 140 ms: Diff = 6 (1 - 100/140) = 1.71 > gamma: cwnd
+        // falls to what 100 ms holds, 6 x 100/140 = 4.29, plus one.
+        cc.round_rtt = Some(ms(140));
+        cc.cong_avoid(&mut w, &c, MSS);
+        assert_eq!((w.cwnd, w.ssthresh), (5285, 5285));
+    }
+
+    #[test]
+    fn the_round_rtt_is_the_mean_of_its_samples_and_base_rtt_the_least() {
+        let mut cc = vegas(1.0, 3.0);
+        let sample =
+            |prior, rtt| RateSample { prior_delivered: Some(prior), rtt: Some(ms(rtt)), ..RateSample::default() };
+        let c = |delivered| Conn { delivered, ..conn(MSS, 0) };
+        cc.pkts_acked(&c(1000), &sample(0, 120));
+        cc.pkts_acked(&c(2000), &sample(0, 100));
+        cc.pkts_acked(&c(3000), &sample(0, 110));
+        assert_eq!(cc.round_rtt, None);
+        cc.pkts_acked(&c(4000), &sample(1000, 130));
+        assert_eq!((cc.round_rtt, cc.base_rtt), (Some(ms(110)), Some(ms(100))));
+    }
+
+    #[test]
+    fn a_loss_keeps_three_quarters_of_the_window() {
+        assert_eq!(vegas(1.0, 3.0).ssthresh(&window(20 * MSS, 0), &conn(MSS, 0)), 15 * MSS);
+    }
+}
