@@ -89,20 +89,25 @@ pub(super) const PARAMS: &[ParamInfo] = &[
     },
 ];
 
-/// The cubic's state since the last congestion event, in segments.
+/// The cubic's state since the last congestion event, in whole segments
+/// as Linux counts them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Epoch {
     /// W_max: the window at the last congestion event (after fast
     /// convergence); 0 after a timeout, so the next epoch starts at K = 0.
-    w_max: f64,
+    w_max: u32,
     /// The window just before the last reduction (cwnd_prior, §4.3).
-    cwnd_prior: f64,
+    cwnd_prior: u32,
     /// When the current epoch (congestion avoidance since the last event)
-    /// began, with K and cwnd_epoch then; `None` until the first ACK of it.
+    /// began, with K and the window the cubic is centred on; `None` until
+    /// the first ACK of it.
     start: Option<Instant>,
     k: f64,
-    /// W_est, the Reno-friendly window (§4.3).
-    w_est: f64,
+    origin: u32,
+    /// W_est, the Reno-friendly window (§4.3), and the bytes acknowledged
+    /// towards its next segment.
+    w_est: u32,
+    est_acked: u64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -116,8 +121,8 @@ pub struct Cubic {
     before_event: Epoch,
     slow_start: RenoGrowth,
     hystart: Option<HyStart>,
-    /// Fractional bytes of growth carried between ACKs.
-    carry: f64,
+    /// Bytes acknowledged since cwnd last grew by a segment.
+    grow_acked: u64,
     /// When a hook last saw the connection (to shift the epoch over idle
     /// periods, as Linux does on CA_EVENT_TX_START).
     last_seen: Instant,
@@ -125,7 +130,7 @@ pub struct Cubic {
 
 impl Cubic {
     pub fn new(ctx: &CcContext, params: &CcParams) -> Self {
-        let epoch = Epoch { w_max: 0.0, cwnd_prior: 0.0, start: None, k: 0.0, w_est: 0.0 };
+        let epoch = Epoch { w_max: 0, cwnd_prior: 0, start: None, k: 0.0, origin: 0, w_est: 0, est_acked: 0 };
         Cubic {
             c: params.value(&PARAMS[0]),
             beta: params.value(&PARAMS[1]),
@@ -135,14 +140,21 @@ impl Cubic {
             before_event: epoch,
             slow_start: RenoGrowth::new(ctx.abc),
             hystart: (params.value(&PARAMS[4]) != 0.0).then(HyStart::default),
-            carry: 0.0,
+            grow_acked: 0,
             last_seen: Instant::ZERO,
         }
     }
 
-    /// W_cubic(t), RFC 9438 eq. (1), in segments.
-    fn w_cubic(&self, t: f64) -> f64 {
-        self.c * (t - self.epoch.k).powi(3) + self.epoch.w_max
+    /// W_cubic(t), RFC 9438 eq. (1), in whole segments: like Linux's
+    /// bictcp_update, the distance C |t - K|^3 from the plateau is
+    /// truncated, so the cubic sits at W_max while it is under a segment.
+    fn w_cubic(&self, t: f64) -> u32 {
+        let offset = (self.c * (t - self.epoch.k).abs().powi(3)).min(f64::from(u32::MAX / 4)) as u32;
+        if t < self.epoch.k {
+            self.epoch.origin.saturating_sub(offset)
+        } else {
+            self.epoch.origin.saturating_add(offset)
+        }
     }
 
     /// alpha_cubic (§4.3): the Reno-friendly additive increase, until W_est
@@ -155,35 +167,53 @@ impl Cubic {
         }
     }
 
-    /// Congestion avoidance for `acked` bytes, RFC 9438 §4.2-4.5.
+    /// Congestion avoidance for `acked` bytes, RFC 9438 §4.2-4.5: cwnd
+    /// grows a segment per `cnt` segments acknowledged, cnt = cwnd /
+    /// (target - cwnd) with the target W_cubic one RTT ahead (or W_est if
+    /// higher), at most half a segment per segment (1.5 cwnd per RTT).
     fn avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
-        let mss = f64::from(c.mss);
-        let cwnd = f64::from(w.cwnd) / mss;
-        let start = *self.epoch.start.get_or_insert_with(|| {
+        let mss = u64::from(c.mss);
+        let cwnd = (w.cwnd / c.mss).max(1);
+        let e = &mut self.epoch;
+        if e.start.is_none() {
             // §4.2: K from the window at the epoch's start; after a timeout
             // (W_max 0) or above the old maximum, the epoch starts at its
             // plateau.
-            self.epoch.k = if cwnd < self.epoch.w_max { ((self.epoch.w_max - cwnd) / self.c).cbrt() } else { 0.0 };
-            self.epoch.w_max = self.epoch.w_max.max(cwnd);
-            self.epoch.w_est = cwnd;
-            c.now
-        });
-        let t = c.now.saturating_since(start).as_secs_f64();
-        let rtt = c.srtt.unwrap_or(Duration::ZERO).as_secs_f64();
-        let segments = f64::from(acked) / mss;
-        self.epoch.w_est += self.alpha() * segments / cwnd;
-        let next = if self.reno_friendly && self.w_cubic(t) < self.epoch.w_est {
-            // §4.3: the Reno-friendly region.
-            self.epoch.w_est.max(cwnd)
-        } else {
-            // §4.4, §4.5: towards W_cubic one RTT ahead, at most 1.5 cwnd.
-            let target = self.w_cubic(t + rtt).clamp(cwnd, 1.5 * cwnd);
-            cwnd + (target - cwnd) / cwnd * segments
-        };
-        self.carry += (next - cwnd) * mss;
-        let whole = self.carry.floor();
-        self.carry -= whole;
-        w.cwnd = (f64::from(w.cwnd) + whole).min(f64::from(u32::MAX / 2)) as u32;
+            e.start = Some(c.now);
+            (e.k, e.origin) =
+                if cwnd < e.w_max { ((f64::from(e.w_max - cwnd) / self.c).cbrt(), e.w_max) } else { (0.0, cwnd) };
+            e.w_est = cwnd;
+            e.est_acked = 0;
+        }
+        let start = e.start.unwrap_or(c.now);
+        e.est_acked += u64::from(acked);
+        let t = c.now.saturating_since(start) + c.srtt.unwrap_or(Duration::ZERO);
+        let target = self.w_cubic(t.as_secs_f64());
+        let mut cnt = if target > cwnd { cwnd / (target - cwnd) } else { 100 * cwnd };
+        if self.reno_friendly {
+            // §4.3: W_est gains alpha_cubic segments per window acknowledged.
+            let per_segment = (f64::from(cwnd) / self.alpha() * mss as f64) as u64;
+            let e = &mut self.epoch;
+            while e.est_acked > per_segment.max(1) {
+                e.est_acked -= per_segment.max(1);
+                e.w_est += 1;
+            }
+            if e.w_est > cwnd {
+                cnt = cnt.min(cwnd / (e.w_est - cwnd));
+            }
+        }
+        let step = u64::from(cnt.max(2)) * mss;
+        // Credit earned while cnt was larger is spent gently: at most one
+        // segment (Linux tcp_cong_avoid_ai).
+        let mut grown = 0;
+        if self.grow_acked >= step {
+            self.grow_acked = 0;
+            grown = 1;
+        }
+        self.grow_acked += u64::from(acked);
+        grown += self.grow_acked / step;
+        self.grow_acked %= step;
+        w.cwnd = (u64::from(cwnd) + grown).saturating_mul(mss).min(u64::from(u32::MAX / 2)) as u32;
     }
 }
 
@@ -193,16 +223,16 @@ impl CongestionOps for Cubic {
     }
 
     /// §4.6 and §4.7: a congestion event remembers W_max and keeps beta
-    /// of the window.
+    /// of the window, in whole segments.
     fn ssthresh(&mut self, w: &Window, c: &Conn) -> u32 {
-        let cwnd = f64::from(w.cwnd) / f64::from(c.mss);
+        let cwnd = w.cwnd / c.mss;
         self.before_event = self.epoch;
         let fast = self.fast_convergence && cwnd < self.epoch.w_max;
-        self.epoch.w_max = if fast { cwnd * (1.0 + self.beta) / 2.0 } else { cwnd };
+        self.epoch.w_max = if fast { (f64::from(cwnd) * (1.0 + self.beta) / 2.0) as u32 } else { cwnd };
         self.epoch.cwnd_prior = cwnd;
         self.epoch.start = None;
         self.hystart = None; // RFC 9406 §4.3: the initial slow start only
-        ((f64::from(w.cwnd) * self.beta) as u32).max(2 * c.mss)
+        ((f64::from(cwnd) * self.beta) as u32).max(2) * c.mss
     }
 
     fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
@@ -213,7 +243,7 @@ impl CongestionOps for Cubic {
         if w.cwnd < w.ssthresh {
             let grown = self.slow_start.grow(w, c.mss, acked);
             w.cwnd = match &mut self.hystart {
-                Some(h) => h.grow(w, grown),
+                Some(h) => h.grow(w, c.mss, grown),
                 None => grown,
             };
         } else {
@@ -231,7 +261,7 @@ impl CongestionOps for Cubic {
         match event {
             // §4.8: after a timeout the next epoch starts at K = 0 with W_max
             // the window it starts from.
-            CwndEvent::Rto => self.epoch.w_max = 0.0,
+            CwndEvent::Rto => self.epoch.w_max = 0,
             // Linux bictcp_cwnd_event: an idle period does not count as
             // time in the epoch.
             CwndEvent::TxStart => {
@@ -291,7 +321,7 @@ impl HyStart {
 
     /// The slow-start window `grown` as HyStart++ lets it grow from `w`;
     /// sets ssthresh when it ends slow start.
-    fn grow(&mut self, w: &mut Window, grown: u32) -> u32 {
+    fn grow(&mut self, w: &mut Window, mss: u32, grown: u32) -> u32 {
         let enough = self.rtt_sample_count >= N_RTT_SAMPLE;
         match (self.css_baseline, self.current_round_min_rtt, self.last_round_min_rtt) {
             (None, Some(current), Some(last)) if enough => {
@@ -311,7 +341,8 @@ impl HyStart {
             return grown;
         }
         if self.css_rounds >= CSS_ROUNDS {
-            w.ssthresh = w.cwnd; // on to congestion avoidance
+            // On to congestion avoidance, which counts whole segments.
+            w.ssthresh = w.cwnd - w.cwnd % mss;
             return w.cwnd;
         }
         w.cwnd + (grown - w.cwnd) / CSS_GROWTH_DIVISOR
@@ -334,10 +365,22 @@ mod tests {
         Conn { now: Instant::from_ps(ms * 1_000_000_000), srtt: Some(Duration::from_millis(srtt_ms)), ..conn(MSS, 0) }
     }
 
+    /// The epoch after a loss at W_max = 100 segments: it began at t = 1 s
+    /// from 70 segments, K = cbrt(30 / 0.4) = 4.2172 s.
+    fn after_loss_at_100() -> Epoch {
+        Epoch {
+            w_max: 100,
+            cwnd_prior: 100,
+            start: Some(Instant::from_ps(1_000_000_000_000)),
+            k: (30.0f64 / 0.4).cbrt(),
+            origin: 100,
+            w_est: 70,
+            est_acked: 0,
+        }
+    }
+
     #[test]
-    fn w_cubic_follows_rfc_9438_equation_1() {
-        // W_max 100 segments, beta 0.7: the epoch starts at 70 segments and
-        // K = cbrt(30 / 0.4) = 4.2172 s.
+    fn w_cubic_follows_rfc_9438_equation_1_in_whole_segments() {
         let mut cc = cubic();
         let mut w = window(100 * MSS, u32::MAX / 2);
         w.ssthresh = cc.ssthresh(&w, &at(0, 100));
@@ -345,74 +388,79 @@ mod tests {
         w.cwnd = w.ssthresh;
         cc.cong_avoid(&mut w, &at(1000, 100), MSS);
         assert!((cc.epoch.k - 4.217_163).abs() < 1e-6, "K = {}", cc.epoch.k);
-        // At t = 0: 70; at t = K: W_max; at t = 6 s: 0.4 (1.7828)^3 + 100.
-        assert!((cc.w_cubic(0.0) - 70.0).abs() < 1e-9);
-        assert!((cc.w_cubic(cc.epoch.k) - 100.0).abs() < 1e-9);
-        assert!((cc.w_cubic(6.0) - 102.266_5).abs() < 1e-3, "{}", cc.w_cubic(6.0));
-        assert!((cc.w_cubic(2.0) - 95.6403).abs() < 1e-3, "{}", cc.w_cubic(2.0));
+        // t = 0: 100 - 0.4 x 4.2172^3 = 100 - 30 = 70; t = 2 s: 100 - 0.4 x 2.2172^3 = 100 - 4.36 -> 96; t = 6 s: 100 +
+        // 0.4 x 1.7828^3 = 100 + 2.27 -> 102; within a segment of W_max
+        // (|t - K| < cbrt(1/0.4) = 1.357 s) it is W_max.
+        assert_eq!([0.0, 2.0, 6.0, 3.0, 5.5].map(|t| cc.w_cubic(t)), [70, 96, 102, 100, 100]);
     }
 
     #[test]
-    fn each_ack_moves_cwnd_a_cwnd_th_of_the_way_to_the_target_one_rtt_ahead() {
-        // The epoch after a loss at W_max = 100 began at t = 1 s from 70
-        // segments (K = 4.2172 s). An ACK at t = 3 s with srtt 100 ms aims at
-        // W_cubic(2.1) = 0.4 (2.1 - 4.2172)^3 + 100 = 96.2034 segments and
-        // moves (96.2034 - 70) / 70 = 0.37433 of a segment.
+    fn cwnd_grows_a_segment_per_cwnd_over_target_minus_cwnd_segments_acked() {
+        // At t = 1.5 s one RTT (100 ms) ahead, t = 0.6 s into the epoch:
+        // W_cubic = 100 - floor(0.4 x 3.6172^3 = 18.93) = 82, so cnt =
+        // 70 / (82 - 70) = 5: the fifth segment acknowledged adds one.
         let mut cc = cubic();
         cc.reno_friendly = false;
-        cc.epoch = Epoch {
-            w_max: 100.0,
-            cwnd_prior: 100.0,
-            start: Some(Instant::from_ps(1_000_000_000_000)),
-            k: 4.217_163_326_508_746,
-            w_est: 70.0,
-        };
+        cc.epoch = after_loss_at_100();
         let mut w = window(70 * MSS, 70 * MSS);
-        cc.cong_avoid(&mut w, &at(3000, 100), MSS);
-        assert_eq!(w.cwnd, 70 * MSS + 374);
-    }
-
-    #[test]
-    fn the_target_is_at_most_one_and_a_half_cwnd() {
-        let mut cc = cubic();
-        let mut w = window(10 * MSS, 0);
-        cc.epoch.w_max = 10.0;
-        cc.reno_friendly = false;
-        cc.cong_avoid(&mut w, &at(0, 100), MSS);
-        // 100 s later W_cubic is far above: growth is (15 - 10) / 10 segment.
-        cc.cong_avoid(&mut w, &at(100_000, 100), MSS);
-        assert_eq!(w.cwnd, 10 * MSS + 500);
-    }
-
-    #[test]
-    fn in_the_reno_friendly_region_cwnd_follows_w_est() {
-        // Right after a loss at 100 segments W_cubic barely moves (70.0 at
-        // t = 0); W_est grows by alpha_cubic = 3 (0.3) / 1.7 = 0.5294
-        // segment per window of ACKs, and cwnd with it.
-        let mut cc = cubic();
-        let mut w = window(100 * MSS, u32::MAX / 2);
-        w.ssthresh = cc.ssthresh(&w, &at(0, 1));
-        w.cwnd = w.ssthresh;
-        for _ in 0..70 {
-            cc.cong_avoid(&mut w, &at(1, 1), MSS);
+        for _ in 0..4 {
+            cc.cong_avoid(&mut w, &at(1500, 100), MSS);
         }
-        // Each ACK adds 0.5294 / cwnd with cwnd rising from 70 to 70.53.
-        assert!((cc.epoch.w_est - 70.5275).abs() < 5e-4, "{}", cc.epoch.w_est);
-        assert!(w.cwnd.abs_diff((cc.epoch.w_est * 1000.0) as u32) <= 1, "{} {}", w.cwnd, cc.epoch.w_est);
+        assert_eq!(w.cwnd, 70 * MSS);
+        cc.cong_avoid(&mut w, &at(1500, 100), MSS);
+        assert_eq!(w.cwnd, 71 * MSS);
+    }
+
+    #[test]
+    fn growth_is_at_most_half_a_segment_per_segment_acknowledged() {
+        // 100 s on, W_cubic is far above: cnt is held at 2 (1.5 cwnd per RTT).
+        let mut cc = cubic();
+        cc.reno_friendly = false;
+        cc.epoch = after_loss_at_100();
+        let mut w = window(70 * MSS, 70 * MSS);
+        cc.cong_avoid(&mut w, &at(100_000, 100), 2 * MSS);
+        assert_eq!(w.cwnd, 71 * MSS);
+    }
+
+    #[test]
+    fn in_the_reno_friendly_region_cwnd_chases_w_est() {
+        // W_est 75 above cwnd 70 with W_cubic at 82 (cnt 5): cnt =
+        // min(5, 70 / (75 - 70) = 14) stays 5. With W_est 90: 70 / 20 = 3.
+        let mut cc = cubic();
+        cc.epoch = Epoch { w_est: 90, ..after_loss_at_100() };
+        let mut w = window(70 * MSS, 70 * MSS);
+        for _ in 0..2 {
+            cc.cong_avoid(&mut w, &at(1500, 100), MSS);
+        }
+        assert_eq!(w.cwnd, 70 * MSS);
+        cc.cong_avoid(&mut w, &at(1500, 100), MSS);
+        assert_eq!(w.cwnd, 71 * MSS);
+        // W_est itself gains a segment per cwnd / alpha_cubic = 70 / 0.5294
+        // = 132.2 segments acknowledged.
+        let mut cc = cubic();
+        cc.epoch = after_loss_at_100();
+        let mut w = window(70 * MSS, 70 * MSS);
+        for _ in 0..133 {
+            cc.cong_avoid(&mut w, &at(1000, 1), MSS);
+            w.cwnd = 70 * MSS;
+        }
+        assert_eq!(cc.epoch.w_est, 71);
     }
 
     #[test]
     fn fast_convergence_remembers_a_smaller_w_max() {
         let mut cc = cubic();
-        cc.epoch.w_max = 100.0;
+        cc.epoch.w_max = 100;
         cc.ssthresh(&window(80 * MSS, 0), &conn(MSS, 0));
-        assert!((cc.epoch.w_max - 80.0 * 1.7 / 2.0).abs() < 1e-9, "W_max = cwnd (1 + beta) / 2");
+        assert_eq!(cc.epoch.w_max, 68, "W_max = cwnd (1 + beta) / 2 = 80 x 0.85");
+        cc.ssthresh(&window(68 * MSS + 999, 0), &conn(MSS, 0));
+        assert_eq!(cc.epoch.w_max, 68, "a part of a segment is not below W_max");
         let mut p = CcParams::default();
         p.set(CcKind::Cubic, "fast_convergence", 0.0).unwrap();
         let mut plain = Cubic::new(&context(10), &p);
-        plain.epoch.w_max = 100.0;
+        plain.epoch.w_max = 100;
         plain.ssthresh(&window(80 * MSS, 0), &conn(MSS, 0));
-        assert_eq!(plain.epoch.w_max, 80.0);
+        assert_eq!(plain.epoch.w_max, 80);
     }
 
     #[test]
@@ -424,7 +472,7 @@ mod tests {
         cc.cwnd_event(&mut w, &at(0, 100), CwndEvent::Rto);
         w.cwnd = 70 * MSS; // slow start reached ssthresh
         cc.cong_avoid(&mut w, &at(5000, 100), MSS);
-        assert_eq!((cc.epoch.k, cc.epoch.w_max), (0.0, 70.0));
+        assert_eq!((cc.epoch.k, cc.epoch.origin), (0.0, 70));
     }
 
     #[test]
@@ -507,8 +555,10 @@ mod tests {
         }
         // 10 -> 20 -> 30, then at 120 ms 7 ACKs of slow start (37) and 3 of
         // CSS (37.75), four CSS rounds of 10 quarters (47.75), and the fifth
-        // round's first ACK ends slow start there.
-        assert_eq!(w.ssthresh, 47_750);
-        assert!(w.cwnd > w.ssthresh, "the rest of the round grew in avoidance");
+        // round's first ACK ends slow start at 47 whole segments.
+        assert_eq!(w.ssthresh, 47_000);
+        // The rest of the round is avoidance, from a cubic on its plateau
+        // (no W_max yet: K = 0), flat while C t^3 is under a segment.
+        assert_eq!(w.cwnd, 47_000);
     }
 }
