@@ -22,8 +22,11 @@
 //! while the queue is below gamma segments, and is cut to (1 - beta) win
 //! on a loss. A timeout zeroes `dwnd`. As in the draft, the delay window
 //! works only in congestion avoidance and at windows of at least
-//! `low_window` segments, where Reno would be slow. RTT is the smoothed
-//! RTT (srtt), baseRTT the least RTT seen.
+//! `low_window` segments, where Reno would be slow. baseRTT is the least
+//! RTT seen and RTT the least of the last round's samples (with three or
+//! more), as in the Compound module of Linux 2.6.22 that ns-2's TCP-Linux
+//! carries: a smoothed RTT (the seed's reading) lags by eight samples and
+//! takes the sender's own bursts for queueing.
 //!
 //! ```text
 //!   slow start (dwnd = 0) --> avoidance, win < low_window: Reno
@@ -43,7 +46,8 @@
 //! | `low_window` | 41 | 0-10^6 | draft §3.2: dwnd only at windows of 41 segments or more |
 
 use super::{
-    CcContext, CcParams, CongestionOps, Conn, CwndEvent, ParamInfo, ParamKind, RateSample, RenoGrowth, Rounds, Window,
+    CcContext, CcParams, CongestionOps, Conn, CwndEvent, ParamInfo, ParamKind, RateSample, RenoGrowth, RoundRtts,
+    Window,
 };
 use ackclock_core::Duration;
 
@@ -117,10 +121,10 @@ pub struct Compound {
     /// The window last written, in bytes: if the endpoint changed it since
     /// (its recovery or loss window), the loss window takes the change.
     written: u32,
-    rounds: Rounds,
-    base_rtt: Option<Duration>,
-    /// A round ended: the delay window is due its once-per-round update.
-    round_ended: bool,
+    rtts: RoundRtts,
+    /// The least RTT of the round that just ended: the delay window is due
+    /// its once-per-round update.
+    round_rtt: Option<Duration>,
     slow_start: RenoGrowth,
 }
 
@@ -132,9 +136,8 @@ impl Compound {
             lwnd: f64::from(ctx.initial_window),
             dwnd: 0.0,
             written: 0,
-            rounds: Rounds::default(),
-            base_rtt: None,
-            round_ended: false,
+            rtts: RoundRtts::default(),
+            round_rtt: None,
             slow_start: RenoGrowth::new(ctx.abc),
         }
     }
@@ -182,10 +185,10 @@ impl CongestionOps for Compound {
     }
 
     fn pkts_acked(&mut self, c: &Conn, rs: &RateSample) {
-        if let Some(rtt) = rs.rtt {
-            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+        // Two samples a round are likely both delayed ACKs: no measure.
+        if let Some(round) = self.rtts.on_ack(c, rs).filter(|r| r.samples > 2) {
+            self.round_rtt = Some(round.min);
         }
-        self.round_ended |= self.rounds.on_ack(c, rs);
     }
 
     fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
@@ -202,11 +205,9 @@ impl CongestionOps for Compound {
         let win = self.lwnd + self.dwnd;
         // The loss window: one segment per round, 1/win per segment acked.
         self.lwnd += f64::from(acked) / f64::from(c.mss) / win;
-        if std::mem::take(&mut self.round_ended) {
-            if let (Some(base), Some(rtt)) = (self.base_rtt, c.srtt) {
-                let diff = super::vegas::diff(win, base, rtt);
-                self.dwnd = if win >= self.tuning.low_window { self.delay_window(win, diff) } else { 0.0 };
-            }
+        if let (Some(base), Some(rtt)) = (self.rtts.base(), self.round_rtt.take()) {
+            let diff = super::vegas::diff(win, base, rtt);
+            self.dwnd = if win >= self.tuning.low_window { self.delay_window(win, diff) } else { 0.0 };
         }
         self.write(w, c.mss);
     }
@@ -242,21 +243,22 @@ mod tests {
     /// `dwnd`, base RTT 100 ms.
     fn split(lwnd: f64, dwnd: f64) -> (Compound, Window) {
         let mut cc = compound();
-        (cc.lwnd, cc.dwnd, cc.base_rtt) = (lwnd, dwnd, Some(Duration::from_millis(100)));
+        cc.pkts_acked(&conn(MSS, 0), &RateSample { rtt: Some(Duration::from_millis(100)), ..RateSample::default() });
+        (cc.lwnd, cc.dwnd) = (lwnd, dwnd);
         let mut w = window(0, MSS);
         cc.write(&mut w, MSS);
         (cc, w)
     }
 
-    fn end_of_round(cc: &mut Compound, w: &mut Window, srtt_ms: u64) {
-        cc.round_ended = true;
-        let c = Conn { srtt: Some(Duration::from_millis(srtt_ms)), ..conn(MSS, 0) };
-        cc.cong_avoid(w, &c, MSS);
+    /// The end of a round whose least RTT was `rtt_ms`.
+    fn end_of_round(cc: &mut Compound, w: &mut Window, rtt_ms: u64) {
+        cc.round_rtt = Some(Duration::from_millis(rtt_ms));
+        cc.cong_avoid(w, &conn(MSS, 0), MSS);
     }
 
     #[test]
     fn below_gamma_the_delay_window_grows_by_alpha_win_to_the_k_minus_one() {
-        // win = 60 + 20 = 80 segments, srtt 110 ms: diff = 80 (1 - 100/110)
+        // win = 60 + 20 = 80 segments, round RTT 110 ms: diff = 80 (1 - 100/110)
         // = 7.27 < 30. dwnd += 0.125 x 80^0.75 - 1 = 0.125 x 26.75 - 1 = 2.344.
         let (mut cc, mut w) = split(60.0, 20.0);
         end_of_round(&mut cc, &mut w, 110);
@@ -269,7 +271,7 @@ mod tests {
 
     #[test]
     fn at_gamma_and_above_the_delay_window_drains_by_zeta_diff() {
-        // win = 80, srtt 200 ms: diff = 80 (1 - 100/200) = 40 >= 30:
+        // win = 80, round RTT 200 ms: diff = 80 (1 - 100/200) = 40 >= 30:
         // dwnd = (20 - 40)^+ = 0; at 160 ms diff = 30 exactly: 20 - 30 -> 0;
         // with dwnd 50: 50 - 30 = 20.
         let (mut cc, mut w) = split(60.0, 20.0);
@@ -302,6 +304,27 @@ mod tests {
         cc.cwnd_event(&mut w, &conn(MSS, 0), CwndEvent::Init);
         cc.cong_avoid(&mut w, &conn(MSS, 0), MSS);
         assert_eq!((w.cwnd, cc.lwnd, cc.dwnd), (3 * MSS, 3.0, 0.0));
+    }
+
+    #[test]
+    fn a_round_with_two_rtt_samples_or_fewer_is_no_measure() {
+        let mut cc = compound();
+        let sample = |prior| RateSample {
+            prior_delivered: Some(prior),
+            rtt: Some(Duration::from_millis(120)),
+            ..RateSample::default()
+        };
+        let c = |delivered| Conn { delivered, ..conn(MSS, 0) };
+        // Round 1 is the ACKs of segments sent before 1000 bytes were
+        // delivered (2 samples), round 2 those sent before 3000 (3).
+        cc.pkts_acked(&c(1000), &sample(0));
+        cc.pkts_acked(&c(2000), &sample(0));
+        cc.pkts_acked(&c(3000), &sample(1000));
+        assert_eq!(cc.round_rtt, None, "two samples (delayed ACKs)");
+        cc.pkts_acked(&c(4000), &sample(1000));
+        cc.pkts_acked(&c(5000), &sample(1000));
+        cc.pkts_acked(&c(6000), &sample(3000));
+        assert_eq!(cc.round_rtt, Some(Duration::from_millis(120)));
     }
 
     #[test]

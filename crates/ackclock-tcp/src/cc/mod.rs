@@ -45,7 +45,7 @@ pub use highspeed::HighSpeed;
 pub use ns2::Ns2Reno;
 pub use registry::{Algorithm, CcKind, CcParams, ParamError, ParamInfo, ParamKind};
 pub use reno::{Reno, RenoGrowth};
-pub use rounds::Rounds;
+pub use rounds::{RoundRtt, RoundRtts, Rounds};
 pub use vegas::Vegas;
 
 use ackclock_core::{Bandwidth, Duration, Instant};

@@ -6,6 +6,7 @@
 //! passed the `snd_nxt` of the round's start" without reading the sender.
 
 use super::{Conn, RateSample};
+use ackclock_core::Duration;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rounds {
@@ -34,6 +35,53 @@ impl Rounds {
     /// delivered (BBR on entering recovery or PROBE_RTT).
     pub fn restart(&mut self, c: &Conn) {
         self.next_round_delivered = c.delivered;
+    }
+}
+
+/// What the RTT samples of one round said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundRtt {
+    pub min: Duration,
+    pub mean: Duration,
+    pub samples: u32,
+}
+
+/// The RTT samples of each round (a delay-based algorithm's "actual" RTT)
+/// and the least RTT ever seen (its BaseRTT).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoundRtts {
+    rounds: Rounds,
+    base: Option<Duration>,
+    min: Option<Duration>,
+    sum: Duration,
+    samples: u32,
+}
+
+impl RoundRtts {
+    /// Takes one ACK's sample; at the end of a round, returns what the
+    /// round's samples said (`None` if it had none).
+    pub fn on_ack(&mut self, c: &Conn, rs: &RateSample) -> Option<RoundRtt> {
+        let ended = self.rounds.on_ack(c, rs).then(|| self.take()).flatten();
+        if let Some(rtt) = rs.rtt {
+            self.base = Some(self.base.map_or(rtt, |b| b.min(rtt)));
+            self.min = Some(self.min.map_or(rtt, |m| m.min(rtt)));
+            self.sum += rtt;
+            self.samples += 1;
+        }
+        ended
+    }
+
+    fn take(&mut self) -> Option<RoundRtt> {
+        let min = self.min.take()?;
+        let mean = Duration::from_ps(self.sum.as_ps() / u64::from(self.samples));
+        let round = RoundRtt { min, mean, samples: self.samples };
+        (self.sum, self.samples) = (Duration::ZERO, 0);
+        Some(round)
+    }
+
+    /// BaseRTT: the least RTT seen.
+    pub fn base(&self) -> Option<Duration> {
+        self.base
     }
 }
 
@@ -68,5 +116,23 @@ mod tests {
         r.restart(&Conn { delivered: 9000, ..conn(1000, 0) });
         assert!(!ack(&mut r, 10_000, Some(8000)));
         assert!(ack(&mut r, 11_000, Some(9000)));
+    }
+
+    #[test]
+    fn a_round_reports_the_least_and_mean_of_its_samples_and_base_the_least_ever() {
+        let mut r = RoundRtts::default();
+        let sample = |prior, ms| RateSample {
+            prior_delivered: Some(prior),
+            rtt: Some(Duration::from_millis(ms)),
+            ..RateSample::default()
+        };
+        let c = |delivered| Conn { delivered, ..conn(1000, 0) };
+        assert_eq!(r.on_ack(&c(1000), &sample(0, 120)), None, "round 0 had no samples");
+        assert_eq!(r.on_ack(&c(2000), &sample(0, 100)), None);
+        assert_eq!(r.on_ack(&c(3000), &sample(0, 110)), None);
+        let round = r.on_ack(&c(4000), &sample(1000, 90));
+        let ms = Duration::from_millis;
+        assert_eq!(round, Some(RoundRtt { min: ms(100), mean: ms(110), samples: 3 }));
+        assert_eq!(r.base(), Some(ms(90)), "the ACK that ended the round counts for the next");
     }
 }

@@ -33,7 +33,9 @@
 //! restarts slow start as in RFC 5681. ns-2's own `Agent/TCP/Vegas`, with
 //! its fine-grained retransmissions, is the `ns2-vegas` module.
 
-use super::{CcContext, CcParams, CongestionOps, Conn, ParamInfo, ParamKind, RateSample, RenoGrowth, Rounds, Window};
+use super::{
+    CcContext, CcParams, CongestionOps, Conn, ParamInfo, ParamKind, RateSample, RenoGrowth, RoundRtts, Window,
+};
 use ackclock_core::Duration;
 
 pub(super) const PARAMS: &[ParamInfo] = &[
@@ -99,11 +101,7 @@ pub(super) fn diff(cwnd: f64, base_rtt: Duration, rtt: Duration) -> f64 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Vegas {
     thresholds: Thresholds,
-    rounds: Rounds,
-    base_rtt: Option<Duration>,
-    /// This round's RTT samples: their sum and count.
-    rtt_sum: Duration,
-    rtt_count: u32,
+    rtts: RoundRtts,
     /// The mean RTT of the round that just ended, until the window is
     /// judged by it.
     round_rtt: Option<Duration>,
@@ -116,10 +114,7 @@ impl Vegas {
     pub fn new(ctx: &CcContext, params: &CcParams) -> Self {
         Vegas {
             thresholds: Thresholds::new(params),
-            rounds: Rounds::default(),
-            base_rtt: None,
-            rtt_sum: Duration::ZERO,
-            rtt_count: 0,
+            rtts: RoundRtts::default(),
             round_rtt: None,
             growing_round: true,
             slow_start: RenoGrowth::new(ctx.abc),
@@ -128,7 +123,7 @@ impl Vegas {
 
     /// The verdict on a round of `cwnd` segments whose mean RTT was `rtt`.
     fn judge(&self, cwnd: f64, slow_start: bool, rtt: Duration) -> Verdict {
-        let Some(base) = self.base_rtt else { return Verdict::Hold };
+        let Some(base) = self.rtts.base() else { return Verdict::Hold };
         let diff = diff(cwnd, base, rtt);
         let t = &self.thresholds;
         match () {
@@ -156,15 +151,8 @@ impl CongestionOps for Vegas {
     }
 
     fn pkts_acked(&mut self, c: &Conn, rs: &RateSample) {
-        if self.rounds.on_ack(c, rs) && self.rtt_count > 0 {
-            self.round_rtt = Some(Duration::from_ps(self.rtt_sum.as_ps() / u64::from(self.rtt_count)));
-            self.rtt_sum = Duration::ZERO;
-            self.rtt_count = 0;
-        }
-        if let Some(rtt) = rs.rtt {
-            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
-            self.rtt_sum += rtt;
-            self.rtt_count += 1;
+        if let Some(round) = self.rtts.on_ack(c, rs) {
+            self.round_rtt = Some(round.mean);
         }
     }
 
@@ -201,11 +189,15 @@ mod tests {
 
     const MSS: u32 = 1000;
 
+    /// Vegas whose BaseRTT is 100 ms.
     fn vegas(alpha: f64, beta: f64) -> Vegas {
         let mut p = CcParams::default();
         p.set(CcKind::Vegas, "alpha", alpha).unwrap();
         p.set(CcKind::Vegas, "beta", beta).unwrap();
-        Vegas::new(&context(2), &p)
+        let mut cc = Vegas::new(&context(2), &p);
+        let first = RateSample { rtt: Some(ms(100)), ..RateSample::default() };
+        cc.pkts_acked(&conn(MSS, 0), &first);
+        cc
     }
 
     fn ms(x: u64) -> Duration {
@@ -224,7 +216,6 @@ mod tests {
     /// congestion avoidance whose mean RTT was `rtt_ms`.
     fn avoid(cwnd: u32, rtt_ms: u64) -> u32 {
         let mut cc = vegas(1.0, 3.0);
-        cc.base_rtt = Some(ms(100));
         cc.round_rtt = Some(ms(rtt_ms));
         let mut w = window(cwnd * MSS, MSS);
         cc.cong_avoid(&mut w, &conn(MSS, 0), MSS);
@@ -244,7 +235,6 @@ mod tests {
     #[test]
     fn slow_start_grows_every_other_round_and_ends_above_gamma() {
         let mut cc = vegas(1.0, 3.0);
-        cc.base_rtt = Some(ms(100));
         let mut w = window(4 * MSS, u32::MAX / 2);
         let c = conn(MSS, 0);
         cc.cong_avoid(&mut w, &c, MSS);
@@ -266,8 +256,8 @@ mod tests {
     }
 
     #[test]
-    fn the_round_rtt_is_the_mean_of_its_samples_and_base_rtt_the_least() {
-        let mut cc = vegas(1.0, 3.0);
+    fn the_round_rtt_is_the_mean_of_its_samples() {
+        let mut cc = Vegas::new(&context(2), &CcParams::default());
         let sample =
             |prior, rtt| RateSample { prior_delivered: Some(prior), rtt: Some(ms(rtt)), ..RateSample::default() };
         let c = |delivered| Conn { delivered, ..conn(MSS, 0) };
@@ -276,7 +266,7 @@ mod tests {
         cc.pkts_acked(&c(3000), &sample(0, 110));
         assert_eq!(cc.round_rtt, None);
         cc.pkts_acked(&c(4000), &sample(1000, 130));
-        assert_eq!((cc.round_rtt, cc.base_rtt), (Some(ms(110)), Some(ms(100))));
+        assert_eq!(cc.round_rtt, Some(ms(110)));
     }
 
     #[test]
