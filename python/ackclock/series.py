@@ -3,8 +3,9 @@
 A series set maps a variable name to `(times_s, values)`: each value holds
 from its time until the next one. The core records the client's cwnd,
 ssthresh, bytes_in_flight (bytes), srtt and rto (seconds), the server's
-advertised window rwnd (bytes) and loss_events, the count of congestion
-responses (fast retransmits plus timeouts). `with_segments` adds
+advertised window rwnd (bytes), loss_events, the count of congestion
+responses (fast retransmits plus timeouts), and pacing_rate (bit/s of
+payload) once the algorithm paces (BBR). `with_segments` adds
 cwnd_segments = cwnd / MSS.
 
 The functions here are pure: series in, rows or numbers out.
