@@ -92,6 +92,9 @@ pub struct Endpoint {
     /// algorithm's to set.
     pub(crate) win: Window,
     pub(crate) cc: Cc,
+    /// Whether `cc` detects losses itself (asked once: no per-ACK dispatch
+    /// for the algorithms that do not).
+    pub(crate) cc_detects_loss: bool,
     pub(crate) phase: Phase,
     /// RFC 5681 §3.2's inflated window, in force during fast recovery
     /// without SACK: cwnd plus a segment per duplicate ACK, deflated by
@@ -204,6 +207,7 @@ impl Endpoint {
                 ssthresh: cfg.initial_ssthresh.unwrap_or(u32::MAX / 2),
                 pacing_rate: None,
             },
+            cc_detects_loss: cc.detects_loss(),
             cc,
             phase: Phase::Open,
             inflated_cwnd: 0,

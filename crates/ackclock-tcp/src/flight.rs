@@ -9,7 +9,7 @@
 //! or ends inside a record splits it (rare: only when segment boundaries
 //! changed), as Linux fragments an skb.
 
-use crate::cc::RateSample;
+use crate::cc::{Oldest, RateSample};
 use ackclock_core::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -179,6 +179,11 @@ struct Totals {
 impl Flight {
     pub fn min_rtt(&self) -> Option<Duration> {
         self.conn.min_rtt
+    }
+
+    /// The first unacknowledged segment.
+    pub fn oldest(&self) -> Option<Oldest> {
+        self.segments.front().map(|s| Oldest { sent_at: s.sent_at, retransmitted: s.retransmitted })
     }
 
     /// Bytes delivered so far (C.delivered).

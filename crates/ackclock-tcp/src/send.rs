@@ -1,6 +1,6 @@
 //! The sending half: ACK processing, loss recovery, timers and output.
 
-use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, RateSample, RecoveryStyle};
+use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, LossCheck, RateSample, RecoveryStyle};
 use crate::endpoint::{Endpoint, Phase, State};
 use crate::flight::Delivery;
 use crate::scoreboard::NextSeg;
@@ -183,12 +183,26 @@ impl Endpoint {
                 }
             }
         }
+        if self.algorithm_loss_check(now, None) == LossCheck::Lost {
+            self.retransmit_at = Some(self.snd_una);
+        }
         // RFC 6298 (5.2), (5.3)
         if self.snd_una >= self.snd_max {
             self.rto_deadline = None;
         } else {
             self.restart_rto(now);
         }
+    }
+
+    /// The algorithm's own verdict on the first unacknowledged segment, if
+    /// it detects losses itself (`dupacks`: the count on a duplicate ACK).
+    fn algorithm_loss_check(&mut self, now: Instant, dupacks: Option<u32>) -> LossCheck {
+        if !self.cc_detects_loss {
+            return LossCheck::Endpoint;
+        }
+        let Some(oldest) = self.flight.oldest() else { return LossCheck::Endpoint };
+        let c = self.conn(now);
+        self.cc.check_loss(&c, dupacks, oldest)
     }
 
     fn on_dupack(&mut self, now: Instant, rs: &RateSample) {
@@ -212,12 +226,18 @@ impl Endpoint {
         // RFC 6675 §5: enter recovery on DupThresh dupacks, or as soon as
         // the scoreboard deems the first unacknowledged segment lost.
         let lost = sack_recovery && self.scoreboard.is_lost(self.snd_una, self.cfg.dupack_threshold, self.send_mss);
-        if self.dupacks != self.cfg.dupack_threshold && !lost {
-            return;
-        }
-        // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
-        if rules.guard_recover && self.snd_una <= self.recover && self.recover > 0 {
-            return;
+        match self.algorithm_loss_check(now, Some(self.dupacks)) {
+            LossCheck::NotYet => return,
+            LossCheck::Lost => {}
+            LossCheck::Endpoint => {
+                if self.dupacks != self.cfg.dupack_threshold && !lost {
+                    return;
+                }
+                // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
+                if rules.guard_recover && self.snd_una <= self.recover && self.recover > 0 {
+                    return;
+                }
+            }
         }
         self.stats.fast_retransmits += 1;
         let c = self.conn(now);
@@ -258,8 +278,9 @@ impl Endpoint {
             }
         }
         self.cwnd_event(now, CwndEvent::RecoveryStart);
-        // RFC 5681 §3.2 (3): inflate by the segments that left the network.
-        self.inflated_cwnd = self.win.cwnd + self.cfg.dupack_threshold * self.send_mss;
+        // RFC 5681 §3.2 (3): inflate by the segments that left the network
+        // (DupThresh, or fewer if the algorithm saw the loss earlier).
+        self.inflated_cwnd = self.win.cwnd + self.dupacks * self.send_mss;
     }
 
     pub(crate) fn restart_rto(&mut self, now: Instant) {

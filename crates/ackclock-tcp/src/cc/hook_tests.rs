@@ -2,7 +2,7 @@
 //! endpoint calls each hook of the interface, with what, and that what a
 //! hook sets takes effect.
 
-use super::{CaState, Cc, CongestionOps, Conn, CwndEvent, RateSample, Window};
+use super::{CaState, Cc, CongestionOps, Conn, CwndEvent, LossCheck, Oldest, RateSample, Window};
 use crate::{Endpoint, TcpConfig};
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_wire::{SeqNum, TcpFlags, TcpRepr};
@@ -19,6 +19,7 @@ pub enum Call {
     CongControl(RateSample),
     PktsAcked(RateSample),
     Event(CwndEvent),
+    CheckLoss { dupacks: Option<u32>, oldest: Oldest },
 }
 
 /// Records every call; optionally owns the window or paces.
@@ -28,6 +29,8 @@ pub struct Recorder {
     /// Own the window and set cwnd to this on every ACK.
     pub control_cwnd: Option<u32>,
     pub pacing: Option<Bandwidth>,
+    /// Detect losses, with this verdict.
+    pub loss: Option<LossCheck>,
 }
 
 impl CongestionOps for Recorder {
@@ -58,6 +61,13 @@ impl CongestionOps for Recorder {
             w.pacing_rate = self.pacing;
         }
     }
+    fn detects_loss(&self) -> bool {
+        self.loss.is_some()
+    }
+    fn check_loss(&mut self, _c: &Conn, dupacks: Option<u32>, oldest: Oldest) -> LossCheck {
+        self.calls.push(Call::CheckLoss { dupacks, oldest });
+        self.loss.expect("detects losses")
+    }
 }
 
 fn ms(x: u64) -> Instant {
@@ -82,6 +92,7 @@ fn client(recorder: Recorder, bytes: u64) -> Endpoint {
     let cfg = TcpConfig { mss: MSS, iss: Some(ISS), initial_window: 2, ..TcpConfig::default() };
     let mut ep = Endpoint::new(cfg, 1, 2, 0);
     ep.cc = Cc::Recorder(recorder);
+    ep.cc_detects_loss = ep.cc.detects_loss();
     ep.connect();
     ep.poll_transmit(ms(0)).expect("a SYN");
     let mut syn_ack = from_peer(1);
@@ -233,4 +244,45 @@ fn a_pacing_rate_spaces_segments_and_poll_at_names_the_next_send() {
     assert_eq!(due, ms(100) + Duration::from_millis(8));
     ep.on_timer(due);
     assert_eq!(sent(&mut ep, due), vec![1 + MSS]);
+}
+
+#[test]
+fn an_algorithm_that_detects_loss_can_fast_retransmit_on_the_first_duplicate_ack() {
+    let mut ep = client(Recorder { loss: Some(LossCheck::Lost), ..Recorder::default() }, u64::from(8 * MSS));
+    ep.win.cwnd = 4 * MSS;
+    assert_eq!(sent(&mut ep, ms(100)).len(), 4);
+    calls(&mut ep);
+    ep.on_segment(ms(200), &from_peer(1));
+    let oldest = Oldest { sent_at: ms(100), retransmitted: false };
+    let expected = vec![
+        Call::CheckLoss { dupacks: Some(1), oldest },
+        Call::Ssthresh { flight: 4 * MSS },
+        Call::Event(CwndEvent::RecoveryStart),
+    ];
+    assert_eq!(calls(&mut ep), expected);
+    // cwnd 3 inflated by the one duplicate ACK: the hole goes out again.
+    assert_eq!(ep.cwnd(), 4 * MSS);
+    assert_eq!(sent(&mut ep, ms(200)), vec![1]);
+}
+
+#[test]
+fn an_algorithm_can_hold_back_the_third_duplicate_acks_fast_retransmit() {
+    let mut ep = fast_retransmit(Recorder { loss: Some(LossCheck::NotYet), ..Recorder::default() });
+    let c = calls(&mut ep);
+    assert_eq!(c.len(), 3, "only the checks: {c:?}");
+    assert_eq!(sent(&mut ep, ms(200)), Vec::<u32>::new());
+}
+
+#[test]
+fn on_a_new_ack_a_loss_the_algorithm_sees_is_resent_without_a_window_change() {
+    let mut ep = client(Recorder { loss: Some(LossCheck::Lost), ..Recorder::default() }, u64::from(8 * MSS));
+    ep.win.cwnd = 4 * MSS;
+    sent(&mut ep, ms(100));
+    calls(&mut ep);
+    ep.on_segment(ms(200), &from_peer(1 + MSS));
+    let c = calls(&mut ep);
+    let oldest = Oldest { sent_at: ms(100), retransmitted: false };
+    assert_eq!(c.last(), Some(&Call::CheckLoss { dupacks: None, oldest }), "{c:?}");
+    assert!(!c.iter().any(|c| matches!(c, Call::Ssthresh { .. })));
+    assert_eq!(sent(&mut ep, ms(200))[0], 1 + MSS, "the new first unacknowledged segment");
 }

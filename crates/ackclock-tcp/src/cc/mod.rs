@@ -17,6 +17,7 @@
 //! | `cong_control` | every ACK, instead of the endpoint's own window rules, for an algorithm that owns the window (BBR, `cong_control`) |
 //! | `pkts_acked` | every ACK that delivered data, with a rate sample (`pkts_acked`, `tcp_rate.c`) |
 //! | `cwnd_event` | transmission start, idle restart, ECN, recovery start and end, timeout (`cwnd_event`, `set_state`) |
+//! | `check_loss` | duplicate and new ACKs, for an algorithm that `detects_loss` by time (Vegas) |
 //! | `undo` | a congestion response turned out spurious (`undo_cwnd`) |
 //!
 //! Wherever the endpoint itself sets cwnd (the initial window, the window
@@ -176,6 +177,29 @@ pub enum CwndEvent {
     Rto,
 }
 
+/// The first unacknowledged segment, for an algorithm that detects its loss
+/// by time (Vegas's fine-grained timeouts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Oldest {
+    /// When it was last sent.
+    pub sent_at: Instant,
+    /// Whether it was sent more than once.
+    pub retransmitted: bool,
+}
+
+/// An algorithm's verdict on the first unacknowledged segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossCheck {
+    /// The endpoint's own rules decide (DupThresh duplicate ACKs, SACK).
+    Endpoint,
+    /// It is lost: retransmit it now. On a duplicate ACK this is a fast
+    /// retransmit (`ssthresh`, `RecoveryStart`); on a new ACK the segment
+    /// is resent without a window change.
+    Lost,
+    /// Not lost, whatever the duplicate ACKs say.
+    NotYet,
+}
+
 /// How the endpoint recovers from a loss signalled by duplicate ACKs
 /// without SACK (with SACK every style but Tahoe recovers by RFC 6675).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,6 +264,19 @@ pub trait CongestionOps {
     fn pkts_acked(&mut self, _c: &Conn, _rs: &RateSample) {}
 
     fn cwnd_event(&mut self, _w: &mut Window, _c: &Conn, _event: CwndEvent) {}
+
+    /// Whether the algorithm detects losses itself (`check_loss`).
+    fn detects_loss(&self) -> bool {
+        false
+    }
+
+    /// For an algorithm that `detects_loss`: asked on every duplicate ACK
+    /// (`dupacks`, the count so far) outside recovery, and on every new ACK
+    /// (`None`) that leaves data outstanding, whether the first
+    /// unacknowledged segment is lost.
+    fn check_loss(&mut self, _c: &Conn, _dupacks: Option<u32>, _oldest: Oldest) -> LossCheck {
+        LossCheck::Endpoint
+    }
 
     /// The last window reduction was spurious (D-SACK, F-RTO or Eifel
     /// showed no loss): restore from the window before it. Linux's
@@ -311,6 +348,12 @@ impl CongestionOps for Cc {
     }
     fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
         dispatch!(self, a => a.cwnd_event(w, c, event))
+    }
+    fn detects_loss(&self) -> bool {
+        dispatch!(self, a => a.detects_loss())
+    }
+    fn check_loss(&mut self, c: &Conn, dupacks: Option<u32>, oldest: Oldest) -> LossCheck {
+        dispatch!(self, a => a.check_loss(c, dupacks, oldest))
     }
     fn undo(&mut self, w: &mut Window, c: &Conn, before: &Window) {
         dispatch!(self, a => a.undo(w, c, before))
