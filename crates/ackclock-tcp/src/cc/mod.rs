@@ -33,6 +33,7 @@ mod highspeed;
 #[cfg(test)]
 mod hook_tests;
 mod ns2;
+mod ns2_vegas;
 mod registry;
 mod reno;
 mod rounds;
@@ -44,6 +45,7 @@ pub use cubic::Cubic;
 pub use dctcp::Dctcp;
 pub use highspeed::HighSpeed;
 pub use ns2::Ns2Reno;
+pub use ns2_vegas::Ns2Vegas;
 pub use registry::{Algorithm, CcKind, CcParams, ParamError, ParamInfo, ParamKind};
 pub use reno::{Reno, RenoGrowth};
 pub use rounds::{RoundRtt, RoundRtts, Rounds};
@@ -300,6 +302,7 @@ pub enum Cc {
     Cubic(Box<Cubic>),
     HighSpeed(Box<HighSpeed>),
     Vegas(Box<Vegas>),
+    Ns2Vegas(Box<Ns2Vegas>),
     Compound(Box<Compound>),
     Dctcp(Box<Dctcp>),
     Bbr(Box<Bbr>),
@@ -315,6 +318,7 @@ macro_rules! dispatch {
             Cc::Cubic($a) => $e,
             Cc::HighSpeed($a) => $e,
             Cc::Vegas($a) => $e,
+            Cc::Ns2Vegas($a) => $e,
             Cc::Compound($a) => $e,
             Cc::Dctcp($a) => $e,
             Cc::Bbr($a) => $e,

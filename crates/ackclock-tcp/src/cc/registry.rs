@@ -3,7 +3,7 @@
 //! implements. The Python API, scenario files, the CLI and the Tcl front
 //! end all read it through the bindings; nothing else lists the names.
 
-use super::{Bbr, Cc, CcContext, Compound, Cubic, Dctcp, HighSpeed, Ns2Reno, RecoveryStyle, Reno, Vegas};
+use super::{Bbr, Cc, CcContext, Compound, Cubic, Dctcp, HighSpeed, Ns2Reno, Ns2Vegas, RecoveryStyle, Reno, Vegas};
 use std::fmt;
 
 /// The algorithms, by name.
@@ -18,6 +18,7 @@ pub enum CcKind {
     Cubic,
     HighSpeed,
     Vegas,
+    Ns2Vegas,
     Compound,
     Dctcp,
     Bbr,
@@ -71,7 +72,7 @@ pub struct Algorithm {
     pub ns2_agents: &'static [&'static str],
 }
 
-const ALGORITHMS: [Algorithm; 12] = [
+const ALGORITHMS: [Algorithm; 13] = [
     Algorithm {
         kind: CcKind::Tahoe,
         name: "tahoe",
@@ -134,6 +135,13 @@ const ALGORITHMS: [Algorithm; 12] = [
         summary: "Brakmo & Peterson 1995: keeps alpha to beta segments queued, by delay",
         params: super::vegas::PARAMS,
         ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Ns2Vegas,
+        name: "ns2-vegas",
+        summary: "ns-2 2.35's Agent/TCP/Vegas: Vegas in packets, with its fine-grained retransmissions",
+        params: super::vegas::PARAMS,
+        ns2_agents: &["Agent/TCP/Vegas"],
     },
     Algorithm {
         kind: CcKind::Compound,
@@ -201,6 +209,7 @@ impl CcKind {
             CcKind::Cubic => Cc::Cubic(Box::new(Cubic::new(ctx, params))),
             CcKind::HighSpeed => Cc::HighSpeed(Box::new(HighSpeed::new(ctx, params))),
             CcKind::Vegas => Cc::Vegas(Box::new(Vegas::new(ctx, params))),
+            CcKind::Ns2Vegas => Cc::Ns2Vegas(Box::new(Ns2Vegas::new(ctx, params))),
             CcKind::Compound => Cc::Compound(Box::new(Compound::new(ctx, params))),
             CcKind::Dctcp => Cc::Dctcp(Box::new(Dctcp::new(ctx, params))),
             CcKind::Bbr => Cc::Bbr(Box::new(Bbr::new(ctx, params))),

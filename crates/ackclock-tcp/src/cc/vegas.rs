@@ -28,15 +28,21 @@
 //! | `beta` | 3 | 0-1000 | Brakmo & Peterson §3.2: most extra segments |
 //! | `gamma` | 1 | 0-1000 | Brakmo & Peterson §3.3: extra segments that end slow start |
 //!
-//! A loss detected by duplicate ACKs keeps three quarters of the window
-//! (§3.1: Vegas decreases cwnd by a quarter, not a half); a timeout
-//! restarts slow start as in RFC 5681. ns-2's own `Agent/TCP/Vegas`, with
-//! its fine-grained retransmissions, is the `ns2-vegas` module.
+//! Losses (§3.1): Vegas times every segment with the exact clock and keeps
+//! a fine-grained timeout (Jacobson's estimator on those RTTs, as BSD Vegas
+//! and ns-2 compute it). On a duplicate ACK it retransmits at once if the
+//! oldest segment has outlived that timeout, without waiting for the third
+//! one; on the first two new ACKs after a retransmission it checks again, to
+//! catch a second loss in the window. The window is cut only if the lost
+//! segment was sent after the last cut, and then by a quarter, not a half.
+//! A timeout restarts slow start as in RFC 5681. ns-2's `Agent/TCP/Vegas`
+//! (its arithmetic in packets, its own rules) is the `ns2-vegas` module.
 
 use super::{
-    CcContext, CcParams, CongestionOps, Conn, ParamInfo, ParamKind, RateSample, RenoGrowth, RoundRtts, Window,
+    CcContext, CcParams, CongestionOps, Conn, CwndEvent, LossCheck, Oldest, ParamInfo, ParamKind, RateSample,
+    RenoGrowth, RoundRtts, Window,
 };
-use ackclock_core::Duration;
+use ackclock_core::{Duration, Instant};
 
 pub(super) const PARAMS: &[ParamInfo] = &[
     ParamInfo {
@@ -67,7 +73,7 @@ pub(super) const PARAMS: &[ParamInfo] = &[
 
 /// What one round's measurement says to do with cwnd.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Verdict {
+enum Verdict {
     /// Slow start continues.
     SlowStart,
     /// Slow start ends at this many segments.
@@ -98,6 +104,49 @@ pub(super) fn diff(cwnd: f64, base_rtt: Duration, rtt: Duration) -> f64 {
     (cwnd / base - cwnd / rtt) * base
 }
 
+/// The fine-grained retransmission timeout of BSD Vegas (and ns-2's
+/// `v_timeout_`): Jacobson's estimator on exact RTTs, 8 x srtt and
+/// 4 x mean deviation kept as in 4.3BSD, plus a sixteenth.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct FineTimer {
+    /// 8 x srtt and 4 x mean deviation, in seconds.
+    sa: f64,
+    sd: f64,
+    timeout: Option<f64>,
+}
+
+impl FineTimer {
+    /// Starts the estimator from a first round-trip time.
+    pub fn start(&mut self, rtt: f64) {
+        (self.sa, self.sd) = (rtt * 8.0, rtt);
+        self.timeout = Some((self.sa / 4.0 + self.sd) / 2.0);
+    }
+
+    pub fn sample(&mut self, rtt: f64) {
+        if self.timeout.is_none() {
+            self.start(rtt);
+        }
+        let n = rtt - self.sa / 8.0;
+        self.sa += n;
+        self.sd += n.abs() - self.sd / 4.0;
+        let timeout = (self.sa / 4.0 + self.sd) / 2.0;
+        self.timeout = Some(timeout + timeout / 16.0);
+    }
+
+    /// Whether a segment sent at `sent_at` has outlived the timeout.
+    pub fn expired(&self, now: Instant, sent_at: Instant) -> bool {
+        self.timeout.is_some_and(|t| now.saturating_since(sent_at).as_secs_f64() >= t)
+    }
+
+    /// After a retransmission: doubled if the segment was sent more than
+    /// once, else an eighth longer.
+    pub fn back_off(&mut self, retransmitted: bool) {
+        if let Some(t) = &mut self.timeout {
+            *t += if retransmitted { *t } else { *t / 8.0 };
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Vegas {
     thresholds: Thresholds,
@@ -108,6 +157,13 @@ pub struct Vegas {
     /// Whether this slow-start round grows cwnd (every other one does).
     growing_round: bool,
     slow_start: RenoGrowth,
+    timer: FineTimer,
+    /// New ACKs after a retransmission still to check (§3.1: two).
+    worried: u32,
+    /// When the window was last cut, and the segment the last loss check
+    /// looked at: a loss of a segment sent before the cut cuts no more.
+    last_cut: Option<Instant>,
+    checked: Option<Oldest>,
 }
 
 impl Vegas {
@@ -118,6 +174,10 @@ impl Vegas {
             round_rtt: None,
             growing_round: true,
             slow_start: RenoGrowth::new(ctx.abc),
+            timer: FineTimer::default(),
+            worried: 0,
+            last_cut: None,
+            checked: None,
         }
     }
 
@@ -145,14 +205,57 @@ impl CongestionOps for Vegas {
         "vegas"
     }
 
-    /// Brakmo & Peterson §3.1: a quarter off, not a half.
+    /// §3.1: a quarter off, not a half, and only for a segment sent after
+    /// the last cut.
     fn ssthresh(&mut self, w: &Window, c: &Conn) -> u32 {
+        let lost = self.checked.take();
+        if let (Some(cut), Some(lost)) = (self.last_cut, lost) {
+            if lost.sent_at <= cut {
+                return w.cwnd;
+            }
+        }
+        self.last_cut = Some(c.now);
         (w.cwnd / 4 * 3).max(2 * c.mss)
     }
 
     fn pkts_acked(&mut self, c: &Conn, rs: &RateSample) {
         if let Some(round) = self.rtts.on_ack(c, rs) {
             self.round_rtt = Some(round.mean);
+        }
+        if let Some(rtt) = rs.rtt {
+            self.timer.sample(rtt.as_secs_f64());
+        }
+    }
+
+    fn detects_loss(&self) -> bool {
+        true
+    }
+
+    /// §3.1: a duplicate ACK, or one of the two new ACKs after a
+    /// retransmission, finds the oldest segment past the fine-grained
+    /// timeout: it is lost.
+    fn check_loss(&mut self, c: &Conn, dupacks: Option<u32>, oldest: Oldest) -> LossCheck {
+        self.checked = Some(oldest);
+        if dupacks.is_none() {
+            if self.worried == 0 {
+                return LossCheck::Endpoint;
+            }
+            self.worried -= 1;
+        }
+        if self.timer.expired(c.now, oldest.sent_at) {
+            self.timer.back_off(oldest.retransmitted);
+            self.worried = 2;
+            return LossCheck::Lost;
+        }
+        if dupacks.is_none() {
+            self.worried = 0;
+        }
+        LossCheck::Endpoint
+    }
+
+    fn cwnd_event(&mut self, _w: &mut Window, _c: &Conn, event: CwndEvent) {
+        if event == CwndEvent::RecoveryStart {
+            self.worried = 2;
         }
     }
 
@@ -272,5 +375,57 @@ mod tests {
     #[test]
     fn a_loss_keeps_three_quarters_of_the_window() {
         assert_eq!(vegas(1.0, 3.0).ssthresh(&window(20 * MSS, 0), &conn(MSS, 0)), 15 * MSS);
+    }
+
+    #[test]
+    fn the_fine_grained_timeout_is_srtt_plus_two_deviations_and_a_sixteenth() {
+        let mut t = FineTimer::default();
+        // The first sample starts it (sa = 8 x 0.1, sd = 0.1) and is then
+        // taken: n = 0, sd = 0.1 - 0.025 = 0.075; (0.2 + 0.075) / 2 = 0.1375,
+        // plus a sixteenth: 0.14609.
+        t.sample(0.1);
+        assert!((t.timeout.unwrap() - 0.146_093_75).abs() < 1e-12);
+        // Then 0.2: n = 0.1, sa = 0.9, sd = 0.075 + 0.1 - 0.01875 = 0.15625;
+        // (0.225 + 0.15625) / 2 x 17/16 = 0.20254.
+        t.sample(0.2);
+        assert!((t.timeout.unwrap() - 0.202_539_062_5).abs() < 1e-12);
+        t.back_off(false);
+        assert!((t.timeout.unwrap() - 0.202_539_062_5 * 1.125).abs() < 1e-12);
+        t.back_off(true);
+        assert!((t.timeout.unwrap() - 0.202_539_062_5 * 2.25).abs() < 1e-12);
+    }
+
+    fn at(t_ms: u64) -> Conn {
+        Conn { now: Instant::from_ps(t_ms * 1_000_000_000), ..conn(MSS, 0) }
+    }
+
+    fn sent(t_ms: u64) -> Oldest {
+        Oldest { sent_at: Instant::from_ps(t_ms * 1_000_000_000), retransmitted: false }
+    }
+
+    #[test]
+    fn a_duplicate_ack_after_the_fine_grained_timeout_is_a_loss_and_two_new_acks_look_again() {
+        let mut cc = vegas(1.0, 3.0); // timeout 146 ms after a 100 ms sample
+        assert_eq!(cc.check_loss(&at(1140), Some(1), sent(1000)), LossCheck::Endpoint, "140 ms");
+        assert_eq!(cc.check_loss(&at(1150), Some(2), sent(1000)), LossCheck::Lost, "150 ms");
+        assert!((cc.timer.timeout.unwrap() - 0.146_093_75 * 1.125).abs() < 1e-12, "backed off");
+        // The next new ACK finds the new oldest segment expired too: lost.
+        assert_eq!(cc.check_loss(&at(1300), None, sent(1010)), LossCheck::Lost);
+        // Two more new ACKs are checked; the first finds none, and that ends it.
+        assert_eq!(cc.check_loss(&at(1310), None, sent(1300)), LossCheck::Endpoint);
+        assert_eq!(cc.worried, 0);
+        assert_eq!(cc.check_loss(&at(2000), None, sent(1300)), LossCheck::Endpoint, "no longer worried");
+    }
+
+    #[test]
+    fn a_loss_of_a_segment_sent_before_the_last_cut_cuts_no_more() {
+        let mut cc = vegas(1.0, 3.0);
+        let w = window(20 * MSS, 0);
+        cc.check_loss(&at(1150), Some(3), sent(1000));
+        assert_eq!(cc.ssthresh(&w, &at(1150)), 15 * MSS);
+        cc.check_loss(&at(1200), Some(3), sent(1100));
+        assert_eq!(cc.ssthresh(&w, &at(1200)), 20 * MSS, "sent at 1.1 s, before the cut at 1.15 s");
+        cc.check_loss(&at(1400), Some(3), sent(1160));
+        assert_eq!(cc.ssthresh(&w, &at(1400)), 15 * MSS);
     }
 }
