@@ -184,7 +184,14 @@ impl Endpoint {
             }
         }
         if self.algorithm_loss_check(now, None) == LossCheck::Lost {
+            // Another hole of the window: resent at once, and recovery goes
+            // on from the window as it is (no new cut): duplicate ACKs for
+            // it inflate rather than count towards a fast retransmit.
             self.retransmit_at = Some(self.snd_una);
+            self.rtt_probe = None;
+            self.phase = Phase::FastRecovery;
+            self.recover = self.snd_max;
+            self.inflated_cwnd = self.win.cwnd;
         }
         // RFC 6298 (5.2), (5.3)
         if self.snd_una >= self.snd_max {

@@ -196,7 +196,8 @@ pub enum LossCheck {
     Endpoint,
     /// It is lost: retransmit it now. On a duplicate ACK this is a fast
     /// retransmit (`ssthresh`, `RecoveryStart`); on a new ACK the segment
-    /// is resent without a window change.
+    /// is resent and recovery goes on without a window change (duplicate
+    /// ACKs inflate, the next new ACK ends it with `RecoveryEnd`).
     Lost,
     /// Not lost, whatever the duplicate ACKs say.
     NotYet,

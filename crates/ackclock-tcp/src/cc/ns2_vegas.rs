@@ -217,8 +217,10 @@ impl CongestionOps for Ns2Vegas {
         if std::mem::take(&mut self.delayed_growth) {
             self.cwnd = self.initial_window;
         }
-        if std::mem::take(&mut self.recovering) && self.cwnd > self.newcwnd {
-            self.cwnd = self.newcwnd;
+        if std::mem::take(&mut self.recovering) {
+            // ns-2 deflates its inflated cwnd_ to v_newcwnd_ (here the
+            // endpoint inflated) and leaves slow start behind for good.
+            self.cwnd = self.newcwnd.max(1.0);
             self.ssthresh = 2.0;
         }
         let mss = u64::from(c.mss);
@@ -266,6 +268,9 @@ impl CongestionOps for Ns2Vegas {
                 self.worried = 0;
                 return LossCheck::NotYet;
             }
+            // ns-2 counts its duplicate ACKs from numdupacks_ again, so the
+            // next new ACK deflates.
+            self.recovering = true;
             return LossCheck::Lost;
         };
         if !expired && dupacks != DUPACKS {
