@@ -6,12 +6,14 @@ through 10 Mbit/s, 40 ms RTT, a 33-packet FIFO, 1500-byte packets, 30 s);
 examples/cubic.toml and examples/bbr.toml are that dumbbell.
 """
 
+import sys
+
 import ackclock as ac
 import numpy as np
 import pytest
-from ackclock.analysis import teeth
+from ackclock.analysis import jain_fairness, teeth
 from ackclock.scenario import load_scenario
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
 STEADY = (5.0, 30.0)
 
@@ -136,3 +138,17 @@ def test_highspeed_adds_a_of_w_segments_a_round_at_large_windows():
         per_round[cc] = (cwnd[1] - cwnd[0]) / 4
     assert per_round["newreno"] == pytest.approx(1.0)
     assert per_round["highspeed"] == pytest.approx(7.9, rel=0.02)
+
+
+def test_seed001_compound_and_newreno_pairs_share_the_bottleneck_fairly():
+    # Seed 001's dumbbell (benchmarks/seed001.py): two flows of one
+    # algorithm through 10 Mbit/s and 100 ms; the paper finds both pairs
+    # fair, Compound reaching larger windows.
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import seed001
+
+    for cc in ("compound", "newreno"):
+        rows = seed001.run(cc, "120s", queue=100, mss=1460, seed=1)
+        goodputs = [row["goodput_bps"] for row in rows]
+        assert sum(goodputs) == pytest.approx(10e6 * 1460 / 1500, rel=0.1), cc
+        assert jain_fairness(goodputs) > 0.99, cc
