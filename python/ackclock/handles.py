@@ -228,7 +228,8 @@ class TcpFlow(Flow):
     def series(self) -> dict[str, tuple[list[float], list[float]]]:
         """{variable: (times_s, values)}, each value holding until the next:
         cwnd, cwnd_segments (cwnd / mss), ssthresh, srtt, rto,
-        bytes_in_flight, rwnd, loss_events (see `ackclock.series`)."""
+        bytes_in_flight, rwnd, loss_events and, for an algorithm that paces,
+        pacing_rate (see `ackclock.series`)."""
         if not self.record:
             raise ConfigError(
                 f"flow {self.name!r} was not recorded: pass record=True to Simulator.tcp() "

@@ -3,8 +3,9 @@
 A series set maps a variable name to `(times_s, values)`: each value holds
 from its time until the next one. The core records the client's cwnd,
 ssthresh, bytes_in_flight (bytes), srtt and rto (seconds), the server's
-advertised window rwnd (bytes) and loss_events, the count of congestion
-responses (fast retransmits plus timeouts). `with_segments` adds
+advertised window rwnd (bytes), loss_events, the count of congestion
+responses (fast retransmits plus timeouts), and pacing_rate (bit/s of
+payload) once the algorithm paces (BBR). `with_segments` adds
 cwnd_segments = cwnd / MSS.
 
 The functions here are pure: series in, rows or numbers out.
@@ -25,9 +26,11 @@ CSV_HEADER = "time_s,variable,value"
 
 def with_segments(series: Series, mss: int) -> dict[str, tuple[list[float], list[float]]]:
     """The series plus cwnd_segments (cwnd in segments of `mss` bytes),
-    placed right after cwnd."""
+    placed right after cwnd; pacing_rate only if the flow paced."""
     result: dict[str, tuple[list[float], list[float]]] = {}
     for name, (times, values) in series.items():
+        if name == "pacing_rate" and not times:
+            continue  # only an algorithm that paces has one
         result[name] = (list(times), list(values))
         if name == "cwnd":
             result["cwnd_segments"] = (list(times), [value / mss for value in values])

@@ -103,7 +103,8 @@ fn secs(d: Duration) -> f64 {
 /// variables, the server's advertised window and the client's count of
 /// congestion events (fast retransmits plus timeouts), which marks each
 /// loss response even when it leaves cwnd and ssthresh where they were.
-pub const SERIES_NAMES: [&str; 7] = ["cwnd", "ssthresh", "srtt", "rto", "bytes_in_flight", "rwnd", "loss_events"];
+pub const SERIES_NAMES: [&str; 8] =
+    ["cwnd", "ssthresh", "srtt", "rto", "bytes_in_flight", "rwnd", "loss_events", "pacing_rate"];
 
 /// One recorded change: (time, variable index into SERIES_NAMES, value).
 pub type SeriesPoint = (Instant, u8, f64);
@@ -368,6 +369,7 @@ impl TcpFlow {
             c.bytes_in_flight() as f64,
             self.server.receive_window() as f64,
             (c.stats().fast_retransmits + c.stats().timeouts) as f64,
+            c.pacing_rate().map_or(f64::NAN, |r| r.bps() as f64),
         ];
         for (i, v) in values.into_iter().enumerate() {
             let unchanged = v == self.last_values[i] || (v.is_nan() && self.last_values[i].is_nan());

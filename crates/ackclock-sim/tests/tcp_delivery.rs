@@ -102,3 +102,16 @@ fn a_lossless_transfer_completes_in_the_expected_time() {
     let done = tcp.completion_time_s.unwrap();
     assert!(done > 0.2 && done < 0.6, "completion {done}");
 }
+
+#[test]
+fn a_receiver_that_sent_no_data_closes_although_ns2_rules_count_its_duplicate_acks() {
+    // ns-2's rules count duplicate ACKs with nothing outstanding; three of
+    // them once put the server into a SACK recovery that held its FIN back
+    // (found by the property test above with this input).
+    let net = Network { loss: 0.069_367_407_993_556_02, duplicate: 0.0, reorder: true };
+    let (mut sim, f) = transfer(31041, CcKind::Ns2Reno, 37961, &net, [(true, true, false); 2]);
+    sim.run(Some(Instant::from_ps(100_000 * 1_000_000_000_000))).unwrap();
+    let tcp = sim.flow_report(f).unwrap().tcp.unwrap();
+    assert_eq!((tcp.client_state.as_str(), tcp.server_state.as_str()), ("Closed", "Closed"));
+    assert_eq!(tcp.bytes_delivered, 37961);
+}

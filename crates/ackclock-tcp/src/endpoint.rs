@@ -118,6 +118,9 @@ pub struct Endpoint {
     /// algorithm's to set.
     pub(crate) win: Window,
     pub(crate) cc: Cc,
+    /// Whether `cc` detects losses itself (asked once: no per-ACK dispatch
+    /// for the algorithms that do not).
+    pub(crate) cc_detects_loss: bool,
     pub(crate) phase: Phase,
     /// RFC 5681 §3.2's inflated window, in force during fast recovery
     /// without SACK: cwnd plus a segment per duplicate ACK, deflated by
@@ -219,7 +222,12 @@ impl Endpoint {
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
         let iss = SeqNum(cfg.iss.unwrap_or(iss));
         let mut rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
-        let ctx = CcContext { abc: cfg.abc, initial_window: cfg.initial_window, max_window: cfg.max_window };
+        let ctx = CcContext {
+            abc: cfg.abc,
+            initial_window: cfg.initial_window,
+            max_window: cfg.max_window,
+            seed: u64::from(iss.0),
+        };
         let cc = cfg.cc.build(&ctx, &cfg.cc_params);
         let send_mss = cfg.mss;
         if cfg.ns2_clock {
@@ -248,6 +256,7 @@ impl Endpoint {
                 ssthresh: cfg.initial_ssthresh.unwrap_or(u32::MAX / 2),
                 pacing_rate: None,
             },
+            cc_detects_loss: cc.detects_loss(),
             cc,
             phase: Phase::Open,
             inflated_cwnd: 0,

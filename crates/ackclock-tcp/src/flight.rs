@@ -15,7 +15,7 @@
 //! SACKed or deemed lost, and once more while its retransmission is out
 //! (Linux `packets_out - (sacked_out + lost_out) + retrans_out`).
 
-use crate::cc::RateSample;
+use crate::cc::{Oldest, RateSample};
 use ackclock_core::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -233,6 +233,16 @@ impl Flight {
 
     pub fn min_rtt(&self) -> Option<Duration> {
         self.conn.min_rtt
+    }
+
+    /// The first unacknowledged segment.
+    pub fn oldest(&self) -> Option<Oldest> {
+        self.segments.front().map(|s| Oldest { sent_at: s.sent_at, retransmitted: s.retransmitted })
+    }
+
+    /// Bytes delivered so far (C.delivered).
+    pub fn delivered(&self) -> u64 {
+        self.conn.delivered
     }
 
     /// Records the transmission of [start, end) at `now`: new data gets a
@@ -454,6 +464,7 @@ impl Flight {
         rs.acked_sacked = d.bytes.min(u64::from(u32::MAX)) as u32;
         rs.rtt = d.rtt;
         let Some(prior) = d.prior else { return };
+        rs.prior_delivered = Some(prior.delivered);
         rs.is_app_limited = prior.app_limited;
         // The longer of the send and ACK phases, so that ACK compression
         // cannot inflate the rate.

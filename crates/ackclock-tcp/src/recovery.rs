@@ -122,8 +122,9 @@ impl Endpoint {
         }
         self.cwnd_event(now, CwndEvent::RecoveryStart);
         self.partial_acked = false;
-        // RFC 5681 §3.2 (3): inflate by the segments that left the network.
-        self.inflated_cwnd = self.win.cwnd + self.cfg.dupack_threshold * self.send_mss;
+        // RFC 5681 §3.2 (3): inflate by the segments that left the network
+        // (DupThresh, or fewer if the algorithm saw the loss earlier).
+        self.inflated_cwnd = self.win.cwnd + self.dupacks.min(self.cfg.dupack_threshold) * self.send_mss;
     }
 
     /// PRR starts counting from the window before the reduction.

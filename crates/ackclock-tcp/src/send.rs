@@ -1,11 +1,10 @@
 //! The sending half: ACK processing, loss recovery, timers and output.
 
-use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, RateSample, RecoveryStyle};
+use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, LossCheck, RateSample, RecoveryStyle};
 use crate::endpoint::{Endpoint, Phase, State};
 use crate::flight::Delivery;
 use crate::scoreboard::{self, NextSeg};
 use ackclock_core::{Duration, Instant};
-use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::TcpRepr;
 
 impl Endpoint {
@@ -41,10 +40,12 @@ impl Endpoint {
             now,
             mss: self.send_mss,
             bytes_in_flight: self.flight_size(),
+            sacked: self.flight.sacked_bytes().min(u64::from(u32::MAX)) as u32,
             srtt: self.rtt.srtt(),
             min_rtt: self.flight.min_rtt(),
             state: self.ca_state(),
             cwnd_limited: self.is_cwnd_limited(),
+            delivered: self.flight.delivered(),
         }
     }
 
@@ -206,6 +207,16 @@ impl Endpoint {
                 self.maybe_end_cwr(now);
             }
         }
+        if self.algorithm_loss_check(now, None) == LossCheck::Lost {
+            // Another hole of the window: resent at once, and recovery goes
+            // on from the window as it is (no new cut): duplicate ACKs for
+            // it inflate rather than count towards a fast retransmit.
+            self.retransmit_at = Some(self.snd_una);
+            self.rtt_probe = None;
+            self.phase = Phase::FastRecovery;
+            self.recover = self.snd_max;
+            self.inflated_cwnd = self.win.cwnd;
+        }
         // RFC 6298 (5.2), (5.3)
         if self.snd_una >= self.snd_max {
             self.rto_deadline = None;
@@ -213,6 +224,17 @@ impl Endpoint {
             self.restart_rto(now);
         }
         self.arm_loss_probe(now);
+    }
+
+    /// The algorithm's own verdict on the first unacknowledged segment, if
+    /// it detects losses itself (`dupacks`: the count on a duplicate ACK).
+    fn algorithm_loss_check(&mut self, now: Instant, dupacks: Option<u32>) -> LossCheck {
+        if !self.cc_detects_loss {
+            return LossCheck::Endpoint;
+        }
+        let Some(oldest) = self.flight.oldest() else { return LossCheck::Endpoint };
+        let c = self.conn(now);
+        self.cc.check_loss(&c, dupacks, oldest)
     }
 
     fn on_dupack(&mut self, now: Instant, rs: &RateSample) {
@@ -238,6 +260,12 @@ impl Endpoint {
         if self.in_cwr() {
             self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
         }
+        if self.snd_max == self.snd_una {
+            // Counted as ns-2 counts (RecoveryRules::ns2_dupacks), but with
+            // nothing outstanding there is nothing to recover: a recovery
+            // would hold back the FIN of a side that never sent data.
+            return;
+        }
         if self.rack_on() {
             self.maybe_enter_recovery(now);
             if self.phase == Phase::FastRecovery {
@@ -250,14 +278,20 @@ impl Endpoint {
         // RFC 6675 §5: enter recovery on DupThresh dupacks, or as soon as
         // the scoreboard deems the first unacknowledged segment lost.
         let lost = sack_recovery && self.flight.len() > 0 && self.flight.get(0).lost;
-        if self.dupacks != self.cfg.dupack_threshold && !lost {
-            return;
-        }
-        // RFC 6582 §3.2 (2), RFC 6675 §5 (RecoveryPoint): no second fast
-        // retransmit for the same window.
-        let guarded = rules.guard_recover || sack_recovery;
-        if guarded && self.snd_una <= self.recover && self.recover > 0 {
-            return;
+        match self.algorithm_loss_check(now, Some(self.dupacks)) {
+            LossCheck::NotYet => return,
+            LossCheck::Lost => {}
+            LossCheck::Endpoint => {
+                if self.dupacks != self.cfg.dupack_threshold && !lost {
+                    return;
+                }
+                // RFC 6582 §3.2 (2), RFC 6675 §5 (RecoveryPoint): no second
+                // fast retransmit for the same window.
+                let guarded = rules.guard_recover || sack_recovery;
+                if guarded && self.snd_una <= self.recover && self.recover > 0 {
+                    return;
+                }
+            }
         }
         self.enter_recovery(now);
     }
@@ -399,7 +433,8 @@ impl Endpoint {
     /// the window limited sending in this round, else the largest flight.
     fn end_burst(&mut self) {
         let flight = self.snd_max - self.snd_una;
-        // Less than a segment of room is a full window (Linux counts packets).
+        // Linux counts whole packets; in bytes the window limits sending
+        // when it has no room for another full segment.
         let cwnd = u64::from(self.cwnd()).saturating_sub(u64::from(self.send_mss) - 1);
         let limited = flight >= cwnd && self.flight.pipe(flight) >= cwnd;
         if !std::mem::take(&mut self.burst_sent) && !limited {
@@ -502,8 +537,10 @@ impl Endpoint {
         self.flight.on_transmit(now, offset, seq_end);
         self.burst_sent = true;
         if let Some(rate) = self.win.pacing_rate {
-            let bytes = IPV4_HEADER_BYTES as u32 + seg.wire_len();
-            self.pacing_deadline = self.pacing_deadline.max(now) + rate.tx_time(bytes);
+            // The rate is of payload, as delivery rates are measured: Linux
+            // spaces a segment by its payload (tcp_update_skb_after_send,
+            // skb->len without headers).
+            self.pacing_deadline = self.pacing_deadline.max(now) + rate.tx_time(seg.payload_len);
         }
         self.snd_max = self.snd_max.max(seq_end);
         if seg.flags.fin {

@@ -47,6 +47,7 @@ _CLASSES: dict[str, tuple[str | None, dict[str, str]]] = {
     "Agent/TCP/Newreno": ("Agent/TCP", {}),
     "Agent/TCP/Sack1": ("Agent/TCP", {}),
     "Agent/TCP/Vegas": ("Agent/TCP", {"v_alpha_": "1", "v_beta_": "3", "v_gamma_": "1"}),
+    "Agent/TCP/Linux": ("Agent/TCP", {}),
     "Agent/TCPSink": ("Agent", {"packetSize_": "40", "bytes_": "0", "maxSackBlocks_": "3"}),
     "Agent/TCPSink/Sack1": ("Agent/TCPSink", {}),
     "Agent/TCPSink/DelAck": ("Agent/TCPSink", {"interval_": "0.1"}),
@@ -95,11 +96,6 @@ _CLASSES: dict[str, tuple[str | None, dict[str, str]]] = {
     "RNG": (None, {}),
     "RandomVariable/Uniform": (None, {"min_": "0", "max_": "1"}),
     "RandomVariable/Exponential": (None, {"avg_": "1"}),
-}
-
-# Classes a script may not use yet, with the reason.
-UNSUPPORTED = {
-    "Agent/TCP/Vegas": "TCP Vegas is not implemented yet",
 }
 
 

@@ -19,7 +19,7 @@ from ackclock import _native, nam, specs, units
 from ackclock.handles import Flow, Node, TcpFlow
 from ackclock.simulator import Simulator
 from ackclock.specs import LossPosition
-from ackclock.tcl.classes import UNSUPPORTED, ClassVariables, exists, is_a, names
+from ackclock.tcl.classes import ClassVariables, exists, is_a, names
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcp_specs import ALGORITHMS, Bulk, TcpParams, Telnet
 
@@ -30,6 +30,11 @@ TCP_HEADER_BYTES = 40
 CONGESTION_CONTROL = {
     agent: name for name, info in ALGORITHMS.items() for agent in info["ns2_agents"]
 }
+# ns-2's TCP-Linux (Agent/TCP/Linux) runs Linux's congestion-control modules:
+# `select_ca` takes the registry's algorithms, without ns-2 arithmetic.
+LINUX_CA = tuple(name for name in ALGORITHMS if not name.startswith("ns2-"))
+# Agent/TCP/Vegas's v_ variables, the ns2-vegas module's parameters.
+VEGAS_PARAMS = {"v_alpha_": "alpha", "v_beta_": "beta", "v_gamma_": "gamma"}
 # Agent/TCP variables whose ns-2 meaning ackclock does not model, with the
 # only value it accepts.
 FIXED_TCP_VARIABLES = {"maxburst_": "0", "timestamps_": "0", "syn_": "1"}
@@ -174,6 +179,7 @@ class Agent(TclObject):
 class TcpAgent(Agent):
     def __init__(self, world: World, cls: str, name: str) -> None:
         super().__init__(world, cls, name)
+        self.linux_ca = "reno"  # Agent/TCP/Linux's select_ca
         self.boot_time = 0.0
         self.cmd_reset()
 
@@ -182,6 +188,13 @@ class TcpAgent(Agent):
         default generator (at creation, and for every agent at `$ns run`)."""
         assert self.world.default_rng is not None
         self.boot_time = self.number("tcpTick_") * self.world.default_rng.draw()
+
+    def cmd_select_ca(self, name: str) -> None:
+        if not is_a(self.cls, "Agent/TCP/Linux"):
+            raise TclScriptError(f"{self.cls} has no command 'select_ca' (Agent/TCP/Linux has)")
+        if name not in LINUX_CA:
+            raise TclScriptError(f"select_ca {name}: use one of {', '.join(LINUX_CA)}")
+        self.linux_ca = name
 
     def flow(self) -> TcpFlow | None:
         flow = self.flows[-1] if self.flows else None
@@ -213,16 +226,25 @@ class TcpAgent(Agent):
                 )
         mss = self.integer("packetSize_")
         window = self.integer("window_")
+        linux = is_a(self.cls, "Agent/TCP/Linux")
+        vegas = is_a(self.cls, "Agent/TCP/Vegas")
+        if vegas:
+            # ns-2's Vegas packets are packetSize_ bytes, headers included.
+            mss -= TCP_HEADER_BYTES
+        cc_params = {p: self.number(var) for var, p in VEGAS_PARAMS.items()} if vegas else None
         return TcpParams(
             profile="ns2",
-            cc=CONGESTION_CONTROL[self.cls],
-            sack=is_a(self.cls, "Agent/TCP/Sack1"),
+            cc=self.linux_ca if linux else CONGESTION_CONTROL[self.cls],
+            cc_params=cc_params,
+            ns2_arithmetic=False if linux else None,
+            sack=is_a(self.cls, "Agent/TCP/Sack1") or linux,
             mss=mss,
             max_window=window * mss,
             initial_ssthresh=window * mss,
             initial_window=self.integer("windowInit_"),
             dupack_threshold=self.integer("numdupacks_"),
-            limited_transmit=self.number("singledup_") != 0,
+            # ns-2's Vegas sends nothing on the first duplicate ACKs.
+            limited_transmit=self.number("singledup_") != 0 and not vegas,
             initial_rto=self.number("rtxcur_init_"),
             min_rto=self.number("minrto_"),
             max_rto=self.number("maxrto_"),
@@ -479,8 +501,6 @@ class World:
             raise TclScriptError(
                 f"class {cls!r} is not supported (supported: {', '.join(names())})"
             )
-        if cls in UNSUPPORTED:
-            raise TclScriptError(f"{cls}: {UNSUPPORTED[cls]}")
         kinds: list[tuple[str, type[TclObject]]] = [
             ("Simulator", SimulatorObject),
             ("Agent/TCPSink", TcpSink),

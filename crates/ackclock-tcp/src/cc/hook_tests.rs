@@ -2,7 +2,7 @@
 //! endpoint calls each hook of the interface, with what, and that what a
 //! hook sets takes effect.
 
-use super::{CaState, Cc, CongestionOps, Conn, CwndEvent, RateSample, Window};
+use super::{CaState, Cc, CongestionOps, Conn, CwndEvent, LossCheck, Oldest, RateSample, Window};
 use crate::{Endpoint, TcpConfig};
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpRepr};
@@ -15,10 +15,11 @@ const MSS: u32 = 1000;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Call {
     Ssthresh { flight: u32 },
-    CongAvoid { acked: u32, state: CaState },
+    CongAvoid { acked: u32, state: CaState, cwnd_limited: bool },
     CongControl(RateSample),
     PktsAcked(RateSample),
     Event(CwndEvent),
+    CheckLoss { dupacks: Option<u32>, oldest: Oldest },
 }
 
 /// Records every call; optionally owns the window or paces.
@@ -28,6 +29,8 @@ pub struct Recorder {
     /// Own the window and set cwnd to this on every ACK.
     pub control_cwnd: Option<u32>,
     pub pacing: Option<Bandwidth>,
+    /// Detect losses, with this verdict.
+    pub loss: Option<LossCheck>,
 }
 
 impl CongestionOps for Recorder {
@@ -39,7 +42,7 @@ impl CongestionOps for Recorder {
         3 * c.mss
     }
     fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
-        self.calls.push(Call::CongAvoid { acked: rs.acked, state: c.state });
+        self.calls.push(Call::CongAvoid { acked: rs.acked, state: c.state, cwnd_limited: c.cwnd_limited });
         w.cwnd += rs.acked;
     }
     fn owns_window(&self) -> bool {
@@ -57,6 +60,13 @@ impl CongestionOps for Recorder {
         if event == CwndEvent::Init {
             w.pacing_rate = self.pacing;
         }
+    }
+    fn detects_loss(&self) -> bool {
+        self.loss.is_some()
+    }
+    fn check_loss(&mut self, _c: &Conn, dupacks: Option<u32>, oldest: Oldest) -> LossCheck {
+        self.calls.push(Call::CheckLoss { dupacks, oldest });
+        self.loss.expect("detects losses")
     }
 }
 
@@ -82,6 +92,7 @@ fn client(recorder: Recorder, bytes: u64) -> Endpoint {
     let cfg = TcpConfig { mss: MSS, iss: Some(ISS), initial_window: 2, ..TcpConfig::default() };
     let mut ep = Endpoint::new(cfg, 1, 2, 0);
     ep.cc = Cc::Recorder(recorder);
+    ep.cc_detects_loss = ep.cc.detects_loss();
     ep.connect();
     ep.poll_transmit(ms(0)).expect("a SYN");
     let mut syn_ack = from_peer(1);
@@ -143,13 +154,30 @@ fn pkts_acked_and_cong_avoid_see_each_ack_with_its_rate_sample() {
         acked_sacked: 2 * MSS,
         delivered: u64::from(2 * MSS),
         interval: Duration::from_millis(100),
+        prior_delivered: Some(0),
         rtt: Some(Duration::from_millis(100)),
         prior_in_flight: 2 * MSS,
         ..RateSample::default()
     };
-    assert_eq!(calls(&mut ep), vec![Call::PktsAcked(rs), Call::CongAvoid { acked: 2 * MSS, state: CaState::Open }]);
+    let avoid = Call::CongAvoid { acked: 2 * MSS, state: CaState::Open, cwnd_limited: true };
+    assert_eq!(calls(&mut ep), vec![Call::PktsAcked(rs), avoid]);
     assert_eq!(ep.cwnd(), 4 * MSS, "what cong_avoid set is the window");
     assert_eq!(sent(&mut ep, ms(200)), vec![1 + 2 * MSS, 1 + 3 * MSS]);
+}
+
+#[test]
+fn a_window_without_room_for_a_full_segment_limits_sending() {
+    // cwnd 4.5 segments: the fifth segment does not fit, so the window,
+    // not the application, stopped sending (RFC 7661; Linux counts whole
+    // packets).
+    let mut ep = client(Recorder::default(), u64::from(20 * MSS));
+    ep.win.cwnd = 4 * MSS + MSS / 2;
+    ep.win.ssthresh = 2 * MSS;
+    assert_eq!(sent(&mut ep, ms(100)).len(), 4);
+    calls(&mut ep);
+    ep.on_segment(ms(200), &from_peer(1 + MSS), Ecn::NotEct);
+    let c = calls(&mut ep);
+    assert!(matches!(c[..], [Call::PktsAcked(_), Call::CongAvoid { cwnd_limited: true, .. }]), "{c:?}");
 }
 
 /// Four segments out, the first lost: three duplicate ACKs.
@@ -210,13 +238,54 @@ fn an_algorithm_that_owns_the_window_sets_it_on_every_ack_instead_of_cong_avoid(
 
 #[test]
 fn a_pacing_rate_spaces_segments_and_poll_at_names_the_next_send() {
-    // 1040-byte packets (1000 + 40 header bytes) at 1 Mbit/s: one per 8.32 ms.
+    // 1000 bytes of payload at 1 Mbit/s: one segment per 8 ms.
     let rate = Bandwidth::from_bps(1_000_000).unwrap();
     let mut ep = client(Recorder { pacing: Some(rate), ..Recorder::default() }, u64::from(2 * MSS));
     assert_eq!(ep.pacing_rate(), Some(rate));
     assert_eq!(sent(&mut ep, ms(100)), vec![1], "the second waits for its slot");
     let due = ep.poll_at().expect("the paced send");
-    assert_eq!(due, ms(100) + Duration::from_micros(8320));
+    assert_eq!(due, ms(100) + Duration::from_millis(8));
     ep.on_timer(due);
     assert_eq!(sent(&mut ep, due), vec![1 + MSS]);
+}
+
+#[test]
+fn an_algorithm_that_detects_loss_can_fast_retransmit_on_the_first_duplicate_ack() {
+    let mut ep = client(Recorder { loss: Some(LossCheck::Lost), ..Recorder::default() }, u64::from(8 * MSS));
+    ep.win.cwnd = 4 * MSS;
+    assert_eq!(sent(&mut ep, ms(100)).len(), 4);
+    calls(&mut ep);
+    ep.on_segment(ms(200), &from_peer(1), Ecn::NotEct);
+    let oldest = Oldest { sent_at: ms(100), retransmitted: false };
+    let expected = vec![
+        Call::CheckLoss { dupacks: Some(1), oldest },
+        Call::Ssthresh { flight: 4 * MSS },
+        Call::Event(CwndEvent::RecoveryStart),
+    ];
+    assert_eq!(calls(&mut ep), expected);
+    // cwnd 3 inflated by the one duplicate ACK: the hole goes out again.
+    assert_eq!(ep.cwnd(), 4 * MSS);
+    assert_eq!(sent(&mut ep, ms(200)), vec![1]);
+}
+
+#[test]
+fn an_algorithm_can_hold_back_the_third_duplicate_acks_fast_retransmit() {
+    let mut ep = fast_retransmit(Recorder { loss: Some(LossCheck::NotYet), ..Recorder::default() });
+    let c = calls(&mut ep);
+    assert_eq!(c.len(), 3, "only the checks: {c:?}");
+    assert_eq!(sent(&mut ep, ms(200)), Vec::<u32>::new());
+}
+
+#[test]
+fn on_a_new_ack_a_loss_the_algorithm_sees_is_resent_without_a_window_change() {
+    let mut ep = client(Recorder { loss: Some(LossCheck::Lost), ..Recorder::default() }, u64::from(8 * MSS));
+    ep.win.cwnd = 4 * MSS;
+    sent(&mut ep, ms(100));
+    calls(&mut ep);
+    ep.on_segment(ms(200), &from_peer(1 + MSS), Ecn::NotEct);
+    let c = calls(&mut ep);
+    let oldest = Oldest { sent_at: ms(100), retransmitted: false };
+    assert_eq!(c.last(), Some(&Call::CheckLoss { dupacks: None, oldest }), "{c:?}");
+    assert!(!c.iter().any(|c| matches!(c, Call::Ssthresh { .. })));
+    assert_eq!(sent(&mut ep, ms(200))[0], 1 + MSS, "the new first unacknowledged segment");
 }

@@ -17,6 +17,7 @@
 //! | `cong_control` | every ACK, instead of the endpoint's own window rules, for an algorithm that owns the window (BBR, `cong_control`) |
 //! | `pkts_acked` | every ACK that delivered data, with a rate sample (`pkts_acked`, `tcp_rate.c`) |
 //! | `cwnd_event` | transmission start, idle restart, ECN, recovery start and end, timeout (`cwnd_event`, `set_state`) |
+//! | `check_loss` | duplicate and new ACKs, for an algorithm that `detects_loss` by time (Vegas) |
 //! | `undo` | a congestion response turned out spurious (`undo_cwnd`) |
 //!
 //! Wherever the endpoint itself sets cwnd (the initial window, the window
@@ -24,17 +25,33 @@
 //! matching event, so an algorithm that keeps its own count (ns-2's cwnd_ as
 //! a double) can set cwnd again.
 
+mod bbr;
+mod compound;
+mod cubic;
+mod dctcp;
+mod highspeed;
 #[cfg(test)]
 mod hook_tests;
 mod linux_reno;
 mod ns2;
+mod ns2_vegas;
 mod registry;
 mod reno;
+mod rounds;
+mod vegas;
 
+pub use bbr::{Bbr, Mode as BbrMode};
+pub use compound::Compound;
+pub use cubic::Cubic;
+pub use dctcp::Dctcp;
+pub use highspeed::HighSpeed;
 pub use linux_reno::LinuxReno;
 pub use ns2::Ns2Reno;
+pub use ns2_vegas::Ns2Vegas;
 pub use registry::{Algorithm, CcKind, CcParams, Flavour, ParamError, ParamInfo, ParamKind};
 pub use reno::{Reno, RenoGrowth};
+pub use rounds::{RoundRtt, RoundRtts, Rounds};
+pub use vegas::Vegas;
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 
@@ -70,6 +87,9 @@ pub struct Conn {
     pub mss: u32,
     /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged.
     pub bytes_in_flight: u32,
+    /// Of the flight, bytes the peer has SACKed (Linux `sacked_out`): the
+    /// flight less these is what is still in the network or lost.
+    pub sacked: u32,
     pub srtt: Option<Duration>,
     /// The smallest RTT seen on the connection.
     pub min_rtt: Option<Duration>,
@@ -77,6 +97,10 @@ pub struct Conn {
     /// Whether the window, not the application or the peer, limits sending
     /// (RFC 7661; Linux `tcp_is_cwnd_limited`).
     pub cwnd_limited: bool,
+    /// Bytes delivered (cumulatively acknowledged or SACKed) so far: the
+    /// draft's C.delivered, Linux `tp->delivered`. Packet-timed rounds
+    /// ([`Rounds`]) compare it with a sample's `prior_delivered`.
+    pub delivered: u64,
 }
 
 /// What one ACK delivered, with a delivery-rate sample
@@ -93,6 +117,11 @@ pub struct RateSample {
     /// shorter than the minimum RTT).
     pub delivered: u64,
     pub interval: Duration,
+    /// The connection's delivered count when the most recently sent segment
+    /// this ACK delivered was sent (P.delivered, Linux
+    /// `rs->prior_delivered`); `None` if no segment with send state was
+    /// delivered. Set even when the rate sample itself is not valid.
+    pub prior_delivered: Option<u64>,
     /// Of `delivered`, bytes whose ACKs carried ECN-Echo.
     pub delivered_ce: u64,
     /// RTT of the most recently sent segment this ACK delivered, unless it
@@ -153,6 +182,30 @@ pub enum CwndEvent {
     /// A NewReno partial ACK deflated fast recovery's window (RFC 6582
     /// §3.2 (5)) and acknowledged `excess` bytes beyond the inflation.
     PartialAck { excess: u32 },
+}
+
+/// The first unacknowledged segment, for an algorithm that detects its loss
+/// by time (Vegas's fine-grained timeouts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Oldest {
+    /// When it was last sent.
+    pub sent_at: Instant,
+    /// Whether it was sent more than once.
+    pub retransmitted: bool,
+}
+
+/// An algorithm's verdict on the first unacknowledged segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossCheck {
+    /// The endpoint's own rules decide (DupThresh duplicate ACKs, SACK).
+    Endpoint,
+    /// It is lost: retransmit it now. On a duplicate ACK this is a fast
+    /// retransmit (`ssthresh`, `RecoveryStart`); on a new ACK the segment
+    /// is resent and recovery goes on without a window change (duplicate
+    /// ACKs inflate, the next new ACK ends it with `RecoveryEnd`).
+    Lost,
+    /// Not lost, whatever the duplicate ACKs say.
+    NotYet,
 }
 
 /// How the endpoint recovers from a loss signalled by duplicate ACKs
@@ -246,6 +299,19 @@ pub trait CongestionOps {
 
     fn cwnd_event(&mut self, _w: &mut Window, _c: &Conn, _event: CwndEvent) {}
 
+    /// Whether the algorithm detects losses itself (`check_loss`).
+    fn detects_loss(&self) -> bool {
+        false
+    }
+
+    /// For an algorithm that `detects_loss`: asked on every duplicate ACK
+    /// (`dupacks`, the count so far) outside recovery, and on every new ACK
+    /// (`None`) that leaves data outstanding, whether the first
+    /// unacknowledged segment is lost.
+    fn check_loss(&mut self, _c: &Conn, _dupacks: Option<u32>, _oldest: Oldest) -> LossCheck {
+        LossCheck::Endpoint
+    }
+
     /// The last window reduction was spurious (D-SACK, F-RTO or Eifel
     /// showed no loss): restore from the window before it. Linux's
     /// `tcp_undo_cwnd_reduction` with `tcp_reno_undo_cwnd`.
@@ -266,6 +332,13 @@ pub enum Cc {
     Reno(Reno),
     LinuxReno(LinuxReno),
     Ns2Reno(Ns2Reno),
+    Cubic(Box<Cubic>),
+    HighSpeed(Box<HighSpeed>),
+    Vegas(Box<Vegas>),
+    Ns2Vegas(Box<Ns2Vegas>),
+    Compound(Box<Compound>),
+    Dctcp(Box<Dctcp>),
+    Bbr(Box<Bbr>),
     #[cfg(test)]
     Recorder(hook_tests::Recorder),
 }
@@ -276,6 +349,13 @@ macro_rules! dispatch {
             Cc::Reno($a) => $e,
             Cc::LinuxReno($a) => $e,
             Cc::Ns2Reno($a) => $e,
+            Cc::Cubic($a) => $e,
+            Cc::HighSpeed($a) => $e,
+            Cc::Vegas($a) => $e,
+            Cc::Ns2Vegas($a) => $e,
+            Cc::Compound($a) => $e,
+            Cc::Dctcp($a) => $e,
+            Cc::Bbr($a) => $e,
             #[cfg(test)]
             Cc::Recorder($a) => $e,
         }
@@ -307,6 +387,12 @@ impl CongestionOps for Cc {
     fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
         dispatch!(self, a => a.cwnd_event(w, c, event))
     }
+    fn detects_loss(&self) -> bool {
+        dispatch!(self, a => a.detects_loss())
+    }
+    fn check_loss(&mut self, c: &Conn, dupacks: Option<u32>, oldest: Oldest) -> LossCheck {
+        dispatch!(self, a => a.check_loss(c, dupacks, oldest))
+    }
     fn undo(&mut self, w: &mut Window, c: &Conn, before: &Window) {
         dispatch!(self, a => a.undo(w, c, before))
     }
@@ -324,6 +410,9 @@ pub struct CcContext {
     pub initial_window: u32,
     /// The endpoint's cap on the send window in bytes (ns-2's `window_`).
     pub max_window: Option<u32>,
+    /// Seeds an algorithm's own random choices (BBR's gain-cycle phase),
+    /// so that a run is reproduced from its seed.
+    pub seed: u64,
 }
 
 #[cfg(test)]
@@ -336,11 +425,18 @@ pub(crate) mod tests {
             now: Instant::ZERO,
             mss,
             bytes_in_flight: flight,
+            sacked: 0,
             srtt: None,
             min_rtt: None,
             state: CaState::Open,
             cwnd_limited: true,
+            delivered: 0,
         }
+    }
+
+    /// What an algorithm is built with in tests.
+    pub fn context(initial_window: u32) -> CcContext {
+        CcContext { abc: false, initial_window, max_window: None, seed: 1 }
     }
 
     pub fn window(cwnd: u32, ssthresh: u32) -> Window {
@@ -354,16 +450,14 @@ pub(crate) mod tests {
 
     #[test]
     fn default_ssthresh_is_half_the_flight_but_at_least_two_segments() {
-        let mut cc =
-            CcKind::Reno.build(&CcContext { abc: false, initial_window: 2, max_window: None }, &CcParams::default());
+        let mut cc = CcKind::Reno.build(&context(2), &CcParams::default());
         assert_eq!(cc.ssthresh(&window(20_000, 0), &conn(1000, 9_000)), 4_500);
         assert_eq!(cc.ssthresh(&window(2_000, 0), &conn(1000, 1_000)), 2_000);
     }
 
     #[test]
     fn default_undo_restores_the_larger_window_and_threshold() {
-        let mut cc =
-            CcKind::NewReno.build(&CcContext { abc: false, initial_window: 2, max_window: None }, &CcParams::default());
+        let mut cc = CcKind::NewReno.build(&context(2), &CcParams::default());
         let mut w = window(5_000, 5_000);
         cc.undo(&mut w, &conn(1000, 0), &window(10_000, 8_000));
         assert_eq!((w.cwnd, w.ssthresh), (10_000, 8_000));

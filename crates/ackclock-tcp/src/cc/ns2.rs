@@ -112,7 +112,7 @@ mod tests {
     use super::*;
 
     fn agent(style: RecoveryStyle, cwnd: f64, max_window: Option<u32>) -> Ns2Reno {
-        let mut a = Ns2Reno::new(style, &CcContext { abc: false, initial_window: 2, max_window });
+        let mut a = Ns2Reno::new(style, &CcContext { max_window, ..super::super::tests::context(2) });
         a.cwnd = cwnd;
         a
     }

@@ -3,7 +3,9 @@
 //! implements. The Python API, scenario files, the CLI and the Tcl front
 //! end all read it through the bindings; nothing else lists the names.
 
-use super::{Cc, CcContext, LinuxReno, Ns2Reno, RecoveryStyle, Reno};
+use super::{
+    Bbr, Cc, CcContext, Compound, Cubic, Dctcp, HighSpeed, LinuxReno, Ns2Reno, Ns2Vegas, RecoveryStyle, Reno, Vegas,
+};
 use std::fmt;
 
 /// The algorithms, by name.
@@ -16,6 +18,13 @@ pub enum CcKind {
     Ns2Tahoe,
     Ns2Reno,
     Ns2NewReno,
+    Cubic,
+    HighSpeed,
+    Vegas,
+    Ns2Vegas,
+    Compound,
+    Dctcp,
+    Bbr,
 }
 
 /// How a parameter's value is read.
@@ -66,7 +75,7 @@ pub struct Algorithm {
     pub ns2_agents: &'static [&'static str],
 }
 
-const ALGORITHMS: [Algorithm; 7] = [
+const ALGORITHMS: [Algorithm; 14] = [
     Algorithm {
         kind: CcKind::Tahoe,
         name: "tahoe",
@@ -116,6 +125,55 @@ const ALGORITHMS: [Algorithm; 7] = [
         summary: "ns-2 2.35's Agent/TCP/Newreno window arithmetic",
         params: &[],
         ns2_agents: &["Agent/TCP/Newreno"],
+    },
+    Algorithm {
+        kind: CcKind::Cubic,
+        name: "cubic",
+        summary: "RFC 9438 CUBIC with HyStart++ (RFC 9406): a cubic function of the time since the last loss",
+        params: super::cubic::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::HighSpeed,
+        name: "highspeed",
+        summary: "RFC 3649 HighSpeed TCP: AIMD whose increase and decrease depend on the window",
+        params: super::highspeed::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Vegas,
+        name: "vegas",
+        summary: "Brakmo & Peterson 1995: keeps alpha to beta segments queued, by delay",
+        params: super::vegas::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Ns2Vegas,
+        name: "ns2-vegas",
+        summary: "ns-2 2.35's Agent/TCP/Vegas: Vegas in packets, with its fine-grained retransmissions",
+        params: super::vegas::PARAMS,
+        ns2_agents: &["Agent/TCP/Vegas"],
+    },
+    Algorithm {
+        kind: CcKind::Compound,
+        name: "compound",
+        summary: "Compound TCP (Tan et al. 2006): a loss window plus a delay window",
+        params: super::compound::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Dctcp,
+        name: "dctcp",
+        summary: "RFC 8257 DCTCP: cuts cwnd by half the estimated fraction of CE-marked bytes",
+        params: super::dctcp::PARAMS,
+        ns2_agents: &[],
+    },
+    Algorithm {
+        kind: CcKind::Bbr,
+        name: "bbr",
+        summary: "BBR v1 as Linux tcp_bbr.c: paces at the bottleneck bandwidth, cwnd twice the BDP",
+        params: super::bbr::PARAMS,
+        ns2_agents: &[],
     },
 ];
 
@@ -184,6 +242,13 @@ impl CcKind {
             CcKind::Ns2Tahoe => Cc::Ns2Reno(Ns2Reno::new(Tahoe, ctx)),
             CcKind::Ns2Reno => Cc::Ns2Reno(Ns2Reno::new(Classic, ctx)),
             CcKind::Ns2NewReno => Cc::Ns2Reno(Ns2Reno::new(NewReno, ctx)),
+            CcKind::Cubic => Cc::Cubic(Box::new(Cubic::new(ctx, params))),
+            CcKind::HighSpeed => Cc::HighSpeed(Box::new(HighSpeed::new(ctx, params))),
+            CcKind::Vegas => Cc::Vegas(Box::new(Vegas::new(ctx, params))),
+            CcKind::Ns2Vegas => Cc::Ns2Vegas(Box::new(Ns2Vegas::new(ctx, params))),
+            CcKind::Compound => Cc::Compound(Box::new(Compound::new(ctx, params))),
+            CcKind::Dctcp => Cc::Dctcp(Box::new(Dctcp::new(ctx, params))),
+            CcKind::Bbr => Cc::Bbr(Box::new(Bbr::new(ctx, params))),
         }
     }
 }
@@ -272,12 +337,13 @@ mod tests {
             assert_eq!(a.kind.name(), a.name);
         }
         assert_eq!(CcKind::from_name("NewReno"), Some(CcKind::NewReno));
-        assert_eq!(CcKind::from_name("cubic"), None);
+        assert_eq!(CcKind::from_name("CUBIC"), Some(CcKind::Cubic));
+        assert_eq!(CcKind::from_name("westwood"), None);
     }
 
     #[test]
     fn built_algorithms_answer_to_their_registry_name() {
-        let ctx = CcContext { abc: false, initial_window: 2, max_window: None };
+        let ctx = super::super::tests::context(2);
         for a in CcKind::all() {
             use super::super::CongestionOps;
             assert_eq!(a.kind.build(&ctx, &CcParams::default()).name(), a.name);

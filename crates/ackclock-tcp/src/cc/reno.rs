@@ -173,7 +173,7 @@ mod tests {
         let mut p = CcParams::default();
         p.set(CcKind::Reno, "alpha", alpha).unwrap();
         p.set(CcKind::Reno, "beta", beta).unwrap();
-        Reno::new(RecoveryStyle::Reno, &CcContext { abc: false, initial_window: 2, max_window: None }, &p)
+        Reno::new(RecoveryStyle::Reno, &super::super::tests::context(2), &p)
     }
 
     #[test]
