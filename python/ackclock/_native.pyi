@@ -349,20 +349,26 @@ class Sim:
         channels: list[int] | None = None,
         variables: bool = True,
         traced: list[tuple[int, int, str]] | None = None,
-    ) -> None:
+        append: bool = False,
+    ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
         ones, and (with variables) ns-2 variable records of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
         `traced` (node, port, variable) triples instead select variables of the
         senders at those addresses, like ns-2's tracevar. Each flow's initial
         values come first, with peer `-1 -1`.
-        The file is created now (ConfigError if it cannot be); records are
-        written in time order as the run proceeds and flushed when run() returns."""
-    def trace_nam(self, path: str, preamble: str) -> None:
+        The file is created now (ConfigError if it cannot be), or with `append`
+        opened to add at its end; records are written in time order as the run
+        proceeds and flushed when run() returns. Returns an id for close_trace."""
+    def trace_nam(self, path: str, preamble: str, append: bool = False) -> int:
         """Writes ns-2 nam packet events (+ - h r d, as namtrace-all does) for every
         channel, after `preamble`: the header lines (V A c n l q), written once
         before the first event (see ackclock.nam.preamble). The file is created
-        now (ConfigError if it cannot be)."""
+        now (ConfigError if it cannot be); `append` and the id as trace_ns2."""
+    def close_trace(self, trace: int) -> None:
+        """Writes what is due to one trace and closes its file; the run goes on."""
+    def flush_traces(self) -> None:
+        """Writes the records due so far and flushes every trace file."""
     def trace_tcpdump(
         self, path: str, channels: list[int] | None = None, node: int | None = None
     ) -> None:

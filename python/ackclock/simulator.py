@@ -430,9 +430,12 @@ class Simulator:
         links: list[Link] | None,
         variables: bool = True,
         traced: list[tuple[Node, int, str]] | None = None,
-    ) -> None:
+        append: bool = False,
+    ) -> int:
         """One ns-2 trace file: the records of `links` (every link when None)
-        and the variable records that `variables` or `traced` select."""
+        and the variable records that `variables` or `traced` select. With
+        `append`, records go after what the file holds. Returns an id for
+        `close_trace`."""
         channels = None
         if links is not None:
             own = list(self._links.values())
@@ -446,14 +449,31 @@ class Simulator:
                 (self._own_node(node, "traced").id, checks.integer(port, "traced", "port"), name)
                 for node, port, name in traced
             ]
-        self._native.trace_ns2(
-            os.fspath(path), channels, checks.flag(variables, "variables"), selected
+        return self._native.trace_ns2(
+            os.fspath(path),
+            channels,
+            checks.flag(variables, "variables"),
+            selected,
+            checks.flag(append, "append"),
         )
 
-    def trace_nam(self, path: str | os.PathLike[str], preamble: str = "") -> None:
+    def trace_nam(
+        self, path: str | os.PathLike[str], preamble: str = "", append: bool = False
+    ) -> int:
         """ns-2's `namtrace-all`: every packet event in nam's format, after
-        `preamble` (the topology lines; see `ackclock.nam.preamble`)."""
-        self._native.trace_nam(os.fspath(path), preamble)
+        `preamble` (the topology lines; see `ackclock.nam.preamble`). `append`
+        and the id returned as for `trace_ns2`."""
+        return self._native.trace_nam(os.fspath(path), preamble, checks.flag(append, "append"))
+
+    def close_trace(self, trace: int) -> None:
+        """Writes what is due to one trace (an id from `trace_ns2` or
+        `trace_nam`) and closes its file; the simulation can go on."""
+        self._native.close_trace(checks.integer(trace, "trace", "trace id"))
+
+    def flush_traces(self) -> None:
+        """Writes the records due so far to every trace file (as `run()`
+        does whenever it returns)."""
+        self._native.flush_traces()
 
     def tcpdump(
         self, path: str | os.PathLike[str], node: Node | None = None, link: Link | None = None

@@ -16,7 +16,7 @@ use ackclock_sim::{
 };
 use ackclock_tcp::Reader;
 use ackclock_trace::pcap::PcapWriter;
-use ackclock_trace::tracer::{Capture, Output, Sink, TracedVars};
+use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
 use ackclock_trace::VarValue;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -293,15 +293,18 @@ impl Sim {
 
     /// ns-2 trace text (`trace-all`, or `trace-queue` for chosen channels)
     /// with every TCP variable (`variables`) or only the `traced` variables
-    /// (node, port, name) of the senders at those addresses.
-    #[pyo3(signature = (path, channels = None, variables = true, traced = None))]
+    /// (node, port, name) of the senders at those addresses. `append` adds
+    /// to the end of an existing file instead of replacing it. Returns the
+    /// trace's id for `close_trace`.
+    #[pyo3(signature = (path, channels = None, variables = true, traced = None, append = false))]
     fn trace_ns2(
         &mut self,
         path: &str,
         channels: Option<Vec<u32>>,
         variables: bool,
         traced: Option<Vec<(u32, u16, String)>>,
-    ) -> PyResult<()> {
+        append: bool,
+    ) -> PyResult<SinkId> {
         let vars = match (traced, variables) {
             (Some(list), _) => {
                 TracedVars::Only(list.into_iter().map(|(node, port, name)| ((node, port), name)).collect())
@@ -309,28 +312,23 @@ impl Sim {
             (None, true) => TracedVars::All,
             (None, false) => TracedVars::None,
         };
-        let out = trace_file(path)?;
-        self.guarded(|s| {
-            s.tracer().add_sink(Sink::Ns2 { out, channels, vars });
-            Ok(())
-        })
+        let out = trace_file(path, append)?;
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars })))
     }
 
     /// ns-2 nam events (`namtrace-all`) for every channel, after the
-    /// header lines in `preamble`.
-    fn trace_nam(&mut self, path: &str, preamble: String) -> PyResult<()> {
-        let out = trace_file(path)?;
-        self.guarded(|s| {
-            s.tracer().add_sink(Sink::Nam { out, preamble });
-            Ok(())
-        })
+    /// header lines in `preamble`; `append` as for `trace_ns2`.
+    #[pyo3(signature = (path, preamble, append = false))]
+    fn trace_nam(&mut self, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
+        let out = trace_file(path, append)?;
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
     }
 
     /// tcpdump-style text for packets leaving on `channels` or seen at `node`.
     #[pyo3(signature = (path, channels = None, node = None))]
     fn trace_tcpdump(&mut self, path: &str, channels: Option<Vec<u32>>, node: Option<u32>) -> PyResult<()> {
         let capture = capture(channels, node)?;
-        let out = trace_file(path)?;
+        let out = trace_file(path, false)?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Tcpdump { out, capture });
             Ok(())
@@ -341,11 +339,24 @@ impl Sim {
     #[pyo3(signature = (path, channels = None, node = None, snaplen = 65535))]
     fn trace_pcap(&mut self, path: &str, channels: Option<Vec<u32>>, node: Option<u32>, snaplen: u32) -> PyResult<()> {
         let capture = capture(channels, node)?;
-        let writer = PcapWriter::new(trace_file(path)?, snaplen.max(1)).map_err(|e| io_err(path, e))?;
+        let writer = PcapWriter::new(trace_file(path, false)?, snaplen.max(1)).map_err(|e| io_err(path, e))?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Pcap { out: writer, capture });
             Ok(())
         })
+    }
+
+    /// Writes what is due to one trace (an id from `trace_ns2` or
+    /// `trace_nam`) and closes its file; the run can go on.
+    fn close_trace(&mut self, trace: SinkId) -> PyResult<()> {
+        let result = self.guarded(|s| Ok(s.remove_trace(trace)))?;
+        result.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))
+    }
+
+    /// Writes the records due so far and flushes every trace file.
+    fn flush_traces(&mut self) -> PyResult<()> {
+        let result = self.guarded(|s| Ok(s.flush_traces()))?;
+        result.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))
     }
 
     /// Writes what is due and closes every trace file.
@@ -393,10 +404,15 @@ fn io_err(path: &str, e: std::io::Error) -> PyErr {
     ConfigError::new_err(format!("trace file '{path}': {e}"))
 }
 
-/// A buffered trace file, created (or truncated) now so that a bad path is
-/// reported before the run.
-fn trace_file(path: &str) -> PyResult<Output> {
-    let file = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
+/// A buffered trace file, created (or truncated, unless `append`) now so
+/// that a bad path is reported before the run.
+fn trace_file(path: &str, append: bool) -> PyResult<Output> {
+    let file = if append {
+        std::fs::OpenOptions::new().append(true).create(true).open(path)
+    } else {
+        std::fs::File::create(path)
+    };
+    let file = file.map_err(|e| io_err(path, e))?;
     Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, file)))
 }
 

@@ -590,6 +590,12 @@ impl Simulation {
         self.tracer.as_mut().map_or(Ok(()), |t| t.flush_files(now))
     }
 
+    /// Writes what is due to one trace sink and closes it; the run goes on.
+    pub fn remove_trace(&mut self, sink: ackclock_trace::SinkId) -> std::io::Result<()> {
+        let now = self.now();
+        self.tracer.as_mut().map_or(Ok(()), |t| t.remove_sink(sink, now))
+    }
+
     /// Ends tracing: writes what is due, flushes and closes every sink and
     /// reports the first write error, if any.
     pub fn finish_traces(&mut self) -> std::io::Result<()> {

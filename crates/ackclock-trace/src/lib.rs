@@ -16,4 +16,4 @@ pub mod tcpdump;
 pub mod tracer;
 
 pub use record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
-pub use tracer::{Sink, TracedVars, Tracer};
+pub use tracer::{Sink, SinkId, TracedVars, Tracer};

@@ -128,10 +128,14 @@ fn write_preamble(out: &mut Output, preamble: &mut String) -> io::Result<()> {
     out.write_all(std::mem::take(preamble).as_bytes())
 }
 
+/// Names a sink added with [`Tracer::add_sink`], to remove it later.
+pub type SinkId = u32;
+
 #[derive(Default)]
 pub struct Tracer {
     pending: TimeOrdered<TraceRecord>,
-    sinks: Vec<Sink>,
+    sinks: Vec<(SinkId, Sink)>,
+    next_sink: SinkId,
     flows: Vec<Option<FlowView>>,
     /// Packets that carry ns-2's congestion-action flag.
     congestion_actions: HashSet<u64>,
@@ -141,8 +145,22 @@ pub struct Tracer {
 }
 
 impl Tracer {
-    pub fn add_sink(&mut self, sink: Sink) {
-        self.sinks.push(sink);
+    pub fn add_sink(&mut self, sink: Sink) -> SinkId {
+        let id = self.next_sink;
+        self.next_sink += 1;
+        self.sinks.push((id, sink));
+        id
+    }
+
+    /// Writes the records due by `now`, then flushes and drops one sink
+    /// (its file is closed); later records no longer reach it.
+    pub fn remove_sink(&mut self, id: SinkId, now: Instant) -> io::Result<()> {
+        self.flush_until(now);
+        let Some(i) = self.sinks.iter().position(|(sink, _)| *sink == id) else {
+            return Ok(());
+        };
+        let (_, mut sink) = self.sinks.remove(i);
+        sink.flush()
     }
 
     pub fn set_flow_view(&mut self, flow: u32, view: FlowView) {
@@ -154,7 +172,7 @@ impl Tracer {
     }
 
     pub fn wants_vars(&self) -> bool {
-        self.sinks.iter().any(Sink::wants_vars)
+        self.sinks.iter().any(|(_, sink)| sink.wants_vars())
     }
 
     pub fn record(&mut self, mut rec: TraceRecord) {
@@ -175,7 +193,7 @@ impl Tracer {
             if self.error.is_some() {
                 continue;
             }
-            for sink in &mut self.sinks {
+            for (_, sink) in &mut self.sinks {
                 if let Err(e) = sink.write(&rec, &self.flows) {
                     self.error = Some(e);
                     break;
@@ -188,7 +206,7 @@ impl Tracer {
     /// files, keeping later records for a run that continues.
     pub fn flush_files(&mut self, now: Instant) -> io::Result<()> {
         self.flush_until(now);
-        for sink in &mut self.sinks {
+        for (_, sink) in &mut self.sinks {
             sink.flush()?;
         }
         match self.error.take() {

@@ -1,0 +1,304 @@
+"""ns-2's agents: the ends of flows, attached to nodes.
+
+ns-2's one-way TCP agents (Agent/TCP and its variants, with an
+Agent/TCPSink) are ackclock's TCP with the ns2 profile; Agent/TCP/FullTcp
+is ackclock's TCP with SYN/FIN (two-way, ns-2's FullTcp). Agent/UDP sends
+what its application produces to an Agent/Null or Agent/LossMonitor.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ackclock.handles import Flow, TcpFlow
+from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.shadow import Kind, Shadow, Var
+from ackclock.tcp_specs import TcpParams
+
+if TYPE_CHECKING:
+    from ackclock.tcl.nodes import NodeObject
+    from ackclock.tcl.world import World
+
+# The sender variables `tracevar` can follow (ackclock-sim's NS2_VARS).
+TRACEABLE = ("cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_")
+TCP_HEADER_BYTES = 40
+
+# ns-2's TCP agents and the congestion control each is in ackclock.
+CONGESTION_CONTROL = {
+    "Agent/TCP": "tahoe",
+    "Agent/TCP/Reno": "reno",
+    "Agent/TCP/Newreno": "newreno",
+    "Agent/TCP/Sack1": "reno",
+    "Agent/TCP/Fack": "reno",
+    "Agent/TCP/FullTcp": "reno",
+    "Agent/TCP/FullTcp/Tahoe": "tahoe",
+    "Agent/TCP/FullTcp/Newreno": "newreno",
+    "Agent/TCP/FullTcp/Sack": "reno",
+}
+# ...and which of them recover losses with SACK.
+SACK_AGENTS = ("Agent/TCP/Sack1", "Agent/TCP/Fack", "Agent/TCP/FullTcp/Sack")
+
+
+class Agent(Shadow):
+    variables = {
+        "fid_": Var(Kind.INT),
+        "packetSize_": Var(Kind.INT),
+        "agent_addr_": Var(Kind.INT, live=True),
+        "agent_port_": Var(Kind.INT, live=True),
+        "dst_addr_": Var(Kind.INT, live=True),
+        "dst_port_": Var(Kind.INT, live=True),
+        "prio_": Var(Kind.INT, ignored="ackclock's queues have no priorities"),
+        "ttl_": Var(Kind.INT, ignored="routes are loop-free, so TTLs never expire"),
+        "flags_": Var(Kind.INT, ignored="ns-2's internal flag bits"),
+        "debug_": Var(Kind.BOOL, ignored="no debugging output"),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.node: NodeObject | None = None
+        self.port = -1
+        self.peer: Agent | None = None
+        self.flows: list[Flow] = []
+        self.trace_channel: str | None = None
+        self.traced: list[str] = []
+
+    def address(self) -> tuple[NodeObject, int]:
+        if self.node is None:
+            raise TclScriptError(f"{self} is not attached to a node: use $ns attach-agent")
+        return self.node, self.port
+
+    def live(self, name: str) -> str | None:
+        if name in ("agent_addr_", "agent_port_"):
+            return str(
+                -1 if self.node is None else (self.node.id if name == "agent_addr_" else self.port)
+            )
+        if name in ("dst_addr_", "dst_port_"):
+            peer = self.peer
+            if peer is None or peer.node is None:
+                return "-1"
+            return str(peer.node.id if name == "dst_addr_" else peer.port)
+        return None
+
+    def cmd_attach(self, channel: str) -> None:
+        """The trace file for this agent's traced variables."""
+        self.world.channels.require_writable(channel)
+        self.trace_channel = channel
+
+    def cmd_tracevar(self, var: str) -> None:
+        if var not in TRACEABLE:
+            raise TclScriptError(f"tracevar {var}: ackclock traces {', '.join(TRACEABLE)}")
+        self.world.unbuilt("variable traces")
+        self.traced.append(var)
+
+    cmd_trace = cmd_tracevar
+
+    def cmd_attach_app(self, kind: str) -> str:
+        app = self.world.tcl.call("new", f"Application/{kind}")
+        self.world.tcl.call(app, "attach-agent", self.name)
+        return app
+
+    def cmd_attach_source(self, kind: str) -> str:
+        return self.cmd_attach_app(kind)
+
+    def cmd_port(self) -> int:
+        return self.port
+
+    def cmd_addr(self) -> int:
+        return -1 if self.node is None else self.node.id
+
+    def cmd_dst_addr(self) -> int:
+        return int(self.live("dst_addr_") or -1)
+
+    def cmd_dst_port(self) -> int:
+        return int(self.live("dst_port_") or -1)
+
+    def cmd_reset(self) -> None: ...
+
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+
+class TcpAgent(Agent):
+    """ns-2's one-way TCP senders: Agent/TCP (Tahoe), /Reno, /Newreno,
+    /Sack1, /Fack (SACK recovery; see docs/tcl.md)."""
+
+    variables = {
+        "window_": Var(Kind.REAL),
+        "windowInit_": Var(Kind.INT),
+        "numdupacks_": Var(Kind.INT),
+        "singledup_": Var(Kind.BOOL),
+        "rtxcur_init_": Var(Kind.REAL),
+        "minrto_": Var(Kind.REAL),
+        "maxrto_": Var(Kind.REAL),
+        "tcpTick_": Var(Kind.REAL),
+        "overhead_": Var(Kind.REAL),
+        # read from the simulation
+        "cwnd_": Var(Kind.REAL, live=True),
+        "ssthresh_": Var(Kind.INT, live=True),
+        "ack_": Var(Kind.INT, live=True),
+        "maxseq_": Var(Kind.INT, live=True),
+        "rtt_": Var(Kind.INT, live=True),
+        "srtt_": Var(Kind.INT, live=True),
+        "t_seqno_": Var(Kind.INT, live=True),
+        "ndatapack_": Var(Kind.INT, live=True),
+        "ndatabytes_": Var(Kind.INT, live=True),
+        "nrexmitpack_": Var(Kind.INT, live=True),
+        "nrexmit_": Var(Kind.INT, live=True),
+        "ncwndcuts_": Var(Kind.INT, live=True),
+        # without effect on what ackclock computes
+        "trace_all_oneline_": Var(Kind.BOOL, ignored="trace layout only"),
+        "nam_tracevar_": Var(Kind.BOOL, ignored="nam variable display"),
+        "eln_": Var(Kind.BOOL, ignored="explicit loss notification needs ns-2's ELN links"),
+        "print_request_": Var(Kind.BOOL, ignored="Quick-Start debugging output"),
+    }
+
+    def flow(self) -> TcpFlow | None:
+        flow = self.flows[-1] if self.flows else None
+        return flow if isinstance(flow, TcpFlow) else None
+
+    def live(self, name: str) -> str | None:
+        flow = self.flow()
+        if flow is None:
+            return super().live(name)
+        values = flow.ns2_vars()
+        if name in values:
+            # ns-2 keeps cwnd_ in a TracedDouble, which reads back as %g.
+            return format(values[name], "g") if name == "cwnd_" else str(values[name])
+        stats: Any = flow.stats()
+        counters = {
+            "ndatapack_": math.ceil(stats["bytes_sent"] / flow.mss),
+            "ndatabytes_": stats["bytes_sent"],
+            "nrexmitpack_": stats["retransmits"],
+            "nrexmit_": stats["timeouts"],
+            "ncwndcuts_": stats["fast_retransmits"] + stats["timeouts"],
+            "t_seqno_": int(values["maxseq_"]) + 1,
+        }
+        return str(counters[name]) if name in counters else super().live(name)
+
+    def congestion_control(self) -> str:
+        return self.nearest(CONGESTION_CONTROL)
+
+    def params(self) -> TcpParams:
+        from ackclock.tcl.registry import check_defaults
+
+        check_defaults(self)
+        mss = self.integer("packetSize_")
+        window = int(self.number("window_"))
+        return TcpParams(
+            profile="ns2",
+            cc=self.congestion_control(),
+            sack=any(self.is_a(agent) for agent in SACK_AGENTS),
+            mss=mss,
+            max_window=window * mss,
+            initial_ssthresh=window * mss,
+            initial_window=self.integer("windowInit_"),
+            dupack_threshold=self.integer("numdupacks_"),
+            limited_transmit=self.flag("singledup_"),
+            initial_rto=self.number("rtxcur_init_"),
+            min_rto=self.number("minrto_"),
+            max_rto=self.number("maxrto_"),
+            clock_granularity=self.number("tcpTick_"),
+            send_overhead=self.number("overhead_"),
+        )
+
+    # What an application asks of it (Application/FTP's start, produce,
+    # producemore, send and stop call these, as in ns-2).
+    def cmd_send(self, nbytes: str) -> None:
+        count = int(float(nbytes))
+        self.world.tcp_write(self, None if count < 0 else count)
+
+    def cmd_advance(self, packets: str) -> None:
+        self.world.tcp_advance(self, int(float(packets)), relative=False)
+
+    def cmd_advanceby(self, packets: str) -> None:
+        self.world.tcp_advance(self, int(float(packets)), relative=True)
+
+    def cmd_close(self) -> None:
+        self.world.tcp_stop(self)
+
+
+class FullTcp(TcpAgent):
+    """ns-2's two-way TCP with SYN and FIN: ackclock's TCP with its
+    handshake. The listening side is the one `listen` was called on."""
+
+    variables = {
+        "segsize_": Var(Kind.INT),
+        "interval_": Var(Kind.REAL),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.listening = False
+
+    def cmd_listen(self) -> None:
+        self.listening = True
+
+    def params(self) -> TcpParams:
+        raise TclScriptError("Agent/TCP/FullTcp is not implemented yet")
+
+
+class TcpSink(Agent):
+    variables = {
+        "bytes_": Var(Kind.INT, live=True),
+        "interval_": Var(Kind.TIME),
+        "maxSackBlocks_": Var(Kind.INT, ignored="ackclock's SACK receiver sends up to 3 blocks"),
+    }
+
+    def live(self, name: str) -> str | None:
+        flows = [f for f in self.world.started_flows(self) if isinstance(f, TcpFlow)]
+        if name != "bytes_" or not flows:
+            return super().live(name)
+        # ns-2 counts every in-order packet's size, headers included, and the SYN.
+        total = 0
+        for flow in flows:
+            payload = flow.stats()["rx_bytes"]
+            packets = math.ceil(payload / flow.mss)
+            total += payload + TCP_HEADER_BYTES * (packets + 1)
+        return str(total)
+
+    def params(self) -> TcpParams:
+        from ackclock.tcl.registry import check_defaults
+
+        check_defaults(self)
+        delayed = self.is_a("Agent/TCPSink/DelAck") or self.is_a("Agent/TCPSink/Sack1/DelAck")
+        return TcpParams(
+            profile="ns2",
+            sack=self.is_a("Agent/TCPSink/Sack1"),
+            delayed_ack=delayed,
+            delayed_ack_timeout=self.number("interval_") if delayed else None,
+        )
+
+
+class UdpAgent(Agent):
+    pass
+
+
+class UdpSink(Agent):
+    """Agent/Null and Agent/LossMonitor."""
+
+    variables = {
+        "npkts_": Var(Kind.INT, live=True),
+        "bytes_": Var(Kind.INT, live=True),
+        "nlost_": Var(Kind.INT, live=True),
+        "lastPktTime_": Var(Kind.REAL, live=True),
+        "expected_": Var(Kind.INT, live=True),
+    }
+
+    def live(self, name: str) -> str | None:
+        flows = self.world.started_flows(self)
+        if name not in ("npkts_", "bytes_", "nlost_") or not flows:
+            return super().live(name)
+        if name == "nlost_":
+            return "0"
+        key = "rx_packets" if name == "npkts_" else "rx_bytes"
+        return str(sum(flow.stats()[key] for flow in flows))  # type: ignore[literal-required]
+
+    def cmd_clear(self) -> None:
+        raise TclScriptError(f"{self} clear: resetting a LossMonitor's counters is not supported")
+
+
+class PingAgent(Agent):
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        raise TclScriptError("Agent/Ping is not implemented yet")

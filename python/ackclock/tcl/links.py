@@ -1,0 +1,302 @@
+"""ns-2's links and what sits on them: SimpleLink (`$ns link $a $b`),
+queues, error models and the error module, and monitors."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ackclock import specs, units
+from ackclock.specs import LossPosition
+from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.shadow import Kind, Shadow, Var
+
+if TYPE_CHECKING:
+    from ackclock.handles import Link
+    from ackclock.tcl.nodes import NodeObject
+    from ackclock.tcl.world import World
+
+
+class LinkObject(Shadow):
+    """One direction of a link (`new SimpleLink SRC DST BW DELAY QUEUE`, as
+    `$ns simplex-link` and `duplex-link` make them)."""
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        if len(args) < 5:
+            raise TclScriptError("new SimpleLink: give SRC DST BANDWIDTH DELAY QUEUE")
+        self.src: NodeObject = world.node(args[0])
+        self.dst: NodeObject = world.node(args[1])
+        self.bandwidth_bps = units.bandwidth_bps(args[2], "bandwidth")
+        self.delay_ps = units.duration_ps(args[3], "delay")
+        self.queue: QueueObject = world.shadow(args[4], QueueObject, "a queue")
+        self.queue.link = self
+        self.bandwidth_text, self.delay_text = args[2], args[3]
+        self.losses: list[tuple[ErrorModelObject, LossPosition]] = []
+        self.handle: Link | None = None
+        self.dynamic = False
+        for var, value in (
+            ("fromNode_", self.src.name),
+            ("toNode_", self.dst.name),
+            ("queue_", self.queue.name),
+            ("bandwidth_", str(self.bandwidth_bps)),
+            ("delay_", str(self.delay_ps / units.PS_PER_S)),
+        ):
+            self.set_var(var, value)
+        world.add_link(self)
+
+    def cmd_src(self) -> str:
+        return self.src.name
+
+    def cmd_dst(self) -> str:
+        return self.dst.name
+
+    def cmd_queue(self) -> str:
+        return self.queue.name
+
+    def cmd_bw(self) -> float:
+        return float(self.bandwidth_bps)
+
+    def cmd_delay(self) -> float:
+        return self.delay_ps / units.PS_PER_S
+
+    def cmd_qsize(self) -> int:
+        return self.queue.integer("limit_")
+
+    def cmd_cost(self, cost: str) -> None:
+        self.set_var("cost_", cost)
+
+    def cmd_cost_(self) -> str:
+        return self.world.tcl.get(f"{self.namespace}::cost_") or "1"
+
+    def cmd_up_(self) -> str:
+        return "up"
+
+    def cmd_errormodule(self, *model: str) -> str:
+        """The error model or module at the link's head, before the queue."""
+        return self._loss(model, "queue")
+
+    def cmd_insert_linkloss(self, *model: str) -> str:
+        """The error model after the queue, on the wire."""
+        return self._loss(model, "wire")
+
+    def cmd_install_error(self, model: str) -> None:
+        self._loss((model,), "wire")
+
+    def _loss(self, model: tuple[str, ...], position: LossPosition) -> str:
+        if not model:
+            current = [em.name for em, p in self.losses if p == position]
+            return current[-1] if current else ""
+        self.world.unbuilt("error models")
+        em = self.world.shadow(model[0], ErrorModelObject, "an ErrorModel or ErrorModule")
+        self.losses = [(m, p) for m, p in self.losses if p != position] + [(em, position)]
+        return em.name
+
+    def cmd_trace(self, ns: str, channel: str, *op: str) -> None:
+        self.world.trace_link(self, channel)
+
+    def cmd_nam_trace(self, ns: str, channel: str) -> None: ...
+
+    def cmd_trace_dynamics(self, ns: str, channel: str, *op: str) -> None:
+        """Link up/down records: links never change state without rtmodel."""
+
+    def cmd_dynamic(self) -> None:
+        self.dynamic = True
+
+    def cmd_attach_monitors(self, insnoop: str, outsnoop: str, dropsnoop: str, qmon: str) -> None:
+        self.world.shadow(qmon, QueueMonitor, "a QueueMonitor").attach(self)
+
+    def cmd_init_monitor(self, ns: str, channel: str, interval: str) -> str:
+        monitor = self.world.tcl.call("new", "QueueMonitor")
+        self.world.shadow(monitor, QueueMonitor, "a QueueMonitor").attach(self)
+        return monitor
+
+    def cmd_start_tracing(self) -> None: ...
+
+    def loss_specs(self) -> list[tuple[specs.LossModel, LossPosition]]:
+        return [(em.spec(position), position) for em, position in self.losses]
+
+
+class QueueObject(Shadow):
+    """A link direction's queue (Queue/DropTail, Queue/RED)."""
+
+    variables = {
+        "limit_": Var(Kind.INT),
+        # RED, as ns-2 names its parameters
+        "thresh_": Var(Kind.REAL),
+        "maxthresh_": Var(Kind.REAL),
+        "q_weight_": Var(Kind.REAL),
+        "linterm_": Var(Kind.REAL),
+        "gentle_": Var(Kind.BOOL),
+        "setbit_": Var(Kind.BOOL),
+        "mean_pktsize_": Var(Kind.INT),
+        # counters a script reads
+        "ave_": Var(Kind.REAL, live=True),
+        "curq_": Var(Kind.INT, live=True),
+        "summarystats_": Var(Kind.BOOL, ignored="summary statistics are not printed"),
+        "drop_tail_": Var(Kind.BOOL, ignored="ackclock's RED drops the arriving packet when full"),
+        "debug_": Var(Kind.BOOL, ignored="no debugging output"),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.link: LinkObject | None = None
+
+    def spec(self) -> specs.Queue:
+        from ackclock.tcl.registry import check_defaults
+
+        check_defaults(self)
+        limit = self.integer("limit_")
+        if self.ns2_class == "Queue/DropTail":
+            return specs.DropTail(limit=limit, ns2_limit=True)
+        return specs.RED(
+            limit=limit,
+            ns2_limit=True,
+            min_th=self.number("thresh_"),
+            max_th=self.number("maxthresh_"),
+            max_p=1 / self.number("linterm_"),
+            weight=self.number("q_weight_"),
+            gentle=self.flag("gentle_"),
+            ecn=self.flag("setbit_"),
+            mean_packet_size=self.integer("mean_pktsize_"),
+        )
+
+    def live(self, name: str) -> str | None:
+        if self.link is None or self.link.handle is None:
+            return None
+        stats = self.link.handle.stats()
+        if name == "curq_":
+            return str(round(stats["mean_queue_packets"]))
+        return None
+
+    # ns-2's queue plumbing: the link wires these itself.
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_drop_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_reset(self) -> None: ...
+
+
+class ErrorModelObject(Shadow):
+    """ErrorModel (uniform loss of packets or bits), /Uniform, /List,
+    /Periodic, /TwoState, /Expo. Dropped packets vanish, as with ns-2's
+    default drop target."""
+
+    variables = {
+        "rate_": Var(Kind.REAL),
+        "enable_": Var(Kind.BOOL),
+        "period_": Var(Kind.REAL),
+        "offset_": Var(Kind.REAL),
+        "burstlen_": Var(Kind.REAL),
+        "bandwidth_": Var(
+            Kind.BANDWIDTH, ignored="only used for time units, which ackclock refuses"
+        ),
+        "debug_": Var(Kind.BOOL, ignored="no debugging output"),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.unit = "pkt"
+        self.drops: list[int] = []
+        self.ranvars: dict[int, str] = {}
+        if self.is_a("ErrorModel/Uniform") and args:
+            self.set_var("rate_", args[0])
+            if len(args) > 1:
+                self.cmd_unit(args[1])
+        elif self.is_a("ErrorModel/TwoState") and len(args) >= 2:
+            self.ranvars = {0: args[0], 1: args[1]}
+            if len(args) > 2:
+                self.cmd_unit(args[2])
+
+    def cmd_unit(self, *unit: str) -> str:
+        if not unit:
+            return self.unit
+        if unit[0] not in ("pkt", "packet", "bit"):
+            raise TclScriptError(
+                f"{self} unit {unit[0]!r}: ackclock supports pkt and bit "
+                "(time and byte units are not modelled)"
+            )
+        self.unit = "bit" if unit[0] == "bit" else "pkt"
+        return self.unit
+
+    def cmd_droplist(self, drops: str) -> None:
+        self.drops = [int(d) for d in self.world.tcl.split(drops)]
+
+    def cmd_ranvar(self, *args: str) -> str:
+        """ns-2's random variable for drop decisions. ackclock draws from the
+        link's own stream of the run's seed."""
+        if len(args) == 2:
+            self.ranvars[int(args[0])] = args[1]
+        return ""
+
+    # Where dropped packets go: ackclock drops them.
+    def cmd_drop_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_reset(self) -> None: ...
+
+    def spec(self, position: LossPosition) -> specs.LossModel:
+        from ackclock.tcl.registry import check_defaults
+
+        check_defaults(self)
+        if not self.flag("enable_"):
+            return specs.DropList(drops=[], position=position)
+        if self.is_a("ErrorModel/List"):
+            # ns-2 counts packets from 0; DropList from 1.
+            return specs.DropList(drops=[d + 1 for d in self.drops], position=position)
+        if self.is_a("ErrorModel/Periodic"):
+            return self._periodic(position)
+        if self.is_a("ErrorModel/TwoState"):
+            raise TclScriptError(f"{self}: two-state error models are not implemented yet")
+        rate = self.number("rate_")
+        if self.unit == "bit":
+            return specs.BitErrors(ber=rate, position=position)
+        return specs.UniformLoss(p=rate, position=position)
+
+    def _periodic(self, position: LossPosition) -> specs.LossModel:
+        period, offset, burst = (self.number(v) for v in ("period_", "offset_", "burstlen_"))
+        if self.unit != "pkt" or not float(period).is_integer() or period < 1:
+            raise TclScriptError(f"{self}: ackclock models periodic loss in whole packets")
+        return specs.Periodic(
+            period=int(period),
+            offset=int(offset),
+            burst=max(1, math.ceil(burst)),
+            position=position,
+        )
+
+
+class ErrorModule(Shadow):
+    """`new ErrorModule Fid`: error models chosen by flow id."""
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        raise TclScriptError("ErrorModule (per-flow error models) is not implemented yet")
+
+
+class QueueMonitor(Shadow):
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        raise TclScriptError("queue monitors are not implemented yet")
+
+    def attach(self, link: LinkObject) -> None: ...
+
+
+class FlowMonitor(QueueMonitor):
+    pass
+
+
+class FlowRecord(Shadow):
+    pass
+
+
+class TraceObject(Shadow):
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        raise TclScriptError(
+            "Trace objects are not implemented yet; use $ns trace-all or trace-queue"
+        )

@@ -1,0 +1,132 @@
+# ns-2's layer over OTcl, for ackclock.
+#
+# ns-2's classes are OTcl classes (interpreter.py defines every class of
+# ns-2.35 from ns2_classes.json). An object of a SplitObject class has a
+# Python half, its shadow (ns-2's split objects have a C++ half), which
+# implements the commands no instproc defines; its variables stay OTcl
+# instance variables, so `set`, `instvar` and class defaults work as in
+# ns-2. The ::ackclock:: commands are the bridge to Python.
+
+# ns-2's links are plain OTcl objects; in ackclock they have a Python half
+# too.
+foreach cls {SplitObject Link} {
+    $cls instproc init args {
+        ::ackclock::create $self {*}$args
+    }
+
+    $cls instproc destroy {} {
+        ::ackclock::destroy $self
+        $self next
+    }
+
+    # Commands no instproc defines are the shadow's, as ns-2's `cmd`.
+    $cls instproc unknown {method args} {
+        ::ackclock::cmd $self $method {*}$args
+    }
+}
+
+# `$obj set var value` on an ns-2 object from outside its own methods: a
+# variable ns-2's class does not have is a mistake (a typo, or a variable of
+# another class) rather than new state.
+SplitObject instproc set {var args} {
+    if {![info exists [::otcl::vars $self]::$var]
+            && ([catch {uplevel 1 {set self}} caller] || $caller ne $self)} {
+        ::ackclock::check_variable $self $var
+    }
+    return [$self next $var {*}$args]
+}
+
+# Past the last instproc, `next` reaches the shadow's command, so that a
+# script's instproc can extend a command of ns-2's.
+proc ::otcl::after_last {obj method arguments} {
+    if {[::ackclock::has $obj $method]} {
+        return [::ackclock::cmd $obj $method {*}$arguments]
+    }
+    return ""
+}
+
+# `Agent/TCP set window_ 20` on one of ns-2's classes: the variable must be
+# one ns-2 has (a class of a script's own takes anything).
+Class instproc set {var args} {
+    if {[llength $args] && [::ackclock::is_ns2_class $self]} {
+        ::ackclock::check_class_variable $self $var
+    }
+    return [$self next $var {*}$args]
+}
+
+# ns-2's `new`: objects named _o1, _o2, ...; `delete` destroys one.
+proc new {cls args} {
+    if {![::otcl::is_class $cls]} {
+        ::ackclock::no_class $cls
+    }
+    set name _o[incr ::ackclock::serial]
+    $cls create $name {*}$args
+    return $name
+}
+set ::ackclock::serial 0
+
+proc delete {obj} {
+    $obj destroy
+}
+
+# Copies an object's class defaults into its variables, as ns-2's bound
+# variables take them when the object is created.
+proc ::ackclock::init_vars {obj names} {
+    set vars [::otcl::vars $obj]
+    set heritage [::otcl::heritage $::otcl::classof($obj)]
+    foreach var $names {
+        if {[info exists ${vars}::$var]} {
+            continue
+        }
+        foreach cls $heritage {
+            set default [::otcl::vars $cls]::$var
+            if {[info exists $default]} {
+                set ${vars}::$var [set $default]
+                break
+            }
+        }
+    }
+}
+
+# --- ns-2's compatibility methods -----------------------------------------
+
+# packet_size_ is the old name of an application's packetSize_.
+Application/Traffic instproc set {var args} {
+    if {$var eq "packet_size_"} {
+        set var packetSize_
+    }
+    return [$self next $var {*}$args]
+}
+
+# A CBR source keeps rate_; interval_ is rate_ seen as the time between
+# packets of packetSize_.
+Application/Traffic/CBR instproc set {var args} {
+    if {$var ne "interval_"} {
+        return [$self next $var {*}$args]
+    }
+    $self instvar packetSize_ rate_
+    if {[llength $args]} {
+        set interval [[Simulator instance] delay_parse [lindex $args 0]]
+        set rate_ [expr {$packetSize_ * 8.0 / $interval}]
+        return [lindex $args 0]
+    }
+    return [expr {$packetSize_ * 8.0 / $rate_}]
+}
+
+# class_ is the old name of an agent's fid_.
+Agent instproc set {var args} {
+    if {$var eq "class_"} {
+        set var fid_
+    }
+    return [$self next $var {*}$args]
+}
+
+# ackclock's packets carry every header: choosing them changes nothing.
+proc remove-all-packet-headers {} {}
+proc remove-packet-header {args} {}
+proc add-packet-header {args} {}
+proc add-all-packet-headers {} {}
+
+Simulator proc instance {} {
+    return [::ackclock::simulator]
+}
