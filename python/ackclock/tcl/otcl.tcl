@@ -235,7 +235,10 @@ proc ::otcl::builtin {cls name arguments body} {
         if {[string index $option 0] ne "-"} {
             return -code error "expected an option like -name but got $option"
         }
-        $self [string range $option 1 end] $value
+        set method [string range $option 1 end]
+        if {[catch {$self $method $value} message options]} {
+            return -options $options "$message during {$self} {$method} {$value}"
+        }
     }
 }
 
@@ -362,6 +365,9 @@ proc ::otcl::describe {procsVar owner option arguments} {
         default {
             lassign $arguments name arg varName
             upvar 2 $varName value
+            if {[lsearch -exact [info args $impl] $arg] < 3} {
+                return -code error "procedure \"$name\" doesn't have an argument \"$arg\""
+            }
             return [info default $impl $arg value]
         }
     }
