@@ -231,10 +231,10 @@ def main() -> None:
         verdict = "ns-2 fails" if not r.ns2_ok else (
             "matches" if r.matches else ("runs" if r.runs else "stops"))
         print(f"{r.case:48} {verdict:10} {r.error or r.detail}")
-    for group in ("ex/", ""):
-        chosen = [r for r in results if r.case.startswith(group) == (group == "ex/")]
+    for examples in (True, False):
+        chosen = [r for r in results if r.case.startswith("ex/") == examples]
         counted = [r for r in chosen if r.ns2_ok]
-        label = "tcl/ex examples" if group else "validation tests"
+        label = "tcl/ex examples" if examples else "validation tests"
         print(f"{label}: {len(chosen)} cases, {len(counted)} finish under ns-2; under ackclock "
               f"{sum(r.runs for r in counted)} run, {sum(r.matches for r in counted)} match")
     blockers = collections.Counter(reason(r.error) for r in results if r.ns2_ok and r.error)

@@ -188,7 +188,10 @@ class RequestResponseAppSpec(TypedDict, total=False):
     count: int  # exchanges (default 1)
     think_ps: int  # client pause between a response and the next request
 
-TcpAppSpec = BulkAppSpec | TelnetAppSpec | RequestResponseAppSpec
+class ManualAppSpec(TypedDict):
+    type: Literal["manual"]  # writes only through Sim.tcp_write
+
+TcpAppSpec = BulkAppSpec | TelnetAppSpec | RequestResponseAppSpec | ManualAppSpec
 
 # --- results -------------------------------------------------------------------
 class LinkStats(TypedDict):
@@ -331,6 +334,13 @@ class Sim:
     def stop_flow(self, flow: int) -> None:
         """Stops a flow's sender now: a UDP source sends no more; a TCP
         application writes no more, but what it wrote is still delivered."""
+    def detach(self, flow: int, sink: bool) -> None:
+        """Takes the source (or, with `sink`, the sink) of a flow off its node:
+        it sends and receives nothing more."""
+    def tcp_write(self, flow: int, bytes: int | None = None) -> None:
+        """The client of a TCP flow writes `bytes` more (None: without end)."""
+    def tcp_close(self, flow: int) -> None:
+        """The client of a TCP flow closes its side (FIN after its data)."""
     def ns2_vars(self, flow: int) -> dict[str, float | int]:
         """A TCP sender's variables now, in ns-2's units: cwnd_ (packets, a
         float), ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""

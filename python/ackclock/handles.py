@@ -101,6 +101,12 @@ class Flow:
         more; a TCP application writes no more, what it wrote still arrives."""
         self._native.stop_flow(self.id)
 
+    def detach(self, sink: bool = False) -> None:
+        """Takes the source (or, with `sink`, the sink) off its node now, as
+        ns-2's `detach-agent`: it sends and receives nothing more; packets
+        already in the network still travel and arrive to nobody."""
+        self._native.detach(self.id, checks.flag(sink, "sink"))
+
     def __repr__(self) -> str:
         return f"Flow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"
 
@@ -126,6 +132,16 @@ class TcpFlow(Flow):
         super().__init__(native, flow_id, name, kind, src, dst)
         self.mss = mss
         self.record = record
+
+    def write(self, nbytes: int | None) -> None:
+        """The client application writes `nbytes` more (None: without end);
+        for flows with the `Manual` application."""
+        size = None if nbytes is None else checks.integer(nbytes, "nbytes", "byte count")
+        self._native.tcp_write(self.id, size)
+
+    def close(self) -> None:
+        """The client application closes its side: FIN after its data."""
+        self._native.tcp_close(self.id)
 
     def ns2_vars(self) -> dict[str, float | int]:
         """The client's variables now in ns-2's units: cwnd_ (packets),

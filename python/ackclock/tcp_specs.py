@@ -18,6 +18,7 @@ from ackclock.errors import ParameterError
 if TYPE_CHECKING:
     from ackclock._native import (
         BulkAppSpec,
+        ManualAppSpec,
         RequestResponseAppSpec,
         TcpAppSpec,
         TcpSpec,
@@ -274,6 +275,15 @@ class RequestResponse(_Spec):
         }
 
 
+@dataclass(frozen=True)
+class Manual(_Spec):
+    """Writes only what `TcpFlow.write` asks, and closes on `TcpFlow.close`
+    (ns-2's agents driven by `advance`, `send` and `close`)."""
+
+    def to_native(self) -> ManualAppSpec:
+        return {"type": "manual"}
+
+
 def _positive_size(value: Any, parameter: str) -> int:
     size = units.size_bytes(value, parameter)
     if size == 0:
@@ -281,7 +291,7 @@ def _positive_size(value: Any, parameter: str) -> int:
     return size
 
 
-TcpApp = Union[Bulk, Telnet, RequestResponse]
+TcpApp = Union[Bulk, Telnet, RequestResponse, Manual]
 
 
 def tcp_spec(params: Any, parameter: str) -> TcpSpec:
@@ -291,9 +301,10 @@ def tcp_spec(params: Any, parameter: str) -> TcpSpec:
 
 
 def app_spec(app: Any, parameter: str) -> TcpAppSpec:
-    if not isinstance(app, (Bulk, Telnet, RequestResponse)):
+    if not isinstance(app, (Bulk, Telnet, RequestResponse, Manual)):
         raise ParameterError(
             parameter,
-            f"{app!r} is not a TCP application: use ackclock.Bulk, Telnet or RequestResponse",
+            f"{app!r} is not a TCP application: use ackclock.Bulk, Telnet, RequestResponse "
+            "or Manual",
         )
     return app.to_native()

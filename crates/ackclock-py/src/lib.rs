@@ -12,7 +12,8 @@ mod spec;
 use ackclock_core::{units, Duration, Instant, UnitError as CoreUnitError};
 use ackclock_net::{ChannelConfig, NodeId};
 use ackclock_sim::{
-    ConfigError as CoreConfigError, FlowLabel, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES,
+    ConfigError as CoreConfigError, FlowLabel, RunOutcome, Side, Simulation, TcpFlowConfig, UdpSourceConfig,
+    SERIES_NAMES,
 };
 use ackclock_tcp::Reader;
 use ackclock_trace::pcap::PcapWriter;
@@ -221,6 +222,22 @@ impl Sim {
 
     fn stop_flow(&mut self, flow: u32) -> PyResult<()> {
         self.guarded(|s| s.stop_flow(flow))
+    }
+
+    /// Takes the source (`sink` false) or the sink of a flow off its node.
+    fn detach(&mut self, flow: u32, sink: bool) -> PyResult<()> {
+        self.guarded(|s| s.detach(flow, if sink { Side::Server } else { Side::Client }))
+    }
+
+    /// The client of TCP flow `flow` writes `bytes` more (None: without end).
+    #[pyo3(signature = (flow, bytes = None))]
+    fn tcp_write(&mut self, flow: u32, bytes: Option<u64>) -> PyResult<()> {
+        self.guarded(|s| s.tcp_write(flow, bytes))
+    }
+
+    /// The client of TCP flow `flow` closes its side (FIN after its data).
+    fn tcp_close(&mut self, flow: u32) -> PyResult<()> {
+        self.guarded(|s| s.tcp_close(flow))
     }
 
     /// {name: value} of a TCP sender's ns-2 variables (cwnd_ a float, the rest ints).

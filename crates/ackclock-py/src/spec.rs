@@ -420,6 +420,7 @@ pub fn tcp_app(dict: &Bound<'_, PyDict>) -> Result<TcpApp, ConfigError> {
                 .optional::<u64>("think_ps", "a whole number of picoseconds")?
                 .map_or(Duration::ZERO, Duration::from_ps),
         }),
-        other => Err(s.unknown_type(other, "bulk, telnet or request_response")),
+        "manual" => Ok(TcpApp::Manual),
+        other => Err(s.unknown_type(other, "bulk, telnet, request_response or manual")),
     }
 }

@@ -63,6 +63,9 @@ struct Flow {
     dst: NodeId,
     /// Whether the flow's first event has been put in the event queue.
     scheduled: bool,
+    /// Ends taken off their node (source, sink): they neither send nor
+    /// receive any more, as after ns-2's `detach-agent`.
+    detached: [bool; 2],
     transfer: Transfer,
 }
 
@@ -221,6 +224,7 @@ impl Simulation {
             src,
             dst,
             scheduled: false,
+            detached: [false; 2],
             transfer: Transfer::Udp(Box::new(udp)),
         });
         Ok(id)
@@ -247,6 +251,7 @@ impl Simulation {
             src,
             dst,
             scheduled: false,
+            detached: [false; 2],
             transfer: Transfer::Tcp(Box::new(tcp)),
         });
         Ok(id)
@@ -272,6 +277,45 @@ impl Simulation {
         match &mut f.transfer {
             Transfer::Udp(u) => u.source.halt(),
             Transfer::Tcp(t) => t.client.stop_writing(),
+        }
+        Ok(())
+    }
+
+    /// Takes one end of a flow off its node (ns-2's `detach-agent`): the
+    /// source (`Side::Client`) or the sink sends and receives nothing more;
+    /// packets already in the network still travel and arrive to nobody.
+    pub fn detach(&mut self, flow: u32, side: Side) -> Result<(), ConfigError> {
+        let f = self.flows.get_mut(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
+        f.detached[side as usize] = true;
+        if let (Side::Client, Transfer::Udp(u)) = (side, &mut f.transfer) {
+            u.source.halt();
+        }
+        Ok(())
+    }
+
+    /// The client application of a TCP flow writes `bytes` more (`None`:
+    /// without end) and sends what its window allows.
+    pub fn tcp_write(&mut self, flow: u32, bytes: Option<u64>) -> Result<(), ConfigError> {
+        self.tcp_flow(flow)?;
+        let t = self.tcp(flow);
+        match bytes {
+            Some(b) => t.client.write(b),
+            None => t.client.write_unlimited(),
+        }
+        if t.client_started {
+            self.flush(self.now(), flow, Side::Client);
+        }
+        Ok(())
+    }
+
+    /// The client application closes its side of a TCP connection (FIN
+    /// after the data written so far).
+    pub fn tcp_close(&mut self, flow: u32) -> Result<(), ConfigError> {
+        self.tcp_flow(flow)?;
+        let t = self.tcp(flow);
+        t.client.close();
+        if t.client_started {
+            self.flush(self.now(), flow, Side::Client);
         }
         Ok(())
     }
@@ -449,6 +493,9 @@ impl Simulation {
     }
 
     fn on_tcp_timer(&mut self, now: Instant, id: u32, side: Side) {
+        if self.flows[id as usize].detached[side as usize] {
+            return;
+        }
         let flow = self.tcp(id);
         let slot = &mut flow.armed[side as usize];
         if *slot != Some(now) {
@@ -469,6 +516,9 @@ impl Simulation {
         let id = p.flow;
         let f = &mut self.flows[id as usize];
         let side = if node == f.src { Side::Client } else { Side::Server };
+        if f.detached[side as usize] {
+            return;
+        }
         let Transfer::Tcp(flow) = &mut f.transfer else { unreachable!("TCP packets name TCP flows") };
         let ep = flow.endpoint(side);
         if matches!(ep.state(), State::Closed) {
@@ -488,6 +538,9 @@ impl Simulation {
     /// Sends what an endpoint has to send and re-arms its timer.
     fn flush(&mut self, now: Instant, id: u32, side: Side) {
         let f = &self.flows[id as usize];
+        if f.detached[side as usize] {
+            return;
+        }
         let node = if side == Side::Client { f.src } else { f.dst };
         // Traced variables are written as ns-2 writes them: what the input
         // changed first, then maxseq_ after each segment sent; the first
@@ -565,6 +618,7 @@ impl Simulation {
         let packet = &self.packets[id];
         match packet.transport {
             Transport::Tcp(_) => self.receive_tcp(now, node, id),
+            Transport::Udp(_) if self.flows[packet.flow as usize].detached[Side::Server as usize] => {}
             Transport::Udp(_) => {
                 if let Transfer::Udp(udp) = &mut self.flows[packet.flow as usize].transfer {
                     udp.stats.rx_packets += 1;

@@ -153,6 +153,11 @@ class TcpAgent(Agent):
         "print_request_": Var(Kind.BOOL, ignored="Quick-Start debugging output"),
     }
 
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        # bytes its application wrote so far; None once it writes without end
+        self.written: int | None = 0
+
     def flow(self) -> TcpFlow | None:
         flow = self.flows[-1] if self.flows else None
         return flow if isinstance(flow, TcpFlow) else None
@@ -215,7 +220,7 @@ class TcpAgent(Agent):
         self.world.tcp_advance(self, int(float(packets)), relative=True)
 
     def cmd_close(self) -> None:
-        self.world.tcp_stop(self)
+        self.world.tcp_close(self)
 
 
 class FullTcp(TcpAgent):

@@ -62,7 +62,8 @@ class Ftp(Application):
         self.world.tcp_write(self.tcp(), None)
 
     def end(self) -> None:
-        self.world.tcp_stop(self.tcp())
+        # ns-2's FTP stop: advance 0, then close
+        self.world.tcp_advance(self.tcp(), 0, relative=False)
 
     def cmd_produce(self, packets: str) -> None:
         self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), int(packets), False))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ackclock import nam, units
+from ackclock import nam
 from ackclock.handles import Node
 from ackclock.simulator import Simulator
 from ackclock.tcl.links import LinkObject
@@ -64,7 +64,7 @@ def nam_preamble(world: World) -> str:
             link.src.id,
             link.dst.id,
             float(link.bandwidth_bps),
-            units.duration_ps(link.delay_text, "delay") / units.PS_PER_S,
+            link.delay_s,
             world.nam.orient.get((link.src.id, link.dst.id)),
         )
         for link in duplex.values()

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from ackclock.errors import ConfigError, UnitError
-from ackclock.tcl import registry
+from ackclock.tcl import ns2_units, registry
 from ackclock.tcl.channels import Channels
 from ackclock.tcl.errors import NestedTclError, ScriptExit, TclScriptError
 from ackclock.tcl.interp import Interp, tcl_error
 from ackclock.tcl.interrupts import InterruptWatch
 from ackclock.tcl.locate import clean_message, locate
-from ackclock.tcl.shadow import normalize
+from ackclock.tcl.shadow import normalize, tcl_double
 from ackclock.tcl.world import World
 
 HERE = Path(__file__).parent
@@ -72,8 +72,8 @@ class TclRun:
         self._bridge("live", self.live)
         self._bridge("typed", self.typed)
         self._bridge("check_variable", self.check_variable)
-        self._bridge("check_class_variable", registry.check_class_variable)
-        self._bridge("is_ns2_class", lambda cls: int(registry.is_ns2_class(cls)))
+        self._bridge("bw_parse", lambda text: tcl_double(ns2_units.bandwidth(text, "bw_parse")))
+        self._bridge("time_parse", lambda text: tcl_double(ns2_units.seconds(text, "time_parse")))
         self._bridge("no_class", self.no_class)
         self._bridge("simulator", self.simulator)
         self._bridge("exit", self.exit)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ackclock import specs, units
+from ackclock import specs
 from ackclock.specs import LossPosition
+from ackclock.tcl import ns2_units
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var
+from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real
 
 if TYPE_CHECKING:
     from ackclock.handles import Link
@@ -27,11 +28,12 @@ class LinkObject(Shadow):
             raise TclScriptError("new SimpleLink: give SRC DST BANDWIDTH DELAY QUEUE")
         self.src: NodeObject = world.node(args[0])
         self.dst: NodeObject = world.node(args[1])
-        self.bandwidth_bps = units.bandwidth_bps(args[2], "bandwidth")
-        self.delay_ps = units.duration_ps(args[3], "delay")
+        self.bandwidth_bps = ns2_units.bandwidth_bps(args[2], "bandwidth")
+        self.delay_ps = ns2_units.duration_ps(args[3], "delay")
         self.queue: QueueObject = world.shadow(args[4], QueueObject, "a queue")
         self.queue.link = self
-        self.bandwidth_text, self.delay_text = args[2], args[3]
+        # the double ns-2 computes, which its nam trace prints
+        self.delay_s = ns2_units.seconds(args[3], "delay")
         self.losses: list[tuple[ErrorModelObject, LossPosition]] = []
         self.handle: Link | None = None
         self.dynamic = False
@@ -39,8 +41,8 @@ class LinkObject(Shadow):
             ("fromNode_", self.src.name),
             ("toNode_", self.dst.name),
             ("queue_", self.queue.name),
-            ("bandwidth_", str(self.bandwidth_bps)),
-            ("delay_", str(self.delay_ps / units.PS_PER_S)),
+            ("bandwidth_", ns2_real(self.bandwidth_bps)),
+            ("delay_", ns2_real(self.delay_s)),
         ):
             self.set_var(var, value)
         world.add_link(self)
@@ -58,7 +60,7 @@ class LinkObject(Shadow):
         return float(self.bandwidth_bps)
 
     def cmd_delay(self) -> float:
-        return self.delay_ps / units.PS_PER_S
+        return self.delay_s
 
     def cmd_qsize(self) -> int:
         return self.queue.integer("limit_")

@@ -45,15 +45,6 @@ proc ::otcl::after_last {obj method arguments} {
     return ""
 }
 
-# `Agent/TCP set window_ 20` on one of ns-2's classes: the variable must be
-# one ns-2 has (a class of a script's own takes anything).
-Class instproc set {var args} {
-    if {[llength $args] && [::ackclock::is_ns2_class $self]} {
-        ::ackclock::check_class_variable $self $var
-    }
-    return [$self next $var {*}$args]
-}
-
 # ns-2's `new`: objects named _o1, _o2, ...; `delete` destroys one.
 proc new {cls args} {
     if {![::otcl::is_class $cls]} {
@@ -119,6 +110,19 @@ Agent instproc set {var args} {
         set var fid_
     }
     return [$self next $var {*}$args]
+}
+
+# ns-2's parsers of bandwidths and times, as plain procedures too.
+proc bw_parse {spec} {
+    return [::ackclock::bw_parse $spec]
+}
+
+proc time_parse {spec} {
+    return [::ackclock::time_parse $spec]
+}
+
+proc delay_parse {spec} {
+    return [::ackclock::time_parse $spec]
 }
 
 # ackclock's packets carry every header: choosing them changes nothing.

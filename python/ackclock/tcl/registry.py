@@ -119,10 +119,6 @@ UNSUPPORTED: dict[str, str] = {
 }
 
 
-def is_ns2_class(name: str) -> bool:
-    return name in NS2
-
-
 def implementation(heritage: list[str]) -> tuple[type[Shadow], str]:
     """The Python half for an object whose class has precedence list
     `heritage`, and the ns-2 class it implements; a clear error when
@@ -191,17 +187,6 @@ def check_object_variable(ns2_class: str, shadow: type[Shadow], var: str, what: 
     known = object_variables(ns2_class, shadow)
     if var not in known:
         raise TclScriptError(f"{what} has no variable {var!r}{_closest(var, known)}")
-
-
-def check_class_variable(cls: str, var: str) -> None:
-    """`Class set var value` on one of ns-2's classes."""
-    known: set[str] = set()
-    for related in ancestors(cls) + descendants(cls):
-        known |= set(NS2[related].defaults)
-        if related in IMPLEMENTED:
-            known |= set(IMPLEMENTED[related].known_variables())
-    if var not in known:
-        raise TclScriptError(f"ns-2's {cls} has no variable {var!r}{_closest(var, sorted(known))}")
 
 
 def _closest(var: str, known: list[str]) -> str:

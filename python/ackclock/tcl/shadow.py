@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from ackclock import units
-from ackclock.errors import UnitError
+from ackclock.tcl import ns2_units
 from ackclock.tcl.errors import TclScriptError
 
 if TYPE_CHECKING:
@@ -50,35 +49,35 @@ class Var:
 
 
 def ns2_real(x: float) -> str:
-    """A double as ns-2 prints its bound variables and results (%.17g)."""
+    """A double as ns-2's C++ side returns it (%.17g): bound variables, `now`."""
     return format(float(x), ".17g")
+
+
+def tcl_double(x: float) -> str:
+    """A double as ns-2's Tcl prints one (tcl_precision 17): 10000000.0."""
+    text = format(float(x), ".17g")
+    return text + ".0" if text.lstrip("-").isdigit() else text
 
 
 def normalize(kind: Kind, value: str, what: str) -> str:
     """`value` as ns-2 reads it back after a script sets it."""
+    if kind is Kind.BANDWIDTH:
+        return ns2_real(ns2_units.bandwidth(value, what))
+    if kind is Kind.TIME:
+        return ns2_real(ns2_units.seconds(value, what))
     try:
         if kind is Kind.INT:
             return str(int(float(value)))
         if kind is Kind.REAL:
             return ns2_real(float(value))
-        if kind is Kind.BANDWIDTH:
-            return ns2_real(units.bandwidth_bps(value, what)) if value else "0"
-        if kind is Kind.TIME:
-            return ns2_real(units.duration_ps(value, what) / units.PS_PER_S)
         if kind is Kind.BOOL:
             return "1" if parse_bool(value, what) else "0"
-    except (ValueError, UnitError):
+    except ValueError:
         raise TclScriptError(f"{what} = {value!r} is not {_KIND_TEXT[kind]}") from None
     return value
 
 
-_KIND_TEXT = {
-    Kind.INT: "a number",
-    Kind.REAL: "a number",
-    Kind.BANDWIDTH: "a bandwidth (like 10Mb or a number of bit/s)",
-    Kind.TIME: "a time (like 10ms or a number of seconds)",
-    Kind.BOOL: "true, false, 1 or 0",
-}
+_KIND_TEXT = {Kind.INT: "a number", Kind.REAL: "a number", Kind.BOOL: "true, false, 1 or 0"}
 
 
 def parse_bool(value: str, what: str) -> bool:

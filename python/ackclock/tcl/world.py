@@ -21,7 +21,7 @@ from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.links import LinkObject
 from ackclock.tcl.nodes import NodeObject
 from ackclock.tcl.shadow import Shadow, normalize
-from ackclock.tcp_specs import Bulk, Telnet
+from ackclock.tcp_specs import Manual, Telnet
 
 if TYPE_CHECKING:
     from ackclock.tcl.applications import Telnet as TelnetApp
@@ -163,8 +163,11 @@ class World:
         node.agents.append(agent)
 
     def detach(self, agent: Agent) -> None:
-        if agent.flows:
-            raise TclScriptError(f"{agent} has sent: detaching a running agent is not supported")
+        """`$ns detach-agent`: the agent sends and receives nothing more."""
+        for flow in agent.flows:
+            flow.detach(sink=False)
+        for flow in self.started_flows(agent):
+            flow.detach(sink=True)
         if agent.node is not None:
             agent.node.agents.remove(agent)
         agent.node = None
@@ -219,33 +222,34 @@ class World:
         )
 
     def tcp_write(self, agent: TcpAgent, nbytes: int | None) -> None:
-        """The agent's application writes `nbytes` (None: without end)."""
-        flow = agent.flow()
-        if flow is None:
-            self._start_tcp(agent, Bulk(bytes=nbytes))
-        elif nbytes is None:
-            raise TclScriptError(f"{agent} already sends without end")
-        else:
-            raise TclScriptError(
-                f"{agent}: writing more data after the transfer started is not supported yet"
-            )
+        """The agent's application writes `nbytes` more (None: without end)."""
+        flow = agent.flow() or self._start_tcp(agent, Manual())
+        if agent.written is None:
+            return  # already sending without end
+        agent.written = None if nbytes is None else agent.written + nbytes
+        flow.write(nbytes)
 
     def tcp_advance(self, agent: TcpAgent, packets: int, relative: bool) -> None:
-        """ns-2's `advance N` (send up to packet N) and `advanceby N`."""
-        flow = agent.flow()
-        if flow is None:
-            self._start_tcp(agent, Bulk(bytes=packets * agent.integer("packetSize_")))
-        elif packets > 0 or relative:
-            raise TclScriptError(
-                f"{agent}: writing more data after the transfer started is not supported yet"
-            )
-        else:
-            flow.stop()
+        """ns-2's `advance N` (send up to packet N; 0 stops new data) and
+        `advanceby N` (N packets more)."""
+        mss = agent.integer("packetSize_")
+        if agent.written is None or (packets == 0 and not relative):
+            if packets == 0 and not relative:
+                self.tcp_stop(agent)
+            return
+        target = (agent.written if relative else 0) + packets * mss
+        if target > agent.written:
+            self.tcp_write(agent, target - agent.written)
 
     def tcp_stop(self, agent: TcpAgent) -> None:
         flow = agent.flow()
         if flow is not None:
             flow.stop()
+
+    def tcp_close(self, agent: TcpAgent) -> None:
+        flow = agent.flow()
+        if flow is not None:
+            flow.close()
 
     def _start_tcp(self, agent: TcpAgent, app: Any) -> TcpFlow:
         sim = self.built()
