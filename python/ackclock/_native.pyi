@@ -194,6 +194,24 @@ class ManualAppSpec(TypedDict):
 TcpAppSpec = BulkAppSpec | TelnetAppSpec | RequestResponseAppSpec | ManualAppSpec
 
 # --- results -------------------------------------------------------------------
+class MonitorCounts(TypedDict):
+    channel: int
+    fid: int
+    src: int  # node ids
+    dst: int
+    arrivals: int
+    arrived_bytes: int
+    departures: int
+    departed_bytes: int
+    drops: int
+    dropped_bytes: int
+    packets: int  # waiting now
+    bytes: int
+    packet_seconds: float  # time integrals of packets and bytes waiting
+    byte_seconds: float
+    delay_sum: float  # seconds waited by the departed packets
+    delay_squares: float
+
 class LinkStats(TypedDict):
     id: int
     src: int  # node ids
@@ -375,6 +393,10 @@ class Sim:
         channel, after `preamble`: the header lines (V A c n l q), written once
         before the first event (see ackclock.nam.preamble). The file is created
         now (ConfigError if it cannot be); `append` and the id as trace_ns2."""
+    def add_monitor(self, channels: list[int] | None = None) -> int:
+        """A queue/flow monitor of the given channels (all when None); its id."""
+    def monitor_counts(self, monitor: int) -> list[MonitorCounts]:
+        """The monitor's counts now, one row per (channel, fid, src, dst)."""
     def close_trace(self, trace: int) -> None:
         """Writes what is due to one trace and closes its file; the run goes on."""
     def flush_traces(self) -> None:

@@ -11,7 +11,7 @@ from ackclock.results import FlowResult, LinkResult, flow_result, link_result
 from ackclock.series import Row, rows, with_segments
 
 if TYPE_CHECKING:
-    from ackclock._native import Sim
+    from ackclock._native import MonitorCounts, Sim
 
 
 class Node:
@@ -165,3 +165,21 @@ class TcpFlow(Flow):
 
     def __repr__(self) -> str:
         return f"TcpFlow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"
+
+
+class Monitor:
+    """Counts of the packets arriving at, leaving and dropped from link
+    queues (ns-2's queue and flow monitors); see `Simulator.monitor`."""
+
+    def __init__(self, native: Sim, monitor_id: int) -> None:
+        self._native = native
+        self.id = monitor_id
+
+    def counts(self) -> list[MonitorCounts]:
+        """One row per link direction, flow id, source and destination node
+        seen so far: arrivals, departures, drops (packets and bytes), what
+        waits now, its time integrals and the summed waits of departures."""
+        return self._native.monitor_counts(self.id)
+
+    def __repr__(self) -> str:
+        return f"Monitor({self.id})"

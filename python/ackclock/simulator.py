@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
 from ackclock import _native, checks, specs, tcp_specs, units
 from ackclock.errors import ConfigError, ParameterError
-from ackclock.handles import Flow, Link, Node, TcpFlow
+from ackclock.handles import Flow, Link, Monitor, Node, TcpFlow
 from ackclock.results import RunResult, run_result
 
 if TYPE_CHECKING:
@@ -144,6 +144,11 @@ class Simulator:
             return self._links[(src.id, dst.id)]
         except KeyError:
             raise ConfigError(f"there is no link {src.name}->{dst.name}") from None
+
+    def _own_link(self, link: Any) -> Link:
+        if not isinstance(link, Link) or link not in self._links.values():
+            raise ParameterError("links", f"{link!r} is not a link of this simulation")
+        return link
 
     def _own_node(self, node: Any, parameter: str) -> Node:
         if not isinstance(node, Node) or not node.belongs_to(self._native):
@@ -436,13 +441,7 @@ class Simulator:
         and the variable records that `variables` or `traced` select. With
         `append`, records go after what the file holds. Returns an id for
         `close_trace`."""
-        channels = None
-        if links is not None:
-            own = list(self._links.values())
-            for link in links:
-                if link not in own:
-                    raise ParameterError("links", f"{link!r} is not a link of this simulation")
-            channels = [link.id for link in links]
+        channels = None if links is None else [self._own_link(link).id for link in links]
         selected = None
         if traced is not None:
             selected = [
@@ -464,6 +463,13 @@ class Simulator:
         `preamble` (the topology lines; see `ackclock.nam.preamble`). `append`
         and the id returned as for `trace_ns2`."""
         return self._native.trace_nam(os.fspath(path), preamble, checks.flag(append, "append"))
+
+    def monitor(self, links: list[Link] | None = None) -> Monitor:
+        """Counts the packets of `links` (every link direction when None) as
+        they arrive at the queue, leave it and are dropped (ns-2's
+        QueueMonitor; per flow, its flow monitor): `Monitor.counts()`."""
+        channels = None if links is None else [self._own_link(link).id for link in links]
+        return Monitor(self._native, self._native.add_monitor(channels))
 
     def close_trace(self, trace: int) -> None:
         """Writes what is due to one trace (an id from `trace_ns2` or

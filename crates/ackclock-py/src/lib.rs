@@ -18,7 +18,7 @@ use ackclock_sim::{
 use ackclock_tcp::Reader;
 use ackclock_trace::pcap::PcapWriter;
 use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
-use ackclock_trace::VarValue;
+use ackclock_trace::{Monitor, VarValue};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -361,6 +361,42 @@ impl Sim {
             s.tracer().add_sink(Sink::Pcap { out: writer, capture });
             Ok(())
         })
+    }
+
+    /// A queue or flow monitor of the given channels (all when None): counts
+    /// of arrivals, departures and drops. Returns its id.
+    #[pyo3(signature = (channels = None))]
+    fn add_monitor(&mut self, channels: Option<Vec<u32>>) -> PyResult<SinkId> {
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Monitor(Monitor::new(channels)))))
+    }
+
+    /// A monitor's counts now: one dict per (channel, flow id, source node,
+    /// destination node) it has seen.
+    fn monitor_counts<'py>(&mut self, py: Python<'py>, monitor: SinkId) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let counts = self.guarded(|s| s.monitor_counts(monitor))?;
+        counts
+            .into_iter()
+            .map(|(key, c)| {
+                let d = PyDict::new(py);
+                d.set_item("channel", key.channel)?;
+                d.set_item("fid", key.fid)?;
+                d.set_item("src", key.src)?;
+                d.set_item("dst", key.dst)?;
+                d.set_item("arrivals", c.arrivals)?;
+                d.set_item("arrived_bytes", c.arrived_bytes)?;
+                d.set_item("departures", c.departures)?;
+                d.set_item("departed_bytes", c.departed_bytes)?;
+                d.set_item("drops", c.drops)?;
+                d.set_item("dropped_bytes", c.dropped_bytes)?;
+                d.set_item("packets", c.packets)?;
+                d.set_item("bytes", c.bytes)?;
+                d.set_item("packet_seconds", c.packet_seconds)?;
+                d.set_item("byte_seconds", c.byte_seconds)?;
+                d.set_item("delay_sum", c.delay_sum)?;
+                d.set_item("delay_squares", c.delay_squares)?;
+                Ok(d)
+            })
+            .collect()
     }
 
     /// Writes what is due to one trace (an id from `trace_ns2` or

@@ -84,6 +84,9 @@ pub struct Simulation {
     next_callback: CallbackId,
     next_uid: u64,
     stop_requested: bool,
+    /// `run` returned for a callback and has not resumed: events at this
+    /// instant after the callback's have not happened yet.
+    in_callback: bool,
     /// Present only while something is traced.
     tracer: Option<Box<Tracer>>,
 }
@@ -103,6 +106,7 @@ impl Simulation {
             next_callback: 0,
             next_uid: 0,
             stop_requested: false,
+            in_callback: false,
             tracer: None,
         }
     }
@@ -350,6 +354,7 @@ impl Simulation {
     /// Processes events up to and including `until` (or until none remain).
     pub fn run(&mut self, until: Option<Instant>) -> Result<RunOutcome, ConfigError> {
         self.prepare()?;
+        self.in_callback = false;
         loop {
             if std::mem::take(&mut self.stop_requested) {
                 return Ok(RunOutcome::Stopped);
@@ -374,6 +379,7 @@ impl Simulation {
                 Event::AppWake(flow) => self.on_app_wake(now, flow),
                 Event::Callback(id) => {
                     self.callbacks.remove(&id);
+                    self.in_callback = true;
                     return Ok(RunOutcome::Callback(id));
                 }
             }
@@ -640,21 +646,48 @@ impl Simulation {
     /// Writes the records due so far and flushes the trace files, keeping
     /// later records (transmissions already scheduled) for a continued run.
     pub fn flush_traces(&mut self) -> std::io::Result<()> {
+        let due = self.traced_until();
+        self.tracer.as_mut().map_or(Ok(()), |t| t.flush_files(due))
+    }
+
+    /// The time up to which trace records are due: now, or during a
+    /// callback just before now, since the events at this instant that
+    /// come after the callback (a transmission ending now, ...) have not
+    /// happened yet, as in ns-2, where a script's `$ns at` runs before the
+    /// packet events scheduled later for the same time.
+    fn traced_until(&self) -> Instant {
         let now = self.now();
-        self.tracer.as_mut().map_or(Ok(()), |t| t.flush_files(now))
+        if self.in_callback {
+            Instant::from_ps(now.as_ps().saturating_sub(1))
+        } else {
+            now
+        }
+    }
+
+    /// A monitor's counts (ackclock_trace::Monitor) up to now.
+    pub fn monitor_counts(
+        &mut self,
+        monitor: ackclock_trace::SinkId,
+    ) -> Result<Vec<(ackclock_trace::FlowKey, ackclock_trace::Counts)>, ConfigError> {
+        let due = self.traced_until();
+        self.tracer().monitor_counts(monitor, due).ok_or(ConfigError::UnknownId {
+            field: "monitor",
+            what: "monitor",
+            id: u64::from(monitor),
+        })
     }
 
     /// Writes what is due to one trace sink and closes it; the run goes on.
     pub fn remove_trace(&mut self, sink: ackclock_trace::SinkId) -> std::io::Result<()> {
-        let now = self.now();
-        self.tracer.as_mut().map_or(Ok(()), |t| t.remove_sink(sink, now))
+        let due = self.traced_until();
+        self.tracer.as_mut().map_or(Ok(()), |t| t.remove_sink(sink, due))
     }
 
     /// Ends tracing: writes what is due, flushes and closes every sink and
     /// reports the first write error, if any.
     pub fn finish_traces(&mut self) -> std::io::Result<()> {
-        let now = self.now();
-        let result = self.tracer.as_mut().map_or(Ok(()), |t| t.finish(now));
+        let due = self.traced_until();
+        let result = self.tracer.as_mut().map_or(Ok(()), |t| t.finish(due));
         self.tracer = None;
         result
     }

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod address;
+pub mod monitor;
 pub mod nam;
 pub mod ns2;
 pub mod ordering;
@@ -15,5 +16,6 @@ pub mod record;
 pub mod tcpdump;
 pub mod tracer;
 
+pub use monitor::{Counts, FlowKey, Monitor};
 pub use record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
 pub use tracer::{Sink, SinkId, TracedVars, Tracer};

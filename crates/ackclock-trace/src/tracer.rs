@@ -1,5 +1,6 @@
 //! The trace bus: records in, time-ordered lines and packets out.
 
+use crate::monitor::{Counts, FlowKey, Monitor};
 use crate::nam;
 use crate::ns2;
 use crate::ordering::TimeOrdered;
@@ -78,6 +79,8 @@ pub enum Sink {
         out: Output,
         preamble: String,
     },
+    /// Counts, not lines: a queue or flow monitor (monitor.rs).
+    Monitor(Monitor),
 }
 
 impl Sink {
@@ -100,6 +103,10 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 nam::write_packet(out, p, view(p.packet.flow).as_ref())
             }
+            (Sink::Monitor(m), TraceRecord::Packet(p)) => {
+                m.record(p, view(p.packet.flow).as_ref());
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -112,6 +119,7 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 out.flush()
             }
+            Sink::Monitor(_) => Ok(()),
         }
     }
 
@@ -150,6 +158,16 @@ impl Tracer {
         self.next_sink += 1;
         self.sinks.push((id, sink));
         id
+    }
+
+    /// A monitor's counts (see `Monitor::counts`) after the records due by
+    /// `now`; `None` if `id` is not a monitor.
+    pub fn monitor_counts(&mut self, id: SinkId, now: Instant) -> Option<Vec<(FlowKey, Counts)>> {
+        self.flush_until(now);
+        match self.sinks.iter().find(|(sink, _)| *sink == id) {
+            Some((_, Sink::Monitor(m))) => Some(m.counts(now)),
+            _ => None,
+        }
     }
 
     /// Writes the records due by `now`, then flushes and drops one sink

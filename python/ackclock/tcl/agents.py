@@ -62,6 +62,7 @@ class Agent(Shadow):
         self.flows: list[Flow] = []
         self.trace_channel: str | None = None
         self.traced: list[str] = []
+        self.application: Shadow | None = None
 
     def address(self) -> tuple[NodeObject, int]:
         if self.node is None:
@@ -79,6 +80,10 @@ class Agent(Shadow):
                 return "-1"
             return str(peer.node.id if name == "dst_addr_" else peer.port)
         return None
+
+    def application_kind(self) -> str:
+        app = self.application
+        return "cbr" if app is not None and app.is_a("Application/Traffic/CBR") else ""
 
     def cmd_attach(self, channel: str) -> None:
         """The trace file for this agent's traced variables."""

@@ -157,7 +157,9 @@ class TclRun:
             return
         value = self.tcl.get(f"{shadow.namespace}::{var}")
         if value is not None:
-            shadow.set_var(var, normalize(spec.kind, value, f"{shadow} {var}"))
+            value = normalize(spec.kind, value, f"{shadow} {var}")
+            shadow.set_var(var, value)
+            shadow.assigned(var, value)
 
     def check_variable(self, obj: str, var: str) -> None:
         shadow = self.world.shadows.get(obj)

@@ -106,14 +106,10 @@ class LinkObject(Shadow):
         self.dynamic = True
 
     def cmd_attach_monitors(self, insnoop: str, outsnoop: str, dropsnoop: str, qmon: str) -> None:
+        from ackclock.tcl.monitors import QueueMonitor
+
         self.world.shadow(qmon, QueueMonitor, "a QueueMonitor").attach(self)
-
-    def cmd_init_monitor(self, ns: str, channel: str, interval: str) -> str:
-        monitor = self.world.tcl.call("new", "QueueMonitor")
-        self.world.shadow(monitor, QueueMonitor, "a QueueMonitor").attach(self)
-        return monitor
-
-    def cmd_start_tracing(self) -> None: ...
+        self.set_var("qMonitor_", qmon)
 
     def loss_specs(self) -> list[tuple[specs.LossModel, LossPosition]]:
         return [(em.spec(position), position) for em, position in self.losses]
@@ -278,22 +274,6 @@ class ErrorModule(Shadow):
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
         raise TclScriptError("ErrorModule (per-flow error models) is not implemented yet")
-
-
-class QueueMonitor(Shadow):
-    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
-        super().__init__(world, name, cls, ns2_class, args)
-        raise TclScriptError("queue monitors are not implemented yet")
-
-    def attach(self, link: LinkObject) -> None: ...
-
-
-class FlowMonitor(QueueMonitor):
-    pass
-
-
-class FlowRecord(Shadow):
-    pass
 
 
 class TraceObject(Shadow):

@@ -125,6 +125,60 @@ proc delay_parse {spec} {
     return [::ackclock::time_parse $spec]
 }
 
+# --- queue monitors on a link (`$ns monitor-queue`) -------------------------
+
+SimpleLink instproc init-monitor {ns qtrace sampleInterval} {
+    $self instvar qtrace_ sampleInterval_
+    set qtrace_ $qtrace
+    set sampleInterval_ $sampleInterval
+    set monitor [new QueueMonitor]
+    $self attach-monitors {} {} {} $monitor
+    $monitor get-bytes-integrator
+    $monitor get-pkts-integrator
+    return $monitor
+}
+
+SimpleLink instproc start-tracing {} {
+}
+
+# Writes "time from to meanBytes meanPkts arrivals departures drops
+# barrivals bdepartures bdrops" and samples again after the interval.
+SimpleLink instproc queue-sample-timeout {} {
+    $self instvar qtrace_ sampleInterval_ fromNode_ toNode_
+    set ns [Simulator instance]
+    set sample [$self sample-queue-size]
+    if {$qtrace_ ne "" && $qtrace_ ne "0"} {
+        puts $qtrace_ "[$ns now] [$fromNode_ id] [$toNode_ id] $sample"
+    }
+    $ns at [expr {[$ns now] + $sampleInterval_}] "$self queue-sample-timeout"
+}
+
+# The mean queue (bytes, packets) since the last sample, and the counts.
+SimpleLink instproc sample-queue-size {} {
+    $self instvar qMonitor_ lastSample_
+    set now [[Simulator instance] now]
+    set bytes [$qMonitor_ get-bytes-integrator]
+    set packets [$qMonitor_ get-pkts-integrator]
+    if {![info exists lastSample_]} {
+        set lastSample_ 0
+    }
+    set elapsed [expr {$now - $lastSample_}]
+    set meanBytes 0
+    set meanPackets 0
+    if {$elapsed != 0} {
+        set meanBytes [expr {[$bytes set sum_] / $elapsed}]
+        set meanPackets [expr {[$packets set sum_] / $elapsed}]
+    }
+    $bytes set sum_ 0.0
+    $packets set sum_ 0.0
+    set lastSample_ $now
+    set counts {}
+    foreach var {parrivals_ pdepartures_ pdrops_ barrivals_ bdepartures_ bdrops_} {
+        lappend counts [$qMonitor_ set $var]
+    }
+    return "$meanBytes $meanPackets [join $counts]"
+}
+
 # ackclock's packets carry every header: choosing them changes nothing.
 proc remove-all-packet-headers {} {}
 proc remove-packet-header {args} {}

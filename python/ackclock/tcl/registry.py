@@ -24,7 +24,15 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ackclock.tcl import agents, applications, links, nodes, randomness, simulator_object
+from ackclock.tcl import (
+    agents,
+    applications,
+    links,
+    monitors,
+    nodes,
+    randomness,
+    simulator_object,
+)
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Shadow
 
@@ -52,9 +60,12 @@ IMPLEMENTED: dict[str, type[Shadow]] = {
     "SimpleLink": links.LinkObject,
     "Queue/DropTail": links.QueueObject,
     "Queue/RED": links.QueueObject,
-    "QueueMonitor": links.QueueMonitor,
-    "QueueMonitor/ED/Flowmon": links.FlowMonitor,
-    "QueueMonitor/ED/Flow": links.FlowRecord,
+    "QueueMonitor": monitors.QueueMonitor,
+    "QueueMonitor/ED/Flowmon": monitors.FlowMonitor,
+    "QueueMonitor/ED/Flow": monitors.FlowRecord,
+    "Integrator": monitors.Integrator,
+    "Samples": monitors.Samples,
+    "SnoopQueue": monitors.Plumbing,
     "ErrorModel": links.ErrorModelObject,
     "ErrorModule": links.ErrorModule,
     "Agent": agents.Agent,

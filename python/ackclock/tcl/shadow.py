@@ -184,6 +184,9 @@ class Shadow:
         simulation has nothing to say (the variable keeps its value)."""
         return None
 
+    def assigned(self, name: str, value: str) -> None:
+        """The script set one of the variables this class knows."""
+
     def destroy(self) -> None:
         """The script deleted the object."""
 

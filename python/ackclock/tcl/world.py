@@ -67,6 +67,8 @@ class World:
         self.nam = NamConfig()
         # the core's trace ids writing into each channel
         self.trace_ids: dict[str, list[int]] = {}
+        # what waits for the network to be built (monitors)
+        self.on_build: list[Callable[[], object]] = []
         # runs a scheduled script (the interpreter sets it)
         self.run_script: Callable[[str], None] = lambda script: None
 
@@ -190,6 +192,26 @@ class World:
             self.pending.append((at_ps, action))
         else:
             self.sim.at(f"{max(at_ps, self.sim.now_ps)}ps", action)
+
+    def when_built(self, action: Callable[[], object]) -> None:
+        """Runs `action` once the network is built (now if it is)."""
+        if self.sim is None:
+            self.on_build.append(action)
+        else:
+            action()
+
+    def packet_type(self, fid: int, src_node: int) -> int:
+        """ns-2's packet type number of the flow `fid` sent from node
+        `src_node`: tcp, ack (TCP's reverse direction), cbr or udp."""
+        for agent in self.shadows.values():
+            if isinstance(agent, Agent) and agent.node is not None and agent.flows:
+                if agent.integer("fid_") != fid:
+                    continue
+                sender = agent.node.id == src_node
+                if isinstance(agent, TcpAgent):
+                    return 0 if sender else 5
+                return 2 if agent.application_kind() == "cbr" else 1
+        return 1
 
     def when_running(self, action: Callable[[], object]) -> None:
         """Runs `action` now if the simulation runs, else at its start, in
@@ -374,6 +396,9 @@ class World:
             from ackclock.tcl.build import build
 
             self.sim = build(self)
+            for action in self.on_build:
+                action()
+            self.on_build.clear()
             pending, self.pending = self.pending, []
             for at_ps, action in pending:
                 self.at(at_ps, action)
