@@ -352,6 +352,9 @@ class Sim:
     def stop_flow(self, flow: int) -> None:
         """Stops a flow's sender now: a UDP source sends no more; a TCP
         application writes no more, but what it wrote is still delivered."""
+    def tcp_sequence(self, flow: int) -> tuple[int, int]:
+        """(highest byte acknowledged, highest byte sent) of a TCP flow's
+        client, counted from its initial sequence number."""
     def detach(self, flow: int, sink: bool) -> None:
         """Takes the source (or, with `sink`, the sink) of a flow off its node:
         it sends and receives nothing more."""

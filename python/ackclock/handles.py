@@ -143,6 +143,11 @@ class TcpFlow(Flow):
         """The client application closes its side: FIN after its data."""
         self._native.tcp_close(self.id)
 
+    def sequence(self) -> tuple[int, int]:
+        """(highest byte acknowledged, highest byte sent) by the client, in
+        sequence space from its initial sequence number (SYN and FIN count one)."""
+        return self._native.tcp_sequence(self.id)
+
     def ns2_vars(self) -> dict[str, float | int]:
         """The client's variables now in ns-2's units: cwnd_ (packets),
         ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""

@@ -240,6 +240,12 @@ impl Sim {
         self.guarded(|s| s.tcp_close(flow))
     }
 
+    /// (highest byte acknowledged, highest byte sent) of a TCP flow's client,
+    /// from its initial sequence number.
+    fn tcp_sequence(&mut self, flow: u32) -> PyResult<(u64, u64)> {
+        self.guarded(|s| s.tcp_sequence(flow))
+    }
+
     /// {name: value} of a TCP sender's ns-2 variables (cwnd_ a float, the rest ints).
     fn ns2_vars<'py>(&mut self, py: Python<'py>, flow: u32) -> PyResult<Bound<'py, PyDict>> {
         let vars = self.guarded(|s| s.ns2_vars(flow))?;

@@ -324,6 +324,14 @@ impl Simulation {
         Ok(())
     }
 
+    /// A TCP flow's client: highest byte acknowledged and highest byte sent,
+    /// counted from its initial sequence number (the SYN and FIN count one
+    /// each, as in sequence space).
+    pub fn tcp_sequence(&self, flow: u32) -> Result<(u64, u64), ConfigError> {
+        let c = &self.tcp_flow(flow)?.client;
+        Ok((c.snd_una(), c.snd_max()))
+    }
+
     /// A TCP flow's sender variables in ns-2's units, by ns-2 name.
     pub fn ns2_vars(&self, flow: u32) -> Result<Vec<(&'static str, VarValue)>, ConfigError> {
         Ok(NS2_VARS.into_iter().zip(self.tcp_flow(flow)?.ns2_vars()).collect())

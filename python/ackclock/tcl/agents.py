@@ -189,11 +189,15 @@ class TcpAgent(Agent):
     def congestion_control(self) -> str:
         return self.nearest(CONGESTION_CONTROL)
 
+    def segment_size(self) -> int:
+        """Payload bytes per segment."""
+        return self.integer("packetSize_")
+
     def params(self) -> TcpParams:
         from ackclock.tcl.registry import check_defaults
 
         check_defaults(self)
-        mss = self.integer("packetSize_")
+        mss = self.segment_size()
         window = int(self.number("window_"))
         return TcpParams(
             profile="ns2",
@@ -225,16 +229,22 @@ class TcpAgent(Agent):
         self.world.tcp_advance(self, int(float(packets)), relative=True)
 
     def cmd_close(self) -> None:
-        self.world.tcp_close(self)
+        """One-way TCP has no FIN: ns-2's close only stops new data."""
+        self.world.tcp_stop(self)
 
 
 class FullTcp(TcpAgent):
     """ns-2's two-way TCP with SYN and FIN: ackclock's TCP with its
-    handshake. The listening side is the one `listen` was called on."""
+    handshake, segments of segsize_ bytes, the passive side acknowledging
+    every segment, or with segsperack_ 2 every second one or after
+    interval_ (ns-2's delayed ACK). The
+    passive side is the one `listen` was called on; data flows from the
+    side whose application starts."""
 
     variables = {
         "segsize_": Var(Kind.INT),
-        "interval_": Var(Kind.REAL),
+        "segsperack_": Var(Kind.INT),
+        "interval_": Var(Kind.TIME),
     }
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
@@ -244,8 +254,30 @@ class FullTcp(TcpAgent):
     def cmd_listen(self) -> None:
         self.listening = True
 
-    def params(self) -> TcpParams:
-        raise TclScriptError("Agent/TCP/FullTcp is not implemented yet")
+    def live(self, name: str) -> str | None:
+        # FullTcp counts sequence numbers in bytes, as on the wire.
+        flow = self.flow()
+        if flow is not None and name in ("ack_", "maxseq_", "t_seqno_"):
+            acked, sent = flow.sequence()
+            return str(acked if name == "ack_" else sent)
+        return super().live(name)
+
+    def cmd_close(self) -> None:
+        self.world.tcp_close(self)
+
+    def segment_size(self) -> int:
+        return self.integer("segsize_")
+
+    def receiver_params(self) -> TcpParams:
+        per_ack = self.integer("segsperack_")
+        if per_ack not in (1, 2):
+            raise TclScriptError(f"{self} segsperack_ {per_ack}: ackclock acknowledges 1 or 2")
+        return TcpParams(
+            profile="ns2",
+            mss=self.segment_size(),
+            delayed_ack=per_ack == 2,
+            delayed_ack_timeout=self.number("interval_") if per_ack == 2 else None,
+        )
 
 
 class TcpSink(Agent):
@@ -267,7 +299,7 @@ class TcpSink(Agent):
             total += payload + TCP_HEADER_BYTES * (packets + 1)
         return str(total)
 
-    def params(self) -> TcpParams:
+    def receiver_params(self) -> TcpParams:
         from ackclock.tcl.registry import check_defaults
 
         check_defaults(self)

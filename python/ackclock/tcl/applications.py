@@ -64,6 +64,7 @@ class Ftp(Application):
     def end(self) -> None:
         # ns-2's FTP stop: advance 0, then close
         self.world.tcp_advance(self.tcp(), 0, relative=False)
+        self.tcp().cmd_close()
 
     def cmd_produce(self, packets: str) -> None:
         self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), int(packets), False))

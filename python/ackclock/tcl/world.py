@@ -16,7 +16,7 @@ from ackclock import specs
 from ackclock.handles import Flow, TcpFlow
 from ackclock.simulator import Simulator
 from ackclock.tcl import registry
-from ackclock.tcl.agents import Agent, TcpAgent, TcpSink, UdpAgent
+from ackclock.tcl.agents import Agent, FullTcp, TcpAgent, TcpSink, UdpAgent
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.links import LinkObject
 from ackclock.tcl.nodes import NodeObject
@@ -254,7 +254,7 @@ class World:
     def tcp_advance(self, agent: TcpAgent, packets: int, relative: bool) -> None:
         """ns-2's `advance N` (send up to packet N; 0 stops new data) and
         `advanceby N` (N packets more)."""
-        mss = agent.integer("packetSize_")
+        mss = agent.segment_size()
         if agent.written is None or (packets == 0 and not relative):
             if packets == 0 and not relative:
                 self.tcp_stop(agent)
@@ -277,15 +277,25 @@ class World:
         sim = self.built()
         src, dst, label = self._ends(agent)
         peer = agent.peer
-        if not isinstance(peer, TcpSink):
-            raise TclScriptError(f"{agent} must connect to an Agent/TCPSink, not {peer}")
+        if isinstance(agent, FullTcp) != isinstance(peer, FullTcp) or (
+            not isinstance(peer, (TcpSink, FullTcp))
+        ):
+            raise TclScriptError(
+                f"{agent} must connect to "
+                + ("another Agent/TCP/FullTcp" if isinstance(agent, FullTcp) else "an Agent/TCPSink")
+                + f", not {peer}"
+            )
+        if isinstance(peer, FullTcp) and peer.flow() is not None:
+            raise TclScriptError(f"{agent}: FullTcp data in both directions is not supported yet")
+        if isinstance(agent, FullTcp) and not peer.listening:
+            raise TclScriptError(f"{peer} must listen (call $agent listen) before {agent} sends")
         now = f"{sim.now_ps}ps"
         flow = sim.tcp(
             src,
             dst,
             app=app,
             tcp=agent.params(),
-            server_tcp=peer.params(),
+            server_tcp=peer.receiver_params(),
             start=now,
             server_start=now,
             label=label,
@@ -294,7 +304,7 @@ class World:
         return flow
 
     def start_telnet(self, app: TelnetApp, agent: TcpAgent) -> Flow:
-        mss = agent.integer("packetSize_")
+        mss = agent.segment_size()
         return self._start_tcp(
             agent, Telnet(mean_interval=app.number("interval_"), packet_size=mss)
         )
