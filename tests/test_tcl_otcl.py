@@ -3,8 +3,6 @@ tests/fixtures/otcl prints what ns-2 printed (its .out file, from `ns`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from conftest import ROOT, run_cli
 

@@ -27,10 +27,12 @@ from ackclock.specs import (
     FlowLabel,
     GilbertElliott,
     LinkParams,
+    Periodic,
+    TwoStateLoss,
     UniformDelay,
     UniformLoss,
 )
-from ackclock.tcp_specs import Bulk, RequestResponse, TcpParams, Telnet
+from ackclock.tcp_specs import Bulk, Manual, RequestResponse, TcpParams, Telnet
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 
 __version__ = version("ackclock")
@@ -51,6 +53,9 @@ __all__ = [
     "GilbertElliott",
     "Link",
     "LinkParams",
+    "Manual",
+    "Periodic",
+    "TwoStateLoss",
     "LinkResult",
     "Node",
     "RequestResponse",

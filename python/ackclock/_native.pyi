@@ -82,7 +82,31 @@ class DropListSpec(TypedDict, total=False):
     drops: list[int]  # 1-based indices of the packets (in crossing order) to drop
     position: Literal["queue", "wire"]
 
-LossSpec = UniformLossSpec | BitErrorSpec | GilbertElliottSpec | DropListSpec
+class PeriodicLossSpec(TypedDict, total=False):
+    type: Literal["periodic"]
+    period: int  # packets (or bytes) between losses
+    offset: int  # count before the first loss
+    burst: int  # losses continue while the count since one is below this
+    bytes: bool  # count bytes instead of packets
+    inverted: bool  # keep only those packets (ns-2's default_drop_)
+    position: Literal["queue", "wire"]
+
+class TwoStateLossSpec(TypedDict, total=False):
+    type: Literal["two_state"]
+    # ("constant" or "exponential", value, None) or ("uniform", low, high)
+    good: tuple[str, float, float | None]
+    bad: tuple[str, float, float | None]
+    bytes: bool  # lengths in bytes instead of packets
+    position: Literal["queue", "wire"]
+
+LossSpec = (
+    UniformLossSpec
+    | BitErrorSpec
+    | GilbertElliottSpec
+    | DropListSpec
+    | PeriodicLossSpec
+    | TwoStateLossSpec
+)
 
 # Extra random delay added to the propagation delay of each packet.
 # reorder False: a packet never overtakes an earlier one (arrival is pushed

@@ -24,9 +24,11 @@ if TYPE_CHECKING:
         GilbertElliottSpec,
         JitterSpec,
         LossSpec,
+        PeriodicLossSpec,
         QueueSpec,
         RedSpec,
         SizeSpec,
+        TwoStateLossSpec,
         UniformJitterSpec,
         UniformLossSpec,
     )
@@ -230,6 +232,69 @@ class DropList(_Spec):
 
 
 @dataclass(frozen=True)
+class Periodic(_Spec):
+    """ns-2's periodic error model: counting packets (or, with `bytes`,
+    bytes) that reach it, the first loss when the count reaches `offset`,
+    then one each `period`, each followed by losses while the count since
+    it stays below `burst`. `inverted` keeps only those packets and loses
+    the others (ns-2's default_drop_)."""
+
+    period: int
+    offset: int = 0
+    burst: int = 0
+    bytes: bool = False
+    inverted: bool = False
+    position: LossPosition = "wire"
+
+    def to_native(self) -> PeriodicLossSpec:
+        return {
+            "type": "periodic",
+            "period": checks.integer(self.period, "period", "count", minimum=1),
+            "offset": checks.integer(self.offset, "offset", "count"),
+            "burst": checks.integer(self.burst, "burst", "count"),
+            "bytes": checks.flag(self.bytes, "bytes"),
+            "inverted": checks.flag(self.inverted, "inverted"),
+            "position": _position(self.position),
+        }
+
+
+StretchLength = Union[tuple[str, float], tuple[str, float, float]]
+"""("constant", n), ("exponential", mean) or ("uniform", low, high)."""
+
+
+@dataclass(frozen=True)
+class TwoStateLoss(_Spec):
+    """ns-2's two-state error model: good and bad stretches alternate, their
+    lengths in packets (or, with `bytes`, bytes) drawn from `good` and
+    `bad`; a packet that reaches into a bad stretch is lost."""
+
+    good: StretchLength
+    bad: StretchLength
+    bytes: bool = False
+    position: LossPosition = "wire"
+
+    def to_native(self) -> TwoStateLossSpec:
+        return {
+            "type": "two_state",
+            "good": _stretch(self.good, "good"),
+            "bad": _stretch(self.bad, "bad"),
+            "bytes": checks.flag(self.bytes, "bytes"),
+            "position": _position(self.position),
+        }
+
+
+def _stretch(length: Any, parameter: str) -> tuple[str, float, float | None]:
+    if not isinstance(length, tuple) or len(length) not in (2, 3) or not isinstance(length[0], str):
+        raise ParameterError(
+            parameter,
+            f"{length!r} is not a length: use ('constant', n), ('exponential', mean) "
+            "or ('uniform', low, high)",
+        )
+    values = [checks.real(v, parameter, "length") for v in length[1:]]
+    return (length[0], values[0], values[1] if len(values) == 2 else None)
+
+
+@dataclass(frozen=True)
 class ExponentialDelay(_Spec):
     """Adds an exponentially distributed delay of mean `mean` to each packet.
 
@@ -282,7 +347,7 @@ class ExponentialSize(_Spec):
 
 
 Queue = Union[DropTail, RED]
-LossModel = Union[UniformLoss, BitErrors, GilbertElliott, DropList]
+LossModel = Union[UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss]
 Jitter = Union[ExponentialDelay, UniformDelay]
 PacketSize = Union[units.Size, ExponentialSize]
 """A fixed size in bytes (number or string such as "1500B") or a distribution."""
@@ -319,12 +384,14 @@ def queue_spec(queue: Any, parameter: str) -> QueueSpec:
 def loss_spec(loss: Any, parameter: str) -> LossSpec | None:
     if loss is None:
         return None
-    if not isinstance(loss, (UniformLoss, BitErrors, GilbertElliott, DropList)):
+    models = (UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss)
+    if not isinstance(loss, models):
         raise _not_a(
             loss,
             parameter,
             "a loss model",
-            "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList or None",
+            "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss "
+            "or None",
         )
     return loss.to_native()
 

@@ -6,7 +6,8 @@
 
 use ackclock_core::{Bandwidth, Duration};
 use ackclock_net::{
-    Discipline, DropTail, Jitter, JitterDistribution, LossModel, LossPosition, LossProcess, QueueLimit, Red, RedParams,
+    Discipline, DropTail, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic,
+    QueueLimit, Red, RedParams, TwoState,
 };
 use ackclock_sim::{ConfigError, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::{AckPolicy, CcKind, TcpConfig};
@@ -207,7 +208,40 @@ pub fn loss(dict: &Bound<'_, PyDict>) -> Result<LossModel, ConfigError> {
             let s = with_position(&["drops"])?;
             (LossProcess::drop_list(s.required::<Vec<u64>>("drops", "a list of packet numbers (1, 2, ...)")?), s)
         }
-        other => return Err(unknown_type("loss", other, "uniform, ber, gilbert_elliott or list")),
+        "periodic" => {
+            let s = with_position(&["period", "offset", "burst", "bytes", "inverted"])?;
+            let count = |name| s.optional::<u64>(name, "a whole number");
+            let period = count("period")?.unwrap_or(1).max(1);
+            let flag = |name| s.optional::<bool>(name, "a boolean");
+            let process = LossProcess::Periodic(Periodic::new(
+                period,
+                count("offset")?.unwrap_or(0),
+                count("burst")?.unwrap_or(0),
+                flag("bytes")?.unwrap_or(false),
+                flag("inverted")?.unwrap_or(false),
+            ));
+            (process, s)
+        }
+        "two_state" => {
+            let s = with_position(&["good", "bad", "bytes"])?;
+            let length = |name: &'static str| -> Result<Length, ConfigError> {
+                let (kind, a, b): (String, f64, Option<f64>) =
+                    s.required(name, "a (kind, value) or (\"uniform\", low, high) tuple")?;
+                let bad = |why: &str| ConfigError::invalid(s.field(name), format!("({kind}, {a}, {b:?})"), why);
+                if !(a.is_finite() && a >= 0.0) {
+                    return Err(bad("lengths must be finite and not negative"));
+                }
+                match (kind.as_str(), b) {
+                    ("constant", None) => Ok(Length::Constant(a)),
+                    ("exponential", None) => Ok(Length::Exponential { mean: a }),
+                    ("uniform", Some(high)) if high >= a && high.is_finite() => Ok(Length::Uniform { low: a, high }),
+                    _ => Err(bad("use (\"constant\", v), (\"exponential\", mean) or (\"uniform\", low, high)")),
+                }
+            };
+            let bytes = s.optional::<bool>("bytes", "a boolean")?.unwrap_or(false);
+            (LossProcess::TwoState(TwoState::new(length("good")?, length("bad")?, bytes)), s)
+        }
+        other => return Err(unknown_type("loss", other, "uniform, ber, gilbert_elliott, list, periodic or two_state")),
     };
     let position = match s.optional::<String>("position", "a string")?.as_deref() {
         None | Some("wire") => LossPosition::OnWire,

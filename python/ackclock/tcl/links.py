@@ -178,7 +178,7 @@ class QueueObject(Shadow):
 
 
 class ErrorModelObject(Shadow):
-    """ErrorModel (uniform loss of packets or bits), /Uniform, /List,
+    """ErrorModel (uniform loss of packets, bytes or bits), /Uniform, /List,
     /Periodic, /TwoState, /Expo. Dropped packets vanish, as with ns-2's
     default drop target."""
 
@@ -188,11 +188,11 @@ class ErrorModelObject(Shadow):
         "period_": Var(Kind.REAL),
         "offset_": Var(Kind.REAL),
         "burstlen_": Var(Kind.REAL),
-        "bandwidth_": Var(
-            Kind.BANDWIDTH, ignored="only used for time units, which ackclock refuses"
-        ),
+        "default_drop_": Var(Kind.BOOL),
+        "bandwidth_": Var(Kind.BANDWIDTH, ignored="only used for time units, which are refused"),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
     }
+    UNITS = ("pkt", "byte", "bit")
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
@@ -201,32 +201,42 @@ class ErrorModelObject(Shadow):
         self.ranvars: dict[int, str] = {}
         if self.is_a("ErrorModel/Uniform") and args:
             self.set_var("rate_", args[0])
-            if len(args) > 1:
-                self.cmd_unit(args[1])
+            self.cmd_unit(*args[1:2])
+        elif self.is_a("ErrorModel/Expo") and args:
+            # ErrorModel/Expo {good bad} ?unit?: exponential stretches of those means
+            means = world.tcl.split(args[0])
+            for state, mean in enumerate(means[:2]):
+                rv = world.tcl.call("new", "RandomVariable/Exponential")
+                world.tcl.call(rv, "set", "avg_", mean)
+                self.ranvars[state] = rv
+            self.cmd_unit(*args[1:2])
         elif self.is_a("ErrorModel/TwoState") and len(args) >= 2:
             self.ranvars = {0: args[0], 1: args[1]}
-            if len(args) > 2:
-                self.cmd_unit(args[2])
+            self.cmd_unit(*args[2:3])
 
     def cmd_unit(self, *unit: str) -> str:
         if not unit:
             return self.unit
-        if unit[0] not in ("pkt", "packet", "bit"):
+        aliases = {"packet": "pkt", "pkts": "pkt", "bytes": "byte", "bits": "bit"}
+        name = aliases.get(unit[0], unit[0])
+        if name not in self.UNITS:
             raise TclScriptError(
-                f"{self} unit {unit[0]!r}: ackclock supports pkt and bit "
-                "(time and byte units are not modelled)"
+                f"{self} unit {unit[0]!r}: ackclock supports pkt, byte and bit (time units are "
+                "not modelled)"
             )
-        self.unit = "bit" if unit[0] == "bit" else "pkt"
+        self.unit = name
         return self.unit
 
     def cmd_droplist(self, drops: str) -> None:
         self.drops = [int(d) for d in self.world.tcl.split(drops)]
 
     def cmd_ranvar(self, *args: str) -> str:
-        """ns-2's random variable for drop decisions. ackclock draws from the
-        link's own stream of the run's seed."""
+        """The random variables of a two-state model's stretches; for other
+        models, the uniform draws come from the link's own stream."""
         if len(args) == 2:
             self.ranvars[int(args[0])] = args[1]
+        if len(args) == 1:
+            return self.ranvars.get(int(args[0]), "")
         return ""
 
     # Where dropped packets go: ackclock drops them.
@@ -250,21 +260,42 @@ class ErrorModelObject(Shadow):
         if self.is_a("ErrorModel/Periodic"):
             return self._periodic(position)
         if self.is_a("ErrorModel/TwoState"):
-            raise TclScriptError(f"{self}: two-state error models are not implemented yet")
+            return self._two_state(position)
         rate = self.number("rate_")
         if self.unit == "bit":
             return specs.BitErrors(ber=rate, position=position)
+        if self.unit == "byte":
+            # a byte is lost with probability rate_: as bit errors at the
+            # rate that loses a byte as often
+            return specs.BitErrors(ber=1 - (1 - rate) ** 0.125, position=position)
         return specs.UniformLoss(p=rate, position=position)
 
     def _periodic(self, position: LossPosition) -> specs.LossModel:
-        period, offset, burst = (self.number(v) for v in ("period_", "offset_", "burstlen_"))
-        if self.unit != "pkt" or not float(period).is_integer() or period < 1:
-            raise TclScriptError(f"{self}: ackclock models periodic loss in whole packets")
+        if self.unit == "bit":
+            raise TclScriptError(f"{self}: periodic losses count packets or bytes, not bits")
         return specs.Periodic(
-            period=int(period),
-            offset=int(offset),
-            burst=max(1, math.ceil(burst)),
+            period=max(1, int(self.number("period_"))),
+            offset=int(self.number("offset_")),
+            burst=math.ceil(self.number("burstlen_")),
+            bytes=self.unit == "byte",
+            inverted=self.flag("default_drop_"),
             position=position,
+        )
+
+    def _two_state(self, position: LossPosition) -> specs.LossModel:
+        from ackclock.tcl.randomness import RandomVariableObject
+
+        if self.unit == "bit" or set(self.ranvars) != {0, 1}:
+            raise TclScriptError(
+                f"{self}: a two-state model needs its two random variables (ranvar 0 and 1) "
+                "and counts packets or bytes"
+            )
+        lengths = [
+            self.world.shadow(self.ranvars[i], RandomVariableObject, "a RandomVariable").stretch()
+            for i in (0, 1)
+        ]
+        return specs.TwoStateLoss(
+            good=lengths[0], bad=lengths[1], bytes=self.unit == "byte", position=position
         )
 
 

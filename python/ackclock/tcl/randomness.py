@@ -170,6 +170,20 @@ class RandomVariableObject(Shadow):
     def value(self) -> float:
         return DISTRIBUTIONS[self.kind](self, self.source())
 
+    def stretch(self) -> tuple[str, float] | tuple[str, float, float]:
+        """This variable as a length the core draws itself (two-state
+        error models)."""
+        if self.kind == "RandomVariable/Constant":
+            return ("constant", self.number("val_"))
+        if self.kind == "RandomVariable/Exponential":
+            return ("exponential", self.number("avg_"))
+        if self.kind == "RandomVariable/Uniform":
+            return ("uniform", self.number("min_"), self.number("max_"))
+        raise TclScriptError(
+            f"{self}: the core draws two-state lengths from Constant, Exponential or Uniform "
+            "random variables"
+        )
+
     def empirical(self, rng: RngObject) -> float:
         if not self.cdf:
             return 0.0

@@ -277,18 +277,17 @@ class World:
         sim = self.built()
         src, dst, label = self._ends(agent)
         peer = agent.peer
-        if isinstance(agent, FullTcp) != isinstance(peer, FullTcp) or (
-            not isinstance(peer, (TcpSink, FullTcp))
-        ):
-            raise TclScriptError(
-                f"{agent} must connect to "
-                + ("another Agent/TCP/FullTcp" if isinstance(agent, FullTcp) else "an Agent/TCPSink")
-                + f", not {peer}"
-            )
-        if isinstance(peer, FullTcp) and peer.flow() is not None:
-            raise TclScriptError(f"{agent}: FullTcp data in both directions is not supported yet")
-        if isinstance(agent, FullTcp) and not peer.listening:
-            raise TclScriptError(f"{peer} must listen (call $agent listen) before {agent} sends")
+        if isinstance(agent, FullTcp):
+            if not isinstance(peer, FullTcp):
+                raise TclScriptError(
+                    f"{agent} must connect to another Agent/TCP/FullTcp, not {peer}"
+                )
+            if peer.flow() is not None:
+                raise TclScriptError(f"{agent}: FullTcp data both ways is not supported yet")
+            if not peer.listening:
+                raise TclScriptError(f"{peer} must listen ($agent listen) before {agent} sends")
+        elif not isinstance(peer, TcpSink):
+            raise TclScriptError(f"{agent} must connect to an Agent/TCPSink, not {peer}")
         now = f"{sim.now_ps}ps"
         flow = sim.tcp(
             src,
