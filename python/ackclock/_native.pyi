@@ -327,6 +327,18 @@ class Sim:
         A duplex link is two channels. Raises ConfigError for an unknown node,
         src == dst, a second channel for the same (src, dst), or a bad spec."""
     def set_loss(self, channel: int, loss: LossSpec | None = None) -> None: ...
+    def add_loss(
+        self,
+        channel: int,
+        loss: LossSpec,
+        flows: list[int] | None = None,
+        all_but: bool = False,
+    ) -> int:
+        """Adds a loss model to a channel for the listed flows (every flow when
+        None, every other one with `all_but`); packets meet a channel's models in
+        the order added. Returns the model's index on the channel."""
+    def add_loss_flow(self, channel: int, index: int, flow: int) -> None:
+        """Names one more flow in the filter of loss model `index`."""
     def set_jitter(self, channel: int, jitter: JitterSpec | None = None) -> None: ...
     def add_udp_flow(
         self,

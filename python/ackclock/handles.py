@@ -46,6 +46,28 @@ class Link:
         """Attaches an error model to this direction (None removes it)."""
         self._native.set_loss(self.id, specs.loss_spec(loss, "loss"))
 
+    def add_loss(
+        self, loss: specs.LossModel, flows: list[Flow] | None = None, all_but: bool = False
+    ) -> int:
+        """Adds an error model for the packets of `flows` (every flow when
+        None; every flow but those with `all_but`), after the models already
+        there: each model a packet meets may lose it (ns-2's lossmodel,
+        link-lossmodel and ErrorModule). Returns an index for `add_loss_flow`."""
+        spec = specs.loss_spec(loss, "loss")
+        if spec is None:
+            raise ConfigError("add_loss: give a loss model (set_loss(None) removes them all)")
+        ids = None if flows is None else [self._flow_id(flow) for flow in flows]
+        return self._native.add_loss(self.id, spec, ids, checks.flag(all_but, "all_but"))
+
+    def add_loss_flow(self, index: int, flow: Flow) -> None:
+        """Names one more flow in the filter of the error model `index`."""
+        self._native.add_loss_flow(self.id, checks.integer(index, "index", "index"), self._flow_id(flow))
+
+    def _flow_id(self, flow: Flow) -> int:
+        if not isinstance(flow, Flow) or not flow.belongs_to(self._native):
+            raise ConfigError(f"{flow!r} is not a flow of this simulation")
+        return flow.id
+
     def set_jitter(self, jitter: specs.Jitter | None) -> None:
         """Adds random delay to this direction (None removes it)."""
         self._native.set_jitter(self.id, specs.jitter_spec(jitter, "jitter"))
@@ -92,6 +114,9 @@ class Flow:
         self.kind = kind
         self.src = src
         self.dst = dst
+
+    def belongs_to(self, native: Sim) -> bool:
+        return self._native is native
 
     def stats(self) -> FlowResult:
         return flow_result(self._native.flow_stats(self.id), self.src.name, self.dst.name)

@@ -14,7 +14,7 @@
 
 use crate::discipline::{Admission, Backlog, Discipline};
 use crate::jitter::Jitter;
-use crate::loss::{LossModel, LossPosition};
+use crate::loss::{FlowFilter, LossModel, LossPosition};
 use crate::packet::NodeId;
 use crate::pool::PacketId;
 use ackclock_core::{Bandwidth, Duration, Instant, RngStreams, SimRng};
@@ -177,7 +177,8 @@ pub struct Channel {
     last_tx_time: (u32, Duration),
     delay: Duration,
     discipline: Discipline,
-    loss: Option<LossModel>,
+    /// Loss models in the order a packet meets them, each for some flows.
+    losses: Vec<(LossModel, FlowFilter)>,
     jitter: Option<Jitter>,
     loss_rng: SimRng,
     jitter_rng: SimRng,
@@ -211,7 +212,7 @@ impl Channel {
             last_tx_time: (0, config.bandwidth.tx_time(0)),
             delay: config.delay,
             discipline: config.discipline,
-            loss: config.loss,
+            losses: config.loss.into_iter().map(|m| (m, FlowFilter::All)).collect(),
             jitter: config.jitter,
             loss_rng: streams.stream(&format!("channel/{id}/loss")),
             jitter_rng: streams.stream(&format!("channel/{id}/jitter")),
@@ -240,8 +241,26 @@ impl Channel {
         self.delay
     }
 
+    /// Replaces every loss model by `loss` (for every flow), or none.
     pub fn set_loss(&mut self, loss: Option<LossModel>) {
-        self.loss = loss;
+        self.losses = loss.into_iter().map(|m| (m, FlowFilter::All)).collect();
+    }
+
+    /// Adds a loss model for the flows `flows` takes; returns its index.
+    pub fn add_loss(&mut self, loss: LossModel, flows: FlowFilter) -> usize {
+        self.losses.push((loss, flows));
+        self.losses.len() - 1
+    }
+
+    /// Names one more flow in loss model `index`'s filter.
+    pub fn add_loss_flow(&mut self, index: usize, flow: u32) -> bool {
+        match self.losses.get_mut(index) {
+            Some((_, filter)) => {
+                filter.add(flow);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Starts recording the queue length at every change (from now on).
@@ -281,10 +300,10 @@ impl Channel {
         self.jitter = jitter;
     }
 
-    /// Offers a packet of `size` bytes to the channel at `now`.
-    pub fn send(&mut self, now: Instant, packet: PacketId, size: u32, ecn_capable: bool) -> SendOutcome {
+    /// Offers a packet of `size` bytes of flow `flow` to the channel at `now`.
+    pub fn send(&mut self, now: Instant, packet: PacketId, size: u32, flow: u32, ecn_capable: bool) -> SendOutcome {
         self.advance(now);
-        if self.loses(size, LossPosition::BeforeQueue) {
+        if self.loses(size, flow, LossPosition::BeforeQueue) {
             self.stats.loss_drops += 1;
             return SendOutcome::Dropped(DropReason::Loss);
         }
@@ -301,7 +320,7 @@ impl Channel {
             Admission::Accept => false,
         };
         let (departs, tx_end) = self.commit_departure(now, size);
-        let lost = self.loses(size, LossPosition::OnWire);
+        let lost = self.loses(size, flow, LossPosition::OnWire);
         if lost {
             self.stats.loss_drops += 1;
         }
@@ -378,11 +397,12 @@ impl Channel {
         Backlog { waiting_packets: self.waiting_packets, waiting_bytes: self.waiting_bytes, in_service_bytes, idle_for }
     }
 
-    fn loses(&mut self, size: u32, position: LossPosition) -> bool {
-        match &mut self.loss {
-            Some(m) if m.position == position => m.process.is_lost(size, &mut self.loss_rng),
-            _ => false,
-        }
+    /// Whether the models at `position` that apply to `flow` lose the
+    /// packet; each draws in turn until one does.
+    fn loses(&mut self, size: u32, flow: u32, position: LossPosition) -> bool {
+        self.losses.iter_mut().any(|(m, filter)| {
+            m.position == position && filter.takes(flow) && m.process.is_lost(size, &mut self.loss_rng)
+        })
     }
 
     /// Books the transmitter for a packet arriving at `now`; returns when
@@ -454,7 +474,7 @@ mod tests {
 
     /// Offers the packet named `seq` (not ECN-capable).
     fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
-        c.send(now, PacketId::new(seq as u32), size, false)
+        c.send(now, PacketId::new(seq as u32), size, 0, false)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {

@@ -17,7 +17,7 @@ pub mod routing;
 pub use channel::{Arrival, Channel, ChannelConfig, ChannelStats, DropReason, SendOutcome};
 pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
 pub use jitter::{Jitter, JitterDistribution};
-pub use loss::{Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
+pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
 pub use pool::{PacketId, PacketPool};
 pub use routing::{ChannelId, RoutingTable};

@@ -134,6 +134,33 @@ pub struct LossModel {
     pub position: LossPosition,
 }
 
+/// Which flows (by index in the simulation) a loss model on a channel
+/// applies to, as ns-2's ErrorModule picks error models by flow id.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum FlowFilter {
+    #[default]
+    All,
+    Only(Vec<u32>),
+    AllBut(Vec<u32>),
+}
+
+impl FlowFilter {
+    pub fn takes(&self, flow: u32) -> bool {
+        match self {
+            FlowFilter::All => true,
+            FlowFilter::Only(flows) => flows.contains(&flow),
+            FlowFilter::AllBut(flows) => !flows.contains(&flow),
+        }
+    }
+
+    /// Names one more flow: taken by `Only`, left out by `AllBut`.
+    pub fn add(&mut self, flow: u32) {
+        if let FlowFilter::Only(flows) | FlowFilter::AllBut(flows) = self {
+            flows.push(flow);
+        }
+    }
+}
+
 impl LossProcess {
     pub fn drop_list(mut drops: Vec<u64>) -> Self {
         drops.sort_unstable();

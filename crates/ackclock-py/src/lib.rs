@@ -10,7 +10,7 @@ mod results;
 mod spec;
 
 use ackclock_core::{units, Duration, Instant, UnitError as CoreUnitError};
-use ackclock_net::{ChannelConfig, NodeId};
+use ackclock_net::{ChannelConfig, FlowFilter, NodeId};
 use ackclock_sim::{
     ConfigError as CoreConfigError, FlowLabel, RunOutcome, Side, Simulation, TcpFlowConfig, UdpSourceConfig,
     SERIES_NAMES,
@@ -146,6 +146,30 @@ impl Sim {
     fn set_loss(&mut self, channel: u32, loss: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
         let loss = loss.map(spec::loss).transpose().map_err(config_err)?;
         self.guarded(|s| s.set_loss(channel, loss))
+    }
+
+    /// Adds a loss model to a channel for the listed flows (all when None;
+    /// all but them with `all_but`); returns its index on the channel.
+    #[pyo3(signature = (channel, loss, flows = None, all_but = false))]
+    fn add_loss(
+        &mut self,
+        channel: u32,
+        loss: &Bound<'_, PyDict>,
+        flows: Option<Vec<u32>>,
+        all_but: bool,
+    ) -> PyResult<usize> {
+        let loss = spec::loss(loss).map_err(config_err)?;
+        let filter = match (flows, all_but) {
+            (None, _) => FlowFilter::All,
+            (Some(f), false) => FlowFilter::Only(f),
+            (Some(f), true) => FlowFilter::AllBut(f),
+        };
+        self.guarded(|s| s.add_loss(channel, loss, filter))
+    }
+
+    /// Names one more flow in the filter of loss model `index` of a channel.
+    fn add_loss_flow(&mut self, channel: u32, index: usize, flow: u32) -> PyResult<()> {
+        self.guarded(|s| s.add_loss_flow(channel, index, flow))
     }
 
     #[pyo3(signature = (channel, jitter = None))]

@@ -8,8 +8,8 @@ use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
 use ackclock_net::{
-    Channel, ChannelConfig, ChannelId, Discipline, Ecn, Ipv4Header, Jitter, LossModel, NodeId, Packet, PacketId,
-    PacketPool, RoutingTable, SendOutcome, Transport, UdpHeader,
+    Channel, ChannelConfig, ChannelId, Discipline, Ecn, FlowFilter, Ipv4Header, Jitter, LossModel, NodeId, Packet,
+    PacketId, PacketPool, RoutingTable, SendOutcome, Transport, UdpHeader,
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
@@ -179,6 +179,30 @@ impl Simulation {
     pub fn set_loss(&mut self, channel: ChannelId, loss: Option<LossModel>) -> Result<(), ConfigError> {
         self.channel_mut(channel)?.set_loss(loss);
         Ok(())
+    }
+
+    /// Adds a loss model to a channel for the flows `flows` takes (packets
+    /// meet the models in the order added); returns its index there.
+    pub fn add_loss(&mut self, channel: ChannelId, loss: LossModel, flows: FlowFilter) -> Result<usize, ConfigError> {
+        Ok(self.channel_mut(channel)?.add_loss(loss, flows))
+    }
+
+    /// Names one more flow in the filter of loss model `index` of a channel.
+    pub fn add_loss_flow(&mut self, channel: ChannelId, index: usize, flow: u32) -> Result<(), ConfigError> {
+        self.check_flow(flow)?;
+        if self.channel_mut(channel)?.add_loss_flow(index, flow) {
+            Ok(())
+        } else {
+            Err(ConfigError::UnknownId { field: "loss", what: "loss model", id: index as u64 })
+        }
+    }
+
+    fn check_flow(&self, flow: u32) -> Result<(), ConfigError> {
+        if (flow as usize) < self.flows.len() {
+            Ok(())
+        } else {
+            Err(unknown_flow(flow, "flow"))
+        }
     }
 
     /// Starts recording the channel's queue length at every change.
@@ -608,8 +632,8 @@ impl Simulation {
         if node != packet.ip.src {
             packet.ip.ttl = packet.ip.ttl.saturating_sub(1);
         }
-        let (size, ecn_capable) = (packet.size, packet.ip.ecn.is_capable());
-        let outcome = self.channels[ch as usize].send(now, id, size, ecn_capable);
+        let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
+        let outcome = self.channels[ch as usize].send(now, id, size, flow, ecn_capable);
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
         }

@@ -28,8 +28,7 @@ def _add_link(sim: Simulator, link: LinkObject) -> None:
         f"{link.delay_ps}ps",
         queue=link.queue.spec(),
     )
-    for loss, _ in link.loss_specs():
-        link.handle.set_loss(loss)
+    link.install_losses()
 
 
 def _add_traces(world: World, sim: Simulator) -> None:

@@ -13,7 +13,7 @@ from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real
 
 if TYPE_CHECKING:
-    from ackclock.handles import Link
+    from ackclock.handles import Flow, Link
     from ackclock.tcl.nodes import NodeObject
     from ackclock.tcl.world import World
 
@@ -28,24 +28,32 @@ class LinkObject(Shadow):
             raise TclScriptError("new SimpleLink: give SRC DST BANDWIDTH DELAY QUEUE")
         self.src: NodeObject = world.node(args[0])
         self.dst: NodeObject = world.node(args[1])
-        self.bandwidth_bps = ns2_units.bandwidth_bps(args[2], "bandwidth")
-        self.delay_ps = ns2_units.duration_ps(args[3], "delay")
+        self.set_bandwidth(args[2])
+        self.set_delay(args[3])
         self.queue: QueueObject = world.shadow(args[4], QueueObject, "a queue")
         self.queue.link = self
-        # the double ns-2 computes, which its nam trace prints
-        self.delay_s = ns2_units.seconds(args[3], "delay")
-        self.losses: list[tuple[ErrorModelObject, LossPosition]] = []
+        self.losses: list[tuple[ErrorModelObject | ErrorModule, LossPosition]] = []
+        # each core loss model with the flow ids it takes (or all but those)
+        self.loss_filters: list[tuple[int, set[int], bool]] = []
         self.handle: Link | None = None
         self.dynamic = False
         for var, value in (
             ("fromNode_", self.src.name),
             ("toNode_", self.dst.name),
             ("queue_", self.queue.name),
-            ("bandwidth_", ns2_real(self.bandwidth_bps)),
-            ("delay_", ns2_real(self.delay_s)),
         ):
             self.set_var(var, value)
         world.add_link(self)
+
+    def set_bandwidth(self, text: str) -> None:
+        self.bandwidth_bps = ns2_units.bandwidth_bps(text, "bandwidth")
+        self.set_var("bandwidth_", ns2_real(self.bandwidth_bps))
+
+    def set_delay(self, text: str) -> None:
+        self.delay_ps = ns2_units.duration_ps(text, "delay")
+        # the double ns-2 computes, which its nam trace prints
+        self.delay_s = ns2_units.seconds(text, "delay")
+        self.set_var("delay_", ns2_real(self.delay_s))
 
     def cmd_src(self) -> str:
         return self.src.name
@@ -90,7 +98,9 @@ class LinkObject(Shadow):
             current = [em.name for em, p in self.losses if p == position]
             return current[-1] if current else ""
         self.world.unbuilt("error models")
-        em = self.world.shadow(model[0], ErrorModelObject, "an ErrorModel or ErrorModule")
+        em = self.world.shadows.get(model[0])
+        if not isinstance(em, (ErrorModelObject, ErrorModule)):
+            raise TclScriptError(f"{model[0]!r} is not an ErrorModel or ErrorModule")
         self.losses = [(m, p) for m, p in self.losses if p != position] + [(em, position)]
         return em.name
 
@@ -111,8 +121,26 @@ class LinkObject(Shadow):
         self.world.shadow(qmon, QueueMonitor, "a QueueMonitor").attach(self)
         self.set_var("qMonitor_", qmon)
 
-    def loss_specs(self) -> list[tuple[specs.LossModel, LossPosition]]:
-        return [(em.spec(position), position) for em, position in self.losses]
+    def install_losses(self) -> None:
+        """Puts the link's error models into the core: the one at the head
+        before the queue, then the one on the wire."""
+        assert self.handle is not None
+        order = sorted(self.losses, key=lambda entry: entry[1] != "queue")
+        for em, position in order:
+            if isinstance(em, ErrorModule):
+                for model, fids, all_but in em.parts():
+                    flows = self.world.flows_with_fids(fids)
+                    index = self.handle.add_loss(model.spec(position), flows, all_but)
+                    self.loss_filters.append((index, fids, all_but))
+            else:
+                self.handle.add_loss(em.spec(position))
+
+    def flow_started(self, flow: Flow, fid: int) -> None:
+        """A new flow: the error modules that pick models by flow id learn it."""
+        assert self.handle is not None
+        for index, fids, _ in self.loss_filters:
+            if fid in fids:
+                self.handle.add_loss_flow(index, flow)
 
 
 class QueueObject(Shadow):
@@ -300,11 +328,49 @@ class ErrorModelObject(Shadow):
 
 
 class ErrorModule(Shadow):
-    """`new ErrorModule Fid`: error models chosen by flow id."""
+    """`new ErrorModule Fid`: error models chosen by the packet's flow id
+    (`bind $em fid ?last?`), the others going to `default` (or passing)."""
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
-        raise TclScriptError("ErrorModule (per-flow error models) is not implemented yet")
+        if args and args[0] not in ("Fid", "Hash/Fid"):
+            raise TclScriptError(f"new ErrorModule {args[0]}: ackclock classifies by Fid only")
+        self.models: list[ErrorModelObject] = []
+        self.bound: list[tuple[ErrorModelObject, set[int]]] = []
+        self.default: ErrorModelObject | None = None
+
+    def cmd_insert(self, model: str) -> None:
+        self.models.append(self.world.shadow(model, ErrorModelObject, "an ErrorModel"))
+
+    def cmd_bind(self, model: str, first: str, last: str = "") -> None:
+        em = self.world.shadow(model, ErrorModelObject, "an ErrorModel")
+        fids = set(range(int(first), int(last or first) + 1))
+        self.bound.append((em, fids))
+
+    def cmd_default(self, model: str) -> None:
+        self.default = (
+            None if model == "pass" else self.world.shadow(model, ErrorModelObject, "an ErrorModel")
+        )
+
+    def cmd_errormodels(self) -> str:
+        return " ".join(m.name for m in self.models)
+
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_drop_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_classifier(self, *args: str) -> str:
+        return ""
+
+    def parts(self) -> list[tuple[ErrorModelObject, set[int], bool]]:
+        """(model, flow ids, all but those ids) in the order packets meet them."""
+        parts = [(em, fids, False) for em, fids in self.bound]
+        if self.default is not None:
+            every_bound = set().union(*(fids for _, fids in self.bound))
+            parts.append((self.default, every_bound, True))
+        return parts
 
 
 class TraceObject(Shadow):

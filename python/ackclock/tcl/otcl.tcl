@@ -184,6 +184,15 @@ proc ::otcl::free {obj} {
     }
     catch {namespace delete ::otcl::v::$n}
     if {[info exists ::otcl::supers($obj)]} {
+        # A class goes with its instances, and out of its subclasses' lists.
+        foreach {instance cls} [array get ::otcl::classof] {
+            if {$cls eq $obj && $instance ne $obj && [info exists id($instance)]} {
+                $instance destroy
+            }
+        }
+        foreach cls [array names ::otcl::supers] {
+            set ::otcl::supers($cls) [lsearch -all -inline -not -exact $::otcl::supers($cls) $obj]
+        }
         unset ::otcl::supers($obj)
         foreach name [::otcl::names ::otcl::instprocs $obj * 1] {
             ::otcl::define ::otcl::instprocs $obj $name {} {}
@@ -420,9 +429,19 @@ proc ::otcl::describe {procsVar owner option arguments} {
 ::otcl::builtin Class info {{option ""} args} {
     switch -- $option {
         superclass {
+            if {[llength $args]} {
+                # is the class given one this class derives from?
+                ::otcl::check_class [lindex $args 0]
+                return [expr {[lsearch -exact [lrange [::otcl::heritage $self] 1 end] [lindex $args 0]] >= 0}]
+            }
             return $::otcl::supers($self)
         }
         subclass {
+            if {[llength $args]} {
+                set other [lindex $args 0]
+                ::otcl::check_class $other
+                return [expr {$other ne $self && [::otcl::inherits $other $self]}]
+            }
             set found {}
             foreach cls [array names ::otcl::supers] {
                 if {[lsearch -exact $::otcl::supers($cls) $self] >= 0} {
@@ -432,12 +451,14 @@ proc ::otcl::describe {procsVar owner option arguments} {
             return [::otcl::newest_first $found]
         }
         heritage {
-            return [lrange [::otcl::heritage $self] 1 end]
+            set pattern [expr {[llength $args] ? [lindex $args 0] : "*"}]
+            return [lsearch -all -inline -glob [lrange [::otcl::heritage $self] 1 end] $pattern]
         }
         instances {
+            set pattern [expr {[llength $args] ? [lindex $args 0] : "*"}]
             set found {}
             foreach {obj cls} [array get ::otcl::classof] {
-                if {$cls eq $self} {
+                if {$cls eq $self && [string match $pattern $obj]} {
                     lappend found $obj
                 }
             }

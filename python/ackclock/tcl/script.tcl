@@ -43,3 +43,8 @@ proc unknown {args} {
 proc ns-random {args} {
     return [::ackclock::ns_random {*}$args]
 }
+
+# What ns-2's build records about its machine (ns-autoconf.tcl): the
+# validation suites run their perl helpers through $PERL.
+set PERL [expr {[auto_execok perl] ne "" ? [lindex [auto_execok perl] 0] : "perl"}]
+set TCLSH [expr {[auto_execok tclsh] ne "" ? [lindex [auto_execok tclsh] 0] : "tclsh"}]

@@ -283,9 +283,24 @@ class SimulatorObject(Shadow):
     def cmd_use_newtrace(self) -> None:
         raise TclScriptError("use-newtrace: ackclock writes ns-2's classic trace format only")
 
-    def cmd_monitor_queue(self, a: str, b: str, *args: str) -> str:
+    def cmd_monitor_queue(self, a: str, b: str, qtrace: str, interval: str = "0.1") -> str:
         link = self.world.link(self.world.node(a), self.world.node(b))
-        return self.world.tcl.call(link.name, "init-monitor", self.name, *(args or ("", "0.1")))
+        return self.world.tcl.call(link.name, "init-monitor", self.name, qtrace, interval)
+
+    def cmd_delay(self, a: str, b: str, *delay: str) -> str:
+        """A link's delay (ns-2's `$ns delay n1 n2 ?delay?`)."""
+        link = self.world.link(self.world.node(a), self.world.node(b))
+        if delay:
+            self.world.unbuilt("link delays")
+            link.set_delay(delay[0])
+        return ns2_real(link.delay_s)
+
+    def cmd_bandwidth(self, a: str, b: str, *bandwidth: str) -> str:
+        link = self.world.link(self.world.node(a), self.world.node(b))
+        if bandwidth:
+            self.world.unbuilt("link bandwidths")
+            link.set_bandwidth(bandwidth[0])
+        return ns2_real(link.bandwidth_bps)
 
     def cmd_makeflowmon(self, kind: str, *args: str) -> str:
         if kind not in ("Fid", "SrcDestFid", "SrcDest", "Dest"):

@@ -138,10 +138,11 @@ class World:
 
     def add_link(self, link: LinkObject) -> None:
         self.unbuilt("links")
-        key = (link.src.id, link.dst.id)
-        if key in self.links:
-            raise TclScriptError(f"there is already a link {link.src.id}->{link.dst.id}")
-        self.links[key] = link
+        # A second link between the same nodes replaces the first, as in
+        # ns-2's table of links (routes use the last one).
+        replaced = self.links.get((link.src.id, link.dst.id))
+        self.links[(link.src.id, link.dst.id)] = link
+        self.link_traces = [(other, c) for other, c in self.link_traces if other is not replaced]
         for channel in self.trace_all:
             self.link_traces.append((link, channel))
 
@@ -223,6 +224,23 @@ class World:
 
     # --- flows ------------------------------------------------------------
 
+    def flows_with_fids(self, fids: set[int]) -> list[Flow]:
+        return [flow for agent, flow in self._agent_flows() if agent.integer("fid_") in fids]
+
+    def _agent_flows(self) -> list[tuple[Agent, Flow]]:
+        return [
+            (agent, flow)
+            for agent in self.shadows.values()
+            if isinstance(agent, Agent)
+            for flow in agent.flows
+        ]
+
+    def flow_started(self, agent: Agent, flow: Flow) -> None:
+        agent.flows.append(flow)
+        fid = agent.integer("fid_")
+        for link in self.links.values():
+            link.flow_started(flow, fid)
+
     def started_flows(self, agent: Agent) -> list[Flow]:
         return [
             flow
@@ -299,7 +317,7 @@ class World:
             server_start=now,
             label=label,
         )
-        agent.flows.append(flow)
+        self.flow_started(agent, flow)
         return flow
 
     def start_telnet(self, app: TelnetApp, agent: TcpAgent) -> Flow:
@@ -337,7 +355,7 @@ class World:
             )
         else:
             raise TclScriptError(f"{app.cls} is not supported yet (use CBR or Exponential)")
-        agent.flows.append(flow)
+        self.flow_started(agent, flow)
         return flow
 
     # --- running ------------------------------------------------------------
