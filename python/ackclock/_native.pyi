@@ -53,6 +53,10 @@ class RedSpec(TypedDict, total=False):
     gentle: bool
     ecn: bool
     mean_packet_size: int
+    wait: bool  # early drops 1/p to 2/p packets apart (ns-2's wait_)
+    byte_mode: bool  # count bytes; large packets more likely dropped (ns-2's bytes_)
+    mark_p: float | None  # with ecn: mark only while p <= mark_p, else drop
+    ns2: bool  # ns-2's red.cc details
 
 QueueSpec = DropTailSpec | RedSpec
 
@@ -327,6 +331,9 @@ class Sim:
         A duplex link is two channels. Raises ConfigError for an unknown node,
         src == dst, a second channel for the same (src, dst), or a bad spec."""
     def set_loss(self, channel: int, loss: LossSpec | None = None) -> None: ...
+    def queue_now(self, channel: int) -> tuple[int, int, float | None]:
+        """(packets, bytes) waiting in a channel's queue now, and RED's average
+        queue (None for other queues)."""
     def add_loss(
         self,
         channel: int,

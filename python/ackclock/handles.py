@@ -79,6 +79,11 @@ class Link:
     def stats(self) -> LinkResult:
         return link_result(self._native.link_stats(self.id), self.src.name, self.dst.name)
 
+    def queue_now(self) -> tuple[int, int, float | None]:
+        """(packets, bytes) waiting now, and RED's average queue (None for a
+        queue without one), in the unit of its limit."""
+        return self._native.queue_now(self.id)
+
     def record_queue(self) -> None:
         """Starts recording this direction's queue length at every change."""
         self._native.record_queue(self.id)

@@ -106,7 +106,13 @@ class RED(_Spec):
 
     Thresholds are in `unit`s; `ecn` marks ECN-capable packets instead of
     dropping them early; `mean_packet_size` sets how fast the average decays
-    while the queue is idle.
+    while the queue is idle. ns-2's variants: `wait` spaces early drops
+    between 1/p and 2/p packets apart (not up to 1/p); `byte_mode` counts
+    arrivals in bytes and drops large packets more often; `mark_p` marks
+    only while the base probability is at most mark_p and drops beyond it;
+    `ns2` takes ns-2's details (red.cc: the first arrival above min_th only
+    starts the count, no early drop while at most one packet waits, idle
+    time in whole packets).
     """
 
     limit: int | None = 50
@@ -119,6 +125,10 @@ class RED(_Spec):
     gentle: bool = True
     ecn: bool = False
     mean_packet_size: units.Size = 500
+    wait: bool = False
+    byte_mode: bool = False
+    mark_p: float | None = None
+    ns2: bool = False
 
     def to_native(self) -> RedSpec:
         limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
@@ -147,6 +157,10 @@ class RED(_Spec):
             "gentle": checks.flag(self.gentle, "gentle"),
             "ecn": checks.flag(self.ecn, "ecn"),
             "mean_packet_size": mean_packet_size,
+            "wait": checks.flag(self.wait, "wait"),
+            "byte_mode": checks.flag(self.byte_mode, "byte_mode"),
+            "mark_p": None if self.mark_p is None else checks.probability(self.mark_p, "mark_p"),
+            "ns2": checks.flag(self.ns2, "ns2"),
         }
 
 

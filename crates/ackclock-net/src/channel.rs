@@ -237,6 +237,19 @@ impl Channel {
         self.bandwidth
     }
 
+    /// (packets, bytes) waiting as of the last `advance`.
+    pub fn waiting(&self) -> (u32, u64) {
+        (self.waiting_packets, self.waiting_bytes)
+    }
+
+    /// The discipline's average queue, for one that keeps one (RED).
+    pub fn average_queue(&self) -> Option<f64> {
+        match &self.discipline {
+            Discipline::Red(red) => Some(red.average()),
+            Discipline::DropTail(_) => None,
+        }
+    }
+
     pub fn delay(&self) -> Duration {
         self.delay
     }

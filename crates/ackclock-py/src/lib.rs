@@ -148,6 +148,12 @@ impl Sim {
         self.guarded(|s| s.set_loss(channel, loss))
     }
 
+    /// (packets, bytes) waiting in a channel's queue now, and the average
+    /// queue of its discipline if it keeps one (RED), else None.
+    fn queue_now(&mut self, channel: u32) -> PyResult<(u32, u64, Option<f64>)> {
+        self.guarded(|s| s.queue_now(channel))
+    }
+
     /// Adds a loss model to a channel for the listed flows (all when None;
     /// all but them with `all_but`); returns its index on the channel.
     #[pyo3(signature = (channel, loss, flows = None, all_but = false))]

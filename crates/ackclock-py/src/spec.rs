@@ -150,8 +150,22 @@ fn queue_limit(s: &Spec) -> Result<(QueueLimit, bool), ConfigError> {
 
 pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
     const LIMIT_KEYS: &[&str] = &["limit", "unit", "ns2_limit"];
-    const RED_KEYS: &[&str] =
-        &["limit", "unit", "ns2_limit", "min_th", "max_th", "max_p", "weight", "gentle", "ecn", "mean_packet_size"];
+    const RED_KEYS: &[&str] = &[
+        "limit",
+        "unit",
+        "ns2_limit",
+        "min_th",
+        "max_th",
+        "max_p",
+        "weight",
+        "gentle",
+        "ecn",
+        "mean_packet_size",
+        "wait",
+        "byte_mode",
+        "mark_p",
+        "ns2",
+    ];
     match Spec::kind_of(dict, "queue")?.as_str() {
         "droptail" => {
             let (limit, ns2_limit) = queue_limit(&Spec::new(dict, "queue", LIMIT_KEYS)?)?;
@@ -171,6 +185,13 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
                 mean_packet_size: s
                     .optional::<u32>("mean_packet_size", "a whole number of bytes")?
                     .unwrap_or(d.mean_packet_size),
+                wait: s.optional::<bool>("wait", "a boolean")?.unwrap_or(d.wait),
+                byte_mode: s.optional::<bool>("byte_mode", "a boolean")?.unwrap_or(d.byte_mode),
+                mark_p: match s.given("mark_p") {
+                    Some(true) => Some(s.probability("mark_p", None)?),
+                    _ => None,
+                },
+                ns2: s.optional::<bool>("ns2", "a boolean")?.unwrap_or(d.ns2),
             };
             if params.min_th >= params.max_th {
                 let why = format!("must be below queue.max_th ({})", params.max_th);

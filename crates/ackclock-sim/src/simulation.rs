@@ -205,6 +205,16 @@ impl Simulation {
         }
     }
 
+    /// (packets, bytes) waiting in a channel's queue now, and the average
+    /// queue of its discipline if it keeps one (RED).
+    pub fn queue_now(&mut self, channel: ChannelId) -> Result<(u32, u64, Option<f64>), ConfigError> {
+        let now = self.now();
+        let c = self.channel_mut(channel)?;
+        c.advance(now);
+        let (packets, bytes) = c.waiting();
+        Ok((packets, bytes, c.average_queue()))
+    }
+
     /// Starts recording the channel's queue length at every change.
     pub fn record_queue(&mut self, channel: ChannelId) -> Result<(), ConfigError> {
         let now = self.now();

@@ -144,11 +144,12 @@ class LinkObject(Shadow):
 
 
 class QueueObject(Shadow):
-    """A link direction's queue (Queue/DropTail, Queue/RED)."""
+    """A link direction's queue: Queue/DropTail, Queue/RED (ns-2.35's RED,
+    with its automatic parameters: q_weight_ 0, -1 or -2, thresh_ and
+    maxthresh_ 0)."""
 
     variables = {
         "limit_": Var(Kind.INT),
-        # RED, as ns-2 names its parameters
         "thresh_": Var(Kind.REAL),
         "maxthresh_": Var(Kind.REAL),
         "q_weight_": Var(Kind.REAL),
@@ -156,12 +157,25 @@ class QueueObject(Shadow):
         "gentle_": Var(Kind.BOOL),
         "setbit_": Var(Kind.BOOL),
         "mean_pktsize_": Var(Kind.INT),
-        # counters a script reads
+        "bytes_": Var(Kind.BOOL),
+        "queue_in_bytes_": Var(Kind.BOOL),
+        "wait_": Var(Kind.BOOL),
+        "use_mark_p_": Var(Kind.BOOL),
+        "mark_p_": Var(Kind.REAL),
+        "targetdelay_": Var(Kind.TIME),
         "ave_": Var(Kind.REAL, live=True),
         "curq_": Var(Kind.INT, live=True),
+        "cur_max_p_": Var(Kind.REAL, live=True),
         "summarystats_": Var(Kind.BOOL, ignored="summary statistics are not printed"),
-        "drop_tail_": Var(Kind.BOOL, ignored="ackclock's RED drops the arriving packet when full"),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
+        "thresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from thresh_"),
+        "maxthresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from maxthresh_"),
+        "idle_pktsize_": Var(Kind.INT, ignored="ns-2 only uses it with cautious_ 3"),
+        "interval_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+        "alpha_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+        "beta_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+        "top_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+        "bottom_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
     }
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
@@ -175,24 +189,53 @@ class QueueObject(Shadow):
         limit = self.integer("limit_")
         if self.ns2_class == "Queue/DropTail":
             return specs.DropTail(limit=limit, ns2_limit=True)
+        assert self.link is not None
+        return self._red(limit, self.link)
+
+    def _red(self, limit: int, link: LinkObject) -> specs.Queue:
+        """ns-2.35's RED (red.cc's initialization): a weight of 0, -1 or -2
+        and thresholds of 0 are computed from the link; with queue_in_bytes_
+        the thresholds and limit are in mean_pktsize_ bytes."""
+        mean = self.integer("mean_pktsize_")
+        ptc = link.bandwidth_bps / (8.0 * mean)  # mean-sized packets per second
+        weight = self.number("q_weight_")
+        if weight == 0:
+            weight = 1 - math.exp(-1 / ptc)
+        elif weight == -1:
+            rtt = max(0.1, 3 * (link.delay_s + 1 / ptc))
+            weight = 1 - math.exp(-1 / (10 * rtt * ptc))
+        elif weight == -2:
+            weight = 1 - math.exp(-10 / ptc)
+        min_th = self.number("thresh_") or max(5.0, self.number("targetdelay_") * ptc / 2)
+        max_th = self.number("maxthresh_") or 3 * min_th
+        in_bytes = self.flag("queue_in_bytes_")
+        scale = mean if in_bytes else 1
         return specs.RED(
-            limit=limit,
-            ns2_limit=True,
-            min_th=self.number("thresh_"),
-            max_th=self.number("maxthresh_"),
+            limit=limit * scale,
+            unit="bytes" if in_bytes else "packets",
+            min_th=min_th * scale,
+            max_th=max_th * scale,
             max_p=1 / self.number("linterm_"),
-            weight=self.number("q_weight_"),
+            weight=weight,
             gentle=self.flag("gentle_"),
             ecn=self.flag("setbit_"),
-            mean_packet_size=self.integer("mean_pktsize_"),
+            mean_packet_size=mean,
+            wait=self.flag("wait_"),
+            byte_mode=self.flag("bytes_"),
+            mark_p=self.number("mark_p_") if self.flag("use_mark_p_") else None,
+            ns2=True,
         )
 
     def live(self, name: str) -> str | None:
         if self.link is None or self.link.handle is None:
             return None
-        stats = self.link.handle.stats()
+        packets, size, average = self.link.handle.queue_now()
         if name == "curq_":
-            return str(round(stats["mean_queue_packets"]))
+            return str(size if self.flag("queue_in_bytes_") else packets)
+        if name == "ave_" and average is not None:
+            return format(average, "g")  # a TracedDouble in ns-2
+        if name == "cur_max_p_":
+            return ns2_real(1 / self.number("linterm_"))
         return None
 
     # ns-2's queue plumbing: the link wires these itself.
