@@ -430,9 +430,9 @@ proc ::otcl::describe {procsVar owner option arguments} {
     switch -- $option {
         superclass {
             if {[llength $args]} {
-                # is the class given one this class derives from?
+                # does this class derive from (or equal) the class given?
                 ::otcl::check_class [lindex $args 0]
-                return [expr {[lsearch -exact [lrange [::otcl::heritage $self] 1 end] [lindex $args 0]] >= 0}]
+                return [::otcl::inherits $self [lindex $args 0]]
             }
             return $::otcl::supers($self)
         }
@@ -440,7 +440,7 @@ proc ::otcl::describe {procsVar owner option arguments} {
             if {[llength $args]} {
                 set other [lindex $args 0]
                 ::otcl::check_class $other
-                return [expr {$other ne $self && [::otcl::inherits $other $self]}]
+                return [::otcl::inherits $other $self]
             }
             set found {}
             foreach cls [array names ::otcl::supers] {
