@@ -1,13 +1,13 @@
 # One entry point for developers and CI. `make test` is what .ci/run calls.
 PYTHON ?= python3
 
-.PHONY: install test test-rust test-python lint fmt bench
+.PHONY: install test test-rust test-python test-viewer lint fmt bench
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet -e '.[dev]'
 
-test: install lint test-rust test-python
+test: install lint test-rust test-viewer test-python
 
 # Property tests draw from a pinned seed so that every run checks the same cases.
 test-rust:
@@ -15,6 +15,11 @@ test-rust:
 
 test-python:
 	$(PYTHON) -m pytest
+
+# The browser viewer's own build and unit tests; `check` fails if the bundle
+# shipped in python/ackclock/view/static is not what the sources build to.
+test-viewer:
+	cd viewer && npm ci --no-audit --no-fund --loglevel=error && npm test && npm run check
 
 lint:
 	cargo fmt --all --check

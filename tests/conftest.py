@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +24,41 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         cwd=cwd,
         timeout=120,
     )
+
+
+def tshark() -> str:
+    """tshark's path, installing Debian's package if it is missing."""
+    path = shutil.which("tshark")
+    if path is None:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        for command in (
+            ["apt-get", "update", "-qq"],
+            ["apt-get", "install", "-y", "-qq", "tshark"],
+        ):
+            subprocess.run(command, env=env, check=False, capture_output=True)
+        path = shutil.which("tshark")
+    assert path is not None, "tshark is needed (apt-get install tshark)"
+    return path
+
+
+def tshark_count(pcap: Path, display_filter: str) -> int:
+    out = subprocess.run(
+        [
+            tshark(),
+            "-r",
+            str(pcap),
+            "-o",
+            "tcp.check_checksum:TRUE",
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-Y",
+            display_filter,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return len([line for line in out.stdout.splitlines() if line.strip()])
 
 
 def check_scenario_variant(path: Path, base: str, old: str, new: str, message: str | None) -> None:

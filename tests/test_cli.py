@@ -96,6 +96,15 @@ def test_help_and_version_succeed():
     assert run_cli("--version").stdout.startswith("ackclock, version ")
 
 
+def test_algorithms_lists_every_registered_algorithm_with_its_parameters():
+    result = run_cli("algorithms")
+    assert result.returncode == 0
+    names = [line.split(":")[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
+    assert names == [info["name"] for info in ac.congestion_controls()]
+    assert "    beta = 0.5 (real, 0.05 to 1): " in result.stdout
+    assert "    ns-2 agents: Agent/TCP/Reno, Agent/TCP/Sack1" in result.stdout
+
+
 SCENARIO = """\
 [simulation]
 seed = 1
@@ -245,7 +254,7 @@ def test_summary_shows_tcp_connections_in_their_own_table():
     for column in ("cc", "delivered", "goodput", "retx", "timeouts", "mean rtt ms", "done at s"):
         assert column in header
     row = next(line for line in lines if line.startswith("reno "))
-    assert " A->B " in row and " reno " in row and "kb/s" in row and "Established" in row
+    assert " A->B " in row and " ns2-reno " in row and "kb/s" in row and "Established" in row
 
 
 def test_out_writes_a_series_csv_for_each_recorded_tcp_flow(tmp_path):

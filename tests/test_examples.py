@@ -68,7 +68,7 @@ def test_basic1_sawtooth_peaks_where_ns2s_does():
     assert all(abs(peak - 20.935) <= 1.0 for peak in peaks)
     assert (max(peaks) - min(peaks)) / max(peaks) <= 0.02
     stats = flow.stats()
-    assert stats["cc"] == "reno" and stats["timeouts"] <= 2  # in the slow-start overshoot
+    assert stats["cc"] == "ns2-reno" and stats["timeouts"] <= 2  # in the slow-start overshoot
 
 
 def test_dumbbell_shares_the_bottleneck_between_two_reno_flows():

@@ -43,7 +43,7 @@ server_start = "0.5s"
 start = "0.6s"
 read_rate = "500kb"
 app = { type = "request_response", request = 100, response = "2KB", count = 2, think = "10ms" }
-tcp = { cc = "newreno", delayed_ack = false }
+tcp = { cc = "newreno", cc_params = { beta = 0.7 }, delayed_ack = false }
 server_tcp = { receive_buffer = "16KB" }
 
 [[apps]]
@@ -80,7 +80,7 @@ def same_network_through_the_api():
         b,
         a,
         app=ac.RequestResponse(100, "2KB", count=2, think="10ms"),
-        tcp=ac.TcpParams(cc="newreno", delayed_ack=False),
+        tcp=ac.TcpParams(cc="newreno", cc_params={"beta": 0.7}, delayed_ack=False),
         server_tcp=ac.TcpParams(receive_buffer="16KB"),
         server_start="0.5s",
         start=0.6,
@@ -122,13 +122,13 @@ def test_app_and_tcp_tables_are_optional(tmp_path):
         ),
         (
             'cc = "reno"',
-            'cc = "cubic"',
-            "apps[0].tcp.cc: 'cubic' is not valid: input should be 'tahoe', 'reno' or 'newreno'",
+            'cc = "nosuch"',
+            "apps[0].tcp.cc: unknown congestion control 'nosuch' (use tahoe, reno, newreno, ",
         ),
         (
             'cc = "reno"',
             'cc = "reno", colour = "red"',
-            "apps[0].tcp.colour: unknown key (allowed: profile, cc, mss,",
+            "apps[0].tcp.colour: unknown key (allowed: profile, cc, cc_params, mss,",
         ),
         (
             'max_window = "unlimited"',
@@ -153,6 +153,16 @@ def test_app_and_tcp_tables_are_optional(tmp_path):
             "apps[0].app.size: unknown key (allowed: type, bytes) (line 23)",
         ),
         ("count = 2", "count = 0", "apps[1].app.count: 0 is not a count: it must be at least 1"),
+        (
+            "beta = 0.7",
+            "beta = 2.0",
+            "apps[1].tcp.cc_params.beta: 2.0 is not a value: it must be in [0.05, 1]",
+        ),
+        (
+            "beta = 0.7",
+            'beta = "high"',
+            "apps[1].tcp.cc_params.beta: 'high' is not a number or a flag (line 35)",
+        ),
         ("request = 100, ", "", "apps[1].app.request: required key is missing (line 34)"),
         (
             'receive_buffer = "16KB"',

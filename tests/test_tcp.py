@@ -208,7 +208,20 @@ def test_tcp_params_convert_units_and_keep_profile_values_unset():
     ("make", "message"),
     [
         (lambda: ac.TcpParams(profile="bsd"), "profile: 'bsd' is not one of rfc, linux, ns2"),
-        (lambda: ac.TcpParams(cc="cubic"), "cc: 'cubic' is not one of tahoe, reno, newreno"),
+        (lambda: ac.TcpParams(cc="nosuch"), "cc: 'nosuch' is not one of tahoe, reno, newreno, "),
+        (
+            lambda: ac.TcpParams(cc="reno", cc_params={"gamma": 1}),
+            "cc_params.gamma: reno has no parameter 'gamma' (it has: alpha, beta)",
+        ),
+        (
+            lambda: ac.TcpParams(cc="reno", cc_params={"beta": 2}),
+            "cc_params.beta: 2 is not a value: it must be in [0.05, 1]",
+        ),
+        (
+            lambda: ac.TcpParams(cc_params={"beta": 0.7}),
+            "cc_params: parameters belong to an algorithm: give cc too",
+        ),
+        (lambda: ac.TcpParams(cc="reno", cc_params=[1]), "cc_params: [1] is not a mapping"),
         (lambda: ac.TcpParams(mss=0), "mss: 0 is not a segment size: it must be 1 to 65495"),
         (lambda: ac.TcpParams(mss="1.5kb"), "mss: '1.5kb' is not a size"),
         (lambda: ac.TcpParams(initial_window=0), "initial_window: 0 is not a window"),
@@ -258,6 +271,47 @@ def test_tcp_argument_errors_name_the_parameter(arguments, message):
     assert sim.flows == ()
 
 
+def test_reno_beta_sets_the_share_of_the_flight_kept_after_a_loss():
+    # The same single loss with beta 0.5 and 0.875: the flight at the loss is
+    # the same, so ssthresh scales with beta.
+    ssthresh = {}
+    for beta in (0.5, 0.875):
+        sim, a, b, link = two_nodes()
+        link.set_loss(ac.DropList([20]))
+        tcp = ac.TcpParams(cc="reno", cc_params={"beta": beta}, mss=960, sack=False)
+        flow = sim.tcp(a, b, app=ac.Bulk(60 * 960), tcp=tcp)
+        sim.run()
+        assert flow.stats()["fast_retransmits"] == 1
+        ssthresh[beta] = flow.stats()["ssthresh_bytes"]
+    assert ssthresh[0.875] == pytest.approx(1.75 * ssthresh[0.5], abs=1)
+
+
+def test_a_parameter_the_ns2_module_lacks_is_refused_when_the_flow_is_added():
+    sim, a, b, _ = two_nodes()
+    tcp = ac.TcpParams(profile="ns2", cc="reno", cc_params={"beta": 0.7})
+    with pytest.raises(ac.ConfigError) as caught:
+        sim.tcp(a, b, tcp=tcp)
+    assert "tcp.cc_params.beta: 0.7 is invalid: unknown parameter (ns2-reno has none)" in str(
+        caught.value
+    )
+
+
+def test_the_registry_lists_every_algorithm_with_its_parameters():
+    algorithms = {a["name"]: a for a in ac.congestion_controls()}
+    assert {"tahoe", "reno", "newreno", "ns2-reno"} <= set(algorithms)
+    beta = next(p for p in algorithms["reno"]["params"] if p["name"] == "beta")
+    assert (beta["kind"], beta["default"], beta["min"], beta["max"]) == ("real", 0.5, 0.05, 1.0)
+    assert algorithms["ns2-tahoe"]["ns2_agents"] == ["Agent/TCP"]
+
+
+def test_the_tcp_docs_describe_every_registered_algorithm():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "tcp.md").read_text()
+    missing = [a["name"] for a in ac.congestion_controls() if f"`{a['name']}`" not in text]
+    assert missing == []
+
+
 def test_tcp_flows_are_named_and_placed_like_udp_flows():
     sim, a, b, _ = two_nodes()
     first = sim.tcp(a, b)
@@ -290,6 +344,7 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
     every = ac.TcpParams(
         profile="linux",
         cc="reno",
+        cc_params={"beta": 0.7},
         mss=1000,
         mss_option=True,
         initial_window=2,

@@ -3,15 +3,12 @@ an independent parser, tcpdump text, pcap files checked by tshark, queue series.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import ackclock as ac
 import pytest
 from ackclock import analysis
-from conftest import run_cli
+from conftest import run_cli, tshark_count
 
 
 def lossy_transfer(tmp_path: Path, **trace: object) -> tuple[ac.Simulator, ac.Flow]:
@@ -62,41 +59,6 @@ def test_tcpdump_text_shows_the_handshake_and_options(tmp_path: Path) -> None:
     assert " > 10.0.0.2." in lines[0] and ": S " in lines[0] and "<mss 1460,sackOK" in lines[0]
     assert ": S " in lines[1] and " ack " in lines[1]
     assert any(": F" in line for line in lines), "the connection closes with a FIN"
-
-
-def tshark() -> str:
-    """tshark's path, installing Debian's package if it is missing."""
-    path = shutil.which("tshark")
-    if path is None:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        for command in (
-            ["apt-get", "update", "-qq"],
-            ["apt-get", "install", "-y", "-qq", "tshark"],
-        ):
-            subprocess.run(command, env=env, check=False, capture_output=True)
-        path = shutil.which("tshark")
-    assert path is not None, "tshark is needed (apt-get install tshark)"
-    return path
-
-
-def tshark_count(pcap: Path, display_filter: str) -> int:
-    out = subprocess.run(
-        [
-            tshark(),
-            "-r",
-            str(pcap),
-            "-o",
-            "tcp.check_checksum:TRUE",
-            "-o",
-            "ip.check_checksum:TRUE",
-            "-Y",
-            display_filter,
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return len([line for line in out.stdout.splitlines() if line.strip()])
 
 
 def test_pcap_opens_cleanly_in_tshark_with_our_retransmission_count(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from ackclock.specs import (
     UniformDelay,
     UniformLoss,
 )
-from ackclock.tcp_specs import Bulk, Manual, RequestResponse, TcpParams, Telnet
+from ackclock.tcp_specs import Bulk, Manual, RequestResponse, TcpParams, Telnet, congestion_controls
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 
 __version__ = version("ackclock")
@@ -71,6 +71,7 @@ __all__ = [
     "UniformLoss",
     "UnitError",
     "bandwidth_bps",
+    "congestion_controls",
     "duration_ps",
     "load_scenario",
     "mean_confidence_interval",

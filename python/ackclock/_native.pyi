@@ -6,7 +6,7 @@ configuration dict is checked by Rust; a bad key or value raises ConfigError
 whose message names the key and the value.
 """
 
-from typing import Literal, TypedDict, final
+from typing import Callable, Literal, TypedDict, final
 
 class UnitError(ValueError):
     """A unit string could not be parsed; the message quotes it."""
@@ -25,6 +25,28 @@ def parse_bandwidth(text: str) -> int:
 
 def parse_size(text: str) -> int:
     """'1500', '1500B', '100MB', '8MiB' -> bytes."""
+
+class CcParamInfo(TypedDict):
+    name: str
+    kind: Literal["real", "integer", "flag"]  # a flag is 0 or 1
+    default: float
+    min: float  # inclusive
+    max: float
+    help: str
+
+class CongestionControlInfo(TypedDict):
+    name: str
+    summary: str
+    params: list[CcParamInfo]
+    ns2_agents: list[str]  # the ns-2 agent classes it stands for in Tcl scripts
+
+def congestion_controls() -> list[CongestionControlInfo]:
+    """The core's registry of congestion-control algorithms."""
+
+def index_nam(input: str, output: str) -> str:
+    """Indexes the nam trace `input` into the viewer's file `output` (written
+    whole or not at all); returns its JSON header. A line that cannot be read
+    raises ConfigError naming the file, the line number and the value."""
 
 # --- configuration dicts -----------------------------------------------------
 # Queue disciplines. `limit` None = unlimited. `unit` says what limit counts.
@@ -174,14 +196,15 @@ class TcpSpec(TypedDict, total=False):
     timestamps: bool  # offer RFC 7323 timestamps (RTTM, PAWS)
     timestamp_granularity_ps: int  # timestamp clock tick (default 1 ms)
     window_scale: bool  # offer RFC 7323 window scaling
-    cc: Literal["tahoe", "reno", "newreno"]
+    cc: str  # a name from congestion_controls()
+    cc_params: dict[str, float]  # the algorithm's parameters by name
     mss: int  # payload bytes per segment
     mss_option: bool
     initial_window: int  # segments
     initial_ssthresh: int | None  # bytes; None = unbounded (absent: the profile's)
     max_window: int | None  # bytes (ns-2's window_); None = no cap (absent: the profile's)
     abc: bool  # RFC 3465 appropriate byte counting
-    ns2_arithmetic: bool  # ns-2's window and RTT arithmetic (docs/tcp.md)
+    ns2_arithmetic: bool  # the algorithm's ns-2 module (reno -> ns2-reno) and tick RTT clock
     dupack_threshold: int
     limited_transmit: bool  # RFC 3042
     initial_rto_ps: int
@@ -411,12 +434,18 @@ class Sim:
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...
-    def run(self, until_ps: int | None = None) -> tuple[RunOutcome, int | None]:
+    def run(
+        self, until_ps: int | None = None, on_pause: Callable[[], object] | None = None
+    ) -> tuple[RunOutcome, int | None]:
         """Processes events up to and including `until_ps` (or until none remain).
         Returns ("callback", id) when a scheduled callback is due (call it, then
         call run() again with the same limit), ("stopped", None) after stop(),
         ("until", None) when the limit was reached (the clock is then exactly
-        until_ps), ("idle", None) when no events remain."""
+        until_ps), ("idle", None) when no events remain.
+
+        Every few thousand events the run pauses between two events: Python's
+        signal handlers run, then `on_pause()`. An exception from either ends
+        the run there (traces written up to now); run() can be called again."""
     def trace_ns2(
         self,
         path: str,
@@ -447,6 +476,11 @@ class Sim:
         """Writes what is due to one trace and closes its file; the run goes on."""
     def flush_traces(self) -> None:
         """Writes the records due so far and flushes every trace file."""
+    def trace_view(self, path: str, preamble: str) -> None:
+        """Writes the viewer's index (`ackclock view`) of every channel's packets and
+        the TCP senders' cwnd_ and ssthresh_, with the topology of the nam header
+        lines in `preamble`. Created now under a temporary name (ConfigError if it
+        cannot be), complete under `path` once the traces are closed."""
     def trace_tcpdump(
         self, path: str, channels: list[int] | None = None, node: int | None = None
     ) -> None:

@@ -2,12 +2,15 @@
 
     ackclock run FILE [--until T] [--seed N] [--json] [--out DIR]
     ackclock tcl SCRIPT.tcl [ARGS...]
+    ackclock algorithms
+    ackclock view [--export OUT.html] [--port P] [--no-browser] FILE [ARGS...]
     ackclock experiment mm1 [--replications R] [--jobs J] [--seed N] [--out DIR]
     ackclock experiment sack-ber [--seeds K] [--bytes SIZE] [--ber B ...] [--seed N] [--out DIR]
 
 A user's mistake (bad option, missing or invalid file) prints one line
 "ackclock: error: ..." and exits with status 2; a failure inside the simulator
-core prints its message and exits with status 1. Never a traceback.
+core prints its message and exits with status 1. Ctrl-C ends a run with status
+130 after closing its traces. Never a traceback.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
 from ackclock.tcl import TclScriptError, run_script
+from ackclock.tcp_specs import congestion_controls
 
 USAGE_ERROR = 2
 CORE_ERROR = 1
@@ -108,6 +112,19 @@ def run_command(
                 click.echo(f"time series written to {path}")
 
 
+@cli.command("algorithms")
+def algorithms_command() -> None:
+    """List the congestion-control algorithms, their parameters and the ns-2
+    agents they stand for (TcpParams cc and cc_params, TOML cc and cc_params)."""
+    for info in congestion_controls():
+        click.echo(f"{info['name']}: {info['summary']}")
+        if info["ns2_agents"]:
+            click.echo(f"    ns-2 agents: {', '.join(info['ns2_agents'])}")
+        for p in info["params"]:
+            bounds = f"{p['min']:g} to {p['max']:g}" if p["kind"] != "flag" else "true or false"
+            click.echo(f"    {p['name']} = {p['default']:g} ({p['kind']}, {bounds}): {p['help']}")
+
+
 @cli.command(
     "tcl",
     context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
@@ -128,6 +145,53 @@ def tcl_command(seed: int, script: Path, args: tuple[str, ...]) -> int:
     is ackclock's. What is supported: docs/tcl.md.
     """
     return run_script(script, list(args), seed)
+
+
+@cli.command(
+    "view",
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+)
+@click.option(
+    "--export",
+    "export_to",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write one self-contained HTML file (works offline) instead of serving.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    help="Port on 127.0.0.1 (default: any free one).",
+)
+@click.option("--no-browser", is_flag=True, help="Serve without opening a browser.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed for a scenario or script that is run."
+)
+@click.option("--fresh", is_flag=True, help="Index again even if a cached index exists.")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def view_command(
+    export_to: Path | None,
+    port: int,
+    no_browser: bool,
+    seed: int | None,
+    fresh: bool,
+    file: Path,
+    args: tuple[str, ...],
+) -> None:
+    """Animate FILE in the browser: a nam trace (from ackclock or ns-2), a
+    scenario (.toml) or ns-2 script (.tcl, with ARGS) run first, or a results
+    directory holding a nam trace. Options go before FILE. See docs/viewer.md."""
+    from ackclock.view import index_for
+    from ackclock.view.page import export
+    from ackclock.view.server import serve
+
+    index = index_for(file, list(args), seed=seed, fresh=fresh)
+    if export_to is not None:
+        export(index, export_to)
+        click.echo(f"wrote {export_to}")
+    else:
+        serve(index, port=port, open_browser=not no_browser)
 
 
 def _write_series(sim: Simulator, out: Path) -> list[Path]:

@@ -61,7 +61,8 @@ class Link:
 
     def add_loss_flow(self, index: int, flow: Flow) -> None:
         """Names one more flow in the filter of the error model `index`."""
-        self._native.add_loss_flow(self.id, checks.integer(index, "index", "index"), self._flow_id(flow))
+        index = checks.integer(index, "index", "index")
+        self._native.add_loss_flow(self.id, index, self._flow_id(flow))
 
     def _flow_id(self, flow: Flow) -> int:
         if not isinstance(flow, Flow) or not flow.belongs_to(self._native):

@@ -55,3 +55,9 @@ def preamble(
         )
     lines += [f"q -t * -s {src} -d {dst} -a {pos}\n" for src, dst, pos in queues]
     return "".join(lines)
+
+
+def node_labels(labels: Iterable[tuple[int, str]]) -> str:
+    """`$node label NAME` before the run, as ns-2 2.35 writes it (at time 0,
+    ahead of the header)."""
+    return "".join(f'n -t 0 -s {node} -S DLABEL -l "{name}" -L ""\n' for node, name in labels)

@@ -17,7 +17,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
-from ackclock import _native, checks, specs, tcp_specs, units
+from ackclock import _native, checks, nam, specs, tcp_specs, units
 from ackclock.errors import ConfigError, ParameterError
 from ackclock.handles import Flow, Link, Monitor, Node, TcpFlow
 from ackclock.results import RunResult, run_result
@@ -31,6 +31,7 @@ DEFAULT_QUEUE = specs.DropTail()
 DEFAULT_PACKET_SIZE = 1000
 DEFAULT_TCP = tcp_specs.TcpParams()
 DEFAULT_APP = tcp_specs.Bulk()
+PROGRESS_INTERVAL_S = 0.1
 
 
 class Simulator:
@@ -388,22 +389,39 @@ class Simulator:
             raise ParameterError("callback", f"{callback!r} is not callable")
         self._callbacks[self._native.schedule_callback(at_ps)] = callback
 
-    def run(self, until: units.Duration | None = None) -> RunEnd:
+    def run(
+        self,
+        until: units.Duration | None = None,
+        *,
+        progress: Callable[[float, int], object] | None = None,
+    ) -> RunEnd:
         """Processes events up to and including time `until` (absolute), or
         until none remain when None. Returns why it ended: "until", "idle" or
-        "stopped" (by `stop()`). An exception in a callback propagates; the
-        simulation can then be run further."""
+        "stopped" (by `stop()`).
+
+        `progress(sim_time_s, events)` is called about every
+        `PROGRESS_INTERVAL_S` of wall time (never more often). Python signal
+        handlers run during the run; Ctrl-C raises KeyboardInterrupt within
+        milliseconds. An exception from a callback, `progress` or a signal
+        handler propagates, leaving the simulation between two events: its
+        results so far can be read, its traces are written up to now, and it
+        can be run further."""
         until_ps = None if until is None else self._not_in_past(until, "until")
+        if progress is not None and not callable(progress):
+            raise ParameterError("progress", f"{progress!r} is not callable")
+        on_pause = None if progress is None else _ProgressClock(self, progress)
         self._stop_requested = False
         started = time.perf_counter()
         try:
             while True:
-                outcome, callback_id = self._native.run(until_ps)
+                outcome, callback_id = self._native.run(until_ps, on_pause)
                 if outcome != "callback":
                     return cast(RunEnd, outcome)
                 self._callbacks.pop(cast(int, callback_id))()
                 if self._stop_requested:
                     return "stopped"
+                if on_pause is not None:
+                    on_pause()
         finally:
             self._wall_s += time.perf_counter() - started
 
@@ -481,6 +499,24 @@ class Simulator:
         does whenever it returns)."""
         self._native.flush_traces()
 
+    def trace_view(self, path: str | os.PathLike[str], preamble: str | None = None) -> None:
+        """The index `ackclock view` animates: every packet event and the TCP
+        senders' cwnd, complete once the traces are closed. `preamble` (nam
+        header lines) gives the topology with its drawing hints; by default,
+        this simulation's nodes, labelled with their names, and links."""
+        if preamble is None:
+            preamble = self._nam_topology()
+        self._native.trace_view(os.fspath(path), preamble)
+
+    def _nam_topology(self) -> str:
+        links = []
+        for (src, dst), link in self._links.items():
+            if (dst, src) not in self._links or src < dst:
+                delay_s = link.delay_ps / units.PS_PER_S
+                links.append((src, dst, float(link.bandwidth_bps), delay_s, None))
+        labels = nam.node_labels((node.id, node.name) for node in self._nodes)
+        return labels + nam.preamble([node.id for node in self._nodes], links)
+
     def tcpdump(
         self, path: str | os.PathLike[str], node: Node | None = None, link: Link | None = None
     ) -> None:
@@ -527,3 +563,19 @@ class Simulator:
             f"Simulator(seed={self.seed}, replication={self.replication}, now={self.now:g}s, "
             f"{len(self._nodes)} nodes, {len(self._links)} links, {len(self._flows)} flows)"
         )
+
+
+class _ProgressClock:
+    """Calls `report(sim_time_s, events)` when `PROGRESS_INTERVAL_S` of wall
+    time has passed since the run began or since the last report."""
+
+    def __init__(self, sim: Simulator, report: Callable[[float, int], object]) -> None:
+        self._sim = sim
+        self._report = report
+        self._due = time.monotonic() + PROGRESS_INTERVAL_S
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if now >= self._due:
+            self._due = now + PROGRESS_INTERVAL_S
+            self._report(self._sim.now, self._sim.events)

@@ -9,15 +9,17 @@ None keeps the profile's value (see docs/python-api.md for the table).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
-from ackclock import checks, units
+from ackclock import _native, checks, units
 from ackclock.errors import ParameterError
 
 if TYPE_CHECKING:
     from ackclock._native import (
         BulkAppSpec,
+        CongestionControlInfo,
         ManualAppSpec,
         RequestResponseAppSpec,
         TcpAppSpec,
@@ -27,7 +29,19 @@ if TYPE_CHECKING:
 
 Profile = Literal["rfc", "linux", "ns2"]
 PROFILES = ("rfc", "linux", "ns2")
-CONGESTION_CONTROLS = ("tahoe", "reno", "newreno")
+# The core's registry of congestion-control algorithms, by name: each with its
+# summary, its parameters (name, kind, default, min, max, help) and the ns-2
+# agent classes it stands for.
+ALGORITHMS = {a["name"]: a for a in _native.congestion_controls()}
+CONGESTION_CONTROLS = tuple(ALGORITHMS)
+
+
+def congestion_controls() -> list[CongestionControlInfo]:
+    """The congestion-control algorithms `TcpParams(cc=...)` takes: name,
+    summary, parameters (name, kind, default, min, max, help) and the ns-2
+    agent classes each stands for in Tcl scripts."""
+    return _native.congestion_controls()
+
 
 # The core keeps window sizes and counts as 32-bit unsigned integers.
 U32_MAX = 2**32 - 1
@@ -99,11 +113,14 @@ class TcpParams(_Spec):
 
     Times are durations ("200ms", 0.2), sizes are sizes ("64KB", 65535);
     `initial_window` is in segments. None keeps the profile's value.
-    `initial_ssthresh` and `max_window` also take "unlimited".
+    `initial_ssthresh` and `max_window` also take "unlimited". `cc` names an
+    algorithm of `ackclock.congestion_controls()` and `cc_params` sets its
+    parameters by name.
     """
 
     profile: Profile = "rfc"
     cc: str | None = None
+    cc_params: Mapping[str, float | bool] | None = None
     mss: units.Size | None = None
     mss_option: bool | None = None
     initial_window: int | None = None
@@ -143,6 +160,7 @@ class TcpParams(_Spec):
                 native[key] = convert(value, name)
 
         put("cc", "cc", lambda v, n: checks.choice(v, n, CONGESTION_CONTROLS))
+        put("cc_params", "cc_params", lambda v, n: _cc_params(v, n, self.cc))
         put("mss", "mss", _mss)
         put("initial_window", "initial_window", lambda v, n: _u32_count(v, n, "window", 1))
         put("initial_ssthresh", "initial_ssthresh", lambda v, n: _window(v, n, UNBOUNDED_SSTHRESH))
@@ -201,6 +219,34 @@ def _in_order(native: dict[str, Any], low: Any, high: Any, low_name: str, high_n
         raise ParameterError(
             low_name, f"{low!r} is not a duration: it must not exceed {high_name} ({high!r})"
         )
+
+
+def _cc_params(value: Any, parameter: str, cc: str | None) -> dict[str, float]:
+    """Parameter values of the algorithm `cc`, checked against the registry."""
+    if not isinstance(value, Mapping):
+        raise ParameterError(parameter, f"{value!r} is not a mapping of parameter names to values")
+    if cc is None:
+        raise ParameterError(parameter, "parameters belong to an algorithm: give cc too")
+    known = {p["name"]: p for p in ALGORITHMS[cc]["params"]}
+    native = {}
+    for name, given in value.items():
+        field = f"{parameter}.{name}"
+        param = known.get(name)
+        if param is None:
+            has = ", ".join(known) or "none"
+            raise ParameterError(field, f"{cc} has no parameter {name!r} (it has: {has})")
+        native[name] = _param_value(given, field, param)
+    return native
+
+
+def _param_value(value: Any, parameter: str, param: dict[str, Any]) -> float:
+    """A value of the kind ("real", "integer" or "flag") and range `param` says."""
+    if param["kind"] == "flag":
+        return float(checks.flag(value, parameter))
+    low, high = param["min"], param["max"]
+    if param["kind"] == "integer":
+        return float(checks.integer(value, parameter, "whole number", int(low), int(high)))
+    return checks.real(value, parameter, "value", low, high)
 
 
 def _mss(value: Any, parameter: str) -> int:

@@ -22,6 +22,9 @@ use rand::RngExt;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
+/// Names a link direction in the simulation.
+pub type ChannelId = u32;
+
 #[derive(Clone, Debug)]
 pub struct ChannelConfig {
     pub from: NodeId,

@@ -1,6 +1,6 @@
-//! The network model: packets with real header fields, one-direction link
-//! channels with their queue discipline, loss and delay models, and static
-//! shortest-path routing.
+//! The network model: nodes and their interfaces, packets with real header
+//! fields, one-direction link channels with their queue discipline, loss
+//! and delay models, and routing.
 //!
 //! Everything here is sans-I/O: a channel is told `now` and answers when its
 //! next packet reaches the far end; `ackclock-sim` owns the clock.
@@ -10,14 +10,16 @@ pub mod channel;
 pub mod discipline;
 pub mod jitter;
 pub mod loss;
+pub mod node;
 pub mod packet;
 pub mod pool;
 pub mod routing;
 
-pub use channel::{Arrival, Channel, ChannelConfig, ChannelStats, DropReason, SendOutcome};
+pub use channel::{Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, SendOutcome};
 pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
+pub use node::{Interface, Node};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
 pub use pool::{PacketId, PacketPool};
-pub use routing::{ChannelId, RoutingTable};
+pub use routing::{shortest_paths, Adjacency, Fib, NextHop};

@@ -18,12 +18,18 @@ use ackclock_sim::{
 use ackclock_tcp::Reader;
 use ackclock_trace::pcap::PcapWriter;
 use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
+use ackclock_trace::view::{self, IndexError, ViewSink};
 use ackclock_trace::{Monitor, VarValue};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Events between two looks at Python's signals: well under a millisecond
+/// of simulation, so that Ctrl-C is served at once, while the pause itself
+/// (taking the GIL back) costs nothing measurable.
+const EVENTS_PER_PAUSE: u64 = 8192;
 
 create_exception!(ackclock._native, UnitError, PyValueError, "A unit string could not be parsed.");
 create_exception!(ackclock._native, ConfigError, PyValueError, "A builder argument is invalid.");
@@ -50,6 +56,49 @@ fn parse_bandwidth(text: &str) -> PyResult<u64> {
 #[pyfunction]
 fn parse_size(text: &str) -> PyResult<u64> {
     units::parse_size(text).map_err(unit_err)
+}
+
+/// The congestion-control registry: each algorithm's name, summary,
+/// parameters and the ns-2 agent classes it implements.
+#[pyfunction]
+fn congestion_controls(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    ackclock_tcp::CcKind::all()
+        .map(|a| {
+            let d = PyDict::new(py);
+            d.set_item("name", a.name)?;
+            d.set_item("summary", a.summary)?;
+            d.set_item("ns2_agents", a.ns2_agents.to_vec())?;
+            let params = a
+                .params
+                .iter()
+                .map(|p| {
+                    let pd = PyDict::new(py);
+                    pd.set_item("name", p.name)?;
+                    pd.set_item("kind", format!("{:?}", p.kind).to_lowercase())?;
+                    pd.set_item("default", p.default)?;
+                    pd.set_item("min", p.min)?;
+                    pd.set_item("max", p.max)?;
+                    pd.set_item("help", p.help)?;
+                    Ok(pd)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("params", params)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// Indexes the nam trace at `input` into the viewer's file at `output`;
+/// returns the index's JSON header.
+#[pyfunction]
+fn index_nam(py: Python<'_>, input: &str, output: &str) -> PyResult<String> {
+    let header =
+        py.detach(|| view::index_nam_file(input.as_ref(), output.as_ref())).map_err(|e| index_err(input, e))?;
+    Ok(header.to_string())
+}
+
+fn index_err(path: &str, e: IndexError) -> PyErr {
+    ConfigError::new_err(format!("{path}: {e}"))
 }
 
 #[pyclass(module = "ackclock._native")]
@@ -329,18 +378,45 @@ impl Sim {
         self.guarded(|s| Ok(s.cancel_callback(callback_id)))
     }
 
-    #[pyo3(signature = (until_ps = None))]
-    fn run(&mut self, py: Python<'_>, until_ps: Option<u64>) -> PyResult<(&'static str, Option<u64>)> {
+    /// Runs in slices of `EVENTS_PER_PAUSE` events with the GIL released;
+    /// between two slices, with the simulation free to be looked at,
+    /// Python's signal handlers run (Ctrl-C raises KeyboardInterrupt there),
+    /// then `on_pause()`. An exception from either ends the run between two
+    /// events, with the traces written up to now: the simulation stays
+    /// usable and can be run further.
+    #[pyo3(signature = (until_ps = None, on_pause = None))]
+    fn run(
+        slf: &Bound<'_, Self>,
+        until_ps: Option<u64>,
+        on_pause: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(&'static str, Option<u64>)> {
+        let py = slf.py();
         let until = until_ps.map(Instant::from_ps);
-        // No Python object is touched while events run, so other threads may.
-        let outcome = py.detach(|| self.guarded(|s| s.run(until)))?;
-        let flushed = self.guarded(|s| Ok(s.flush_traces()))?;
+        let outcome = loop {
+            let mut borrowed = slf.borrow_mut();
+            let sim: &mut Sim = &mut borrowed;
+            // No Python object is touched while events run, so other threads may.
+            let outcome = py.detach(|| sim.guarded(|s| s.run_at_most(until, EVENTS_PER_PAUSE)))?;
+            if outcome != RunOutcome::EventLimit {
+                break outcome;
+            }
+            drop(borrowed);
+            if let Err(interrupted) = py.check_signals().and_then(|()| on_pause.map_or(Ok(()), |f| f.call0().map(drop)))
+            {
+                // The interruption is what the caller must see; a trace write
+                // error is reported again when the traces are closed.
+                let _ = slf.borrow_mut().guarded(|s| Ok(s.flush_traces()));
+                return Err(interrupted);
+            }
+        };
+        let flushed = slf.borrow_mut().guarded(|s| Ok(s.flush_traces()))?;
         flushed.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))?;
         Ok(match outcome {
             RunOutcome::Until => ("until", None),
             RunOutcome::Idle => ("idle", None),
             RunOutcome::Stopped => ("stopped", None),
             RunOutcome::Callback(id) => ("callback", Some(id)),
+            RunOutcome::EventLimit => unreachable!("the loop continues after a pause"),
         })
     }
 
@@ -375,6 +451,17 @@ impl Sim {
     fn trace_nam(&mut self, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
         let out = trace_file(path, append)?;
         self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
+    }
+
+    /// The viewer's index of every channel's packets and the TCP senders'
+    /// cwnd_ and ssthresh_, with the topology of the nam header lines in
+    /// `preamble`; complete when the traces are closed.
+    fn trace_view(&mut self, path: &str, preamble: &str) -> PyResult<()> {
+        let sink = ViewSink::create(path.as_ref(), preamble).map_err(|e| index_err(path, e))?;
+        self.guarded(|s| {
+            s.tracer().add_sink(Sink::View(Box::new(sink)));
+            Ok(())
+        })
     }
 
     /// tcpdump-style text for packets leaving on `channels` or seen at `node`.
@@ -525,6 +612,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bandwidth, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;
+    m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
+    m.add_function(wrap_pyfunction!(index_nam, m)?)?;
     m.add_class::<Sim>()?;
     Ok(())
 }

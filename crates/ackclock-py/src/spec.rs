@@ -341,6 +341,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     const KEYS: &[&str] = &[
         "profile",
         "cc",
+        "cc_params",
         "sack",
         "dsack",
         "timestamps",
@@ -376,7 +377,8 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     if mss == Some(0) {
         return Err(ConfigError::invalid(s.field("mss"), 0, "must be greater than zero"));
     }
-    let mut c = match s.optional::<String>("profile", "a string")?.as_deref() {
+    let profile = s.optional::<String>("profile", "a string")?;
+    let mut c = match profile.as_deref() {
         None | Some("rfc") => TcpConfig::default(),
         Some("linux") => TcpConfig::linux(),
         Some("ns2") => TcpConfig::ns2(mss.unwrap_or(1000)),
@@ -388,16 +390,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
             ))
         }
     };
-    if let Some(name) = s.optional::<String>("cc", "a string")? {
-        let names: Vec<&str> = CcKind::ALL.iter().map(|k| k.name()).collect();
-        c.cc = CcKind::from_name(&name).ok_or_else(|| {
-            ConfigError::invalid(
-                s.field("cc"),
-                format!("'{name}'"),
-                format!("unknown congestion control (use {})", names.join(", ")),
-            )
-        })?;
-    }
+    congestion_control(&s, &mut c, profile.as_deref() == Some("ns2"))?;
     let ps = |key: &str| -> Result<Option<Duration>, ConfigError> {
         Ok(s.optional::<u64>(key, "a whole number of picoseconds")?.map(Duration::from_ps))
     };
@@ -417,7 +410,6 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.initial_ssthresh = bound("initial_ssthresh", c.initial_ssthresh)?;
     c.max_window = bound("max_window", c.max_window)?;
     c.abc = flag("abc")?.unwrap_or(c.abc);
-    c.ns2_arithmetic = flag("ns2_arithmetic")?.unwrap_or(c.ns2_arithmetic);
     c.dupack_threshold = count("dupack_threshold")?.unwrap_or(c.dupack_threshold).max(1);
     c.limited_transmit = flag("limited_transmit")?.unwrap_or(c.limited_transmit);
     c.initial_rto = ps("initial_rto_ps")?.unwrap_or(c.initial_rto);
@@ -452,6 +444,47 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         return Err(ConfigError::invalid(s.field("min_rto_ps"), c.min_rto.as_ps(), "must not exceed max_rto_ps"));
     }
     Ok(c)
+}
+
+/// The algorithm, its parameters and ns-2's arithmetic. `ns2_arithmetic`
+/// (by default on in the ns2 profile) swaps the algorithm for its ns-2
+/// module where the registry has one (`reno` -> `ns2-reno`) and measures
+/// RTTs with ns-2's tick clock.
+fn congestion_control(s: &Spec, c: &mut TcpConfig, ns2_profile: bool) -> Result<(), ConfigError> {
+    if let Some(name) = s.optional::<String>("cc", "a string")? {
+        c.cc = CcKind::from_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = CcKind::all().map(|a| a.name).collect();
+            ConfigError::invalid(
+                s.field("cc"),
+                format!("'{name}'"),
+                format!("unknown congestion control (use {})", names.join(", ")),
+            )
+        })?;
+    }
+    match s.optional::<bool>("ns2_arithmetic", "a boolean")? {
+        Some(on) => {
+            c.cc = c.cc.with_ns2_arithmetic(on);
+            c.ns2_clock = on;
+        }
+        None if ns2_profile => c.cc = c.cc.with_ns2_arithmetic(true),
+        None => {}
+    }
+    let Some(params) = s.optional::<Bound<'_, PyDict>>("cc_params", "a dict of parameter values")? else {
+        return Ok(());
+    };
+    for (key, value) in params.iter() {
+        let name = key.extract::<String>().unwrap_or_else(|_| describe(&key));
+        let field = format!("{}.cc_params.{name}", s.context);
+        let number = match value.extract::<bool>() {
+            Ok(flag) => Ok(f64::from(u8::from(flag))),
+            Err(_) => value.extract::<f64>(),
+        };
+        let number = number.map_err(|_| ConfigError::invalid(&field, describe(&value), "expected a number"))?;
+        c.cc_params
+            .set(c.cc, &name, number)
+            .map_err(|e| ConfigError::invalid(&field, describe(&value), e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// The application on a TCP connection.

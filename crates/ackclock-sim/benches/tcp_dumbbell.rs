@@ -18,7 +18,7 @@ fn dumbbell() -> Simulation {
     common::duplex(&mut sim, n[0], n[2], 80_000_000, 10, 100);
     common::duplex(&mut sim, n[1], n[2], 80_000_000, 10, 100);
     common::duplex(&mut sim, n[2], n[3], 8_000_000, 100, 20);
-    let tcp = TcpConfig { cc: CcKind::Reno, max_window: Some(65_000 * 960), ..TcpConfig::ns2(960) };
+    let tcp = TcpConfig { cc: CcKind::Ns2Reno, max_window: Some(65_000 * 960), ..TcpConfig::ns2(960) };
     for (i, &src) in [n[0], n[1]].iter().enumerate() {
         let flow = TcpFlowConfig {
             client: tcp.clone(),

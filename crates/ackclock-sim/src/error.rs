@@ -10,8 +10,6 @@ pub enum ConfigError {
     UnknownId { field: &'static str, what: &'static str, id: u64 },
     #[error("a link from node '{node}' to itself is not allowed")]
     SelfLoop { node: String },
-    #[error("there is already a link from '{from}' to '{to}'")]
-    DuplicateChannel { from: String, to: String },
     #[error("flow '{flow}': node '{dst}' is unreachable from node '{src}'")]
     Unreachable { flow: String, src: String, dst: String },
     #[error("{field}: {value} is invalid: {why}")]

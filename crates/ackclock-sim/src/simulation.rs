@@ -6,11 +6,12 @@ use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::{UdpFlow, UdpStats};
 use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
-use ackclock_net::{Arrival, DropReason};
 use ackclock_net::{
-    Channel, ChannelConfig, ChannelId, Discipline, Ecn, FlowFilter, Ipv4Header, Jitter, LossModel, NodeId, Packet,
-    PacketId, PacketPool, RoutingTable, SendOutcome, Transport, UdpHeader,
+    shortest_paths, Adjacency, Channel, ChannelConfig, ChannelId, Discipline, Ecn, Fib, FlowFilter, Interface,
+    Ipv4Header, Jitter, LossModel, NextHop, Node, NodeId, Packet, PacketId, PacketPool, SendOutcome, Transport,
+    UdpHeader,
 };
+use ackclock_net::{Arrival, DropReason};
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
 use ackclock_wire::TcpRepr;
@@ -50,6 +51,9 @@ pub enum RunOutcome {
     Stopped,
     /// A scheduled callback is due at the current time.
     Callback(CallbackId),
+    /// `run_at_most` processed its quota of events; calling it again
+    /// continues exactly where it paused.
+    EventLimit,
 }
 
 enum Transfer {
@@ -72,11 +76,14 @@ struct Flow {
 pub struct Simulation {
     streams: RngStreams,
     queue: EventQueue<Event>,
-    node_names: Vec<String>,
+    nodes: Vec<Node>,
     channels: Vec<Channel>,
     channel_ends: Vec<(NodeId, NodeId)>,
-    /// `None` when the topology changed since the routes were computed.
-    routes: Option<RoutingTable>,
+    /// Each channel's routing cost (ns-2's link cost, 1 by default).
+    costs: Vec<u32>,
+    /// Every node's forwarding table; `None` when the topology changed
+    /// since the routes were computed.
+    fib: Option<Fib>,
     flows: Vec<Flow>,
     /// Every packet in the network; channels and events hold its id.
     packets: PacketPool,
@@ -96,10 +103,11 @@ impl Simulation {
         Simulation {
             streams: RngStreams::new(seed, replication),
             queue: EventQueue::new(),
-            node_names: Vec::new(),
+            nodes: Vec::new(),
             channels: Vec::new(),
             channel_ends: Vec::new(),
-            routes: None,
+            costs: Vec::new(),
+            fib: None,
             flows: Vec::new(),
             packets: PacketPool::default(),
             callbacks: HashMap::new(),
@@ -126,35 +134,47 @@ impl Simulation {
     }
 
     pub fn add_node(&mut self, name: &str) -> NodeId {
-        self.node_names.push(name.to_string());
-        (self.node_names.len() - 1) as NodeId
+        self.nodes.push(Node::new(name));
+        self.fib = None;
+        (self.nodes.len() - 1) as NodeId
     }
 
     pub fn node_name(&self, node: NodeId) -> Result<&str, ConfigError> {
         self.check_node("node", node)?;
-        Ok(&self.node_names[node as usize])
+        Ok(&self.nodes[node as usize].name)
     }
 
     pub fn node_count(&self) -> usize {
-        self.node_names.len()
+        self.nodes.len()
     }
 
-    /// Adds a simplex link direction.
+    /// Adds a simplex link direction: a new interface of its `from` node.
+    /// Two nodes may have any number of links between them.
     pub fn add_channel(&mut self, config: ChannelConfig) -> Result<ChannelId, ConfigError> {
         self.check_node("src", config.from)?;
         self.check_node("dst", config.to)?;
-        let name = |n: NodeId| self.node_names[n as usize].clone();
         if config.from == config.to {
-            return Err(ConfigError::SelfLoop { node: name(config.from) });
-        }
-        if self.channel_ends.contains(&(config.from, config.to)) {
-            return Err(ConfigError::DuplicateChannel { from: name(config.from), to: name(config.to) });
+            return Err(ConfigError::SelfLoop { node: self.nodes[config.from as usize].name.clone() });
         }
         let id = self.channels.len() as ChannelId;
+        self.nodes[config.from as usize].interfaces.push(Interface::Link(id));
         self.channel_ends.push((config.from, config.to));
+        self.costs.push(1);
         self.channels.push(Channel::new(config, id, &self.streams));
-        self.routes = None;
+        self.fib = None;
         Ok(id)
+    }
+
+    /// Sets a link direction's routing cost (ns-2's `$ns cost`): paths
+    /// minimise the sum of costs.
+    pub fn set_cost(&mut self, channel: ChannelId, cost: u32) -> Result<(), ConfigError> {
+        self.channel_mut(channel)?;
+        if cost == 0 {
+            return Err(ConfigError::invalid("cost", cost, "must be at least 1"));
+        }
+        self.costs[channel as usize] = cost;
+        self.fib = None;
+        Ok(())
     }
 
     /// Both directions of a link with the same rate, delay and queue
@@ -301,7 +321,7 @@ impl Simulation {
         if src == dst {
             return Err(ConfigError::invalid(
                 "dst",
-                self.node_names[dst as usize].clone(),
+                self.nodes[dst as usize].name.clone(),
                 "a flow needs two different nodes",
             ));
         }
@@ -395,8 +415,16 @@ impl Simulation {
 
     /// Processes events up to and including `until` (or until none remain).
     pub fn run(&mut self, until: Option<Instant>) -> Result<RunOutcome, ConfigError> {
+        self.run_at_most(until, u64::MAX)
+    }
+
+    /// Like `run`, but pauses with `EventLimit` after `max_events` events,
+    /// between two events, so that a front end can look at signals or
+    /// report progress and then continue; pausing does not change results.
+    pub fn run_at_most(&mut self, until: Option<Instant>, max_events: u64) -> Result<RunOutcome, ConfigError> {
         self.prepare()?;
         self.in_callback = false;
+        let limit = self.queue.delivered().saturating_add(max_events);
         loop {
             if std::mem::take(&mut self.stop_requested) {
                 return Ok(RunOutcome::Stopped);
@@ -412,6 +440,9 @@ impl Simulation {
                         None => RunOutcome::Idle,
                     })
                 }
+            }
+            if self.queue.delivered() == limit {
+                return Ok(RunOutcome::EventLimit);
             }
             let (now, event) = self.queue.pop().expect("peeked an event");
             match event {
@@ -431,16 +462,16 @@ impl Simulation {
     /// Computes routes if the topology changed, checks every flow can reach
     /// its sink and schedules flows added since the last run.
     fn prepare(&mut self) -> Result<(), ConfigError> {
-        if self.routes.is_none() {
-            self.routes = Some(RoutingTable::shortest_paths(self.node_names.len(), &self.channel_ends));
+        if self.fib.is_none() {
+            self.fib = Some(self.static_routes());
         }
-        let routes = self.routes.as_ref().expect("just computed");
+        let fib = self.fib.as_ref().expect("just computed");
         for f in &self.flows {
-            if routes.next_hop(f.src, f.dst).is_none() {
+            if fib.next_hop(f.src, f.dst).is_none() {
                 return Err(ConfigError::Unreachable {
                     flow: f.name.clone(),
-                    src: self.node_names[f.src as usize].clone(),
-                    dst: self.node_names[f.dst as usize].clone(),
+                    src: self.nodes[f.src as usize].name.clone(),
+                    dst: self.nodes[f.dst as usize].name.clone(),
                 });
             }
         }
@@ -464,6 +495,29 @@ impl Simulation {
             }
         }
         Ok(())
+    }
+
+    /// Shortest paths from every node.
+    fn static_routes(&self) -> Fib {
+        let adjacencies = self.adjacencies();
+        let mut fib = Fib::new(self.nodes.len());
+        for node in 0..self.nodes.len() as NodeId {
+            fib.set_row(node, &shortest_paths(&adjacencies, node));
+        }
+        fib
+    }
+
+    /// Every node's neighbours, in interface order.
+    fn adjacencies(&self) -> Vec<Vec<Adjacency>> {
+        let adjacency = |&interface: &Interface| match interface {
+            Interface::Link(ch) => Adjacency {
+                via: NextHop::Link(ch),
+                neighbor: self.channel_ends[ch as usize].1,
+                cost: self.costs[ch as usize],
+                up: true,
+            },
+        };
+        self.nodes.iter().map(|n| n.interfaces.iter().map(adjacency).collect()).collect()
     }
 
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
@@ -633,8 +687,8 @@ impl Simulation {
             self.deliver(now, node, id);
             return;
         }
-        let routes = self.routes.as_ref().expect("routes are computed before any event");
-        let Some(ch) = routes.next_hop(node, packet.ip.dst) else {
+        let fib = self.fib.as_ref().expect("routes are computed before any event");
+        let Some(NextHop::Link(ch)) = fib.next_hop(node, packet.ip.dst) else {
             // prepare() checked every flow, so only a stray packet lands here
             self.packets.free(id);
             return;
@@ -944,10 +998,10 @@ impl Simulation {
     }
 
     fn check_node(&self, field: &'static str, id: NodeId) -> Result<(), ConfigError> {
-        if (id as usize) < self.node_names.len() {
+        if (id as usize) < self.nodes.len() {
             Ok(())
         } else {
-            Err(ConfigError::UnknownNode { field, id, count: self.node_names.len() })
+            Err(ConfigError::UnknownNode { field, id, count: self.nodes.len() })
         }
     }
 

@@ -92,7 +92,7 @@ pub const NS2_VARS: [&str; 6] = ["cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_"
 impl TcpFlow {
     pub fn new(config: TcpFlowConfig, client_port: u16, server_port: u16, iss: (u32, u32), mut rng: SimRng) -> Self {
         let mut client = Endpoint::new(config.client.clone(), client_port, server_port, iss.0);
-        if config.client.send_overhead > Duration::ZERO || config.client.ns2_arithmetic {
+        if config.client.send_overhead > Duration::ZERO || config.client.ns2_clock {
             client.set_rng(SimRng::seed_from_u64(rng.random()));
         }
         TcpFlow {

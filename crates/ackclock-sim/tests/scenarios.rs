@@ -64,8 +64,14 @@ fn asymmetric_directions_serialize_at_their_own_rates() {
     assert!((up_delay - 8000.0 / 28_800.0).abs() < 1e-12, "{up_delay}");
 }
 
-/// A two-sender dumbbell with Poisson sources and random loss.
+/// A two-sender dumbbell with Poisson sources and random loss, run for 60 s.
 fn lossy_dumbbell(seed: u64, extra_flow: bool) -> (Simulation, Vec<u32>) {
+    let (mut sim, flows) = lossy_dumbbell_network(seed, extra_flow);
+    sim.run(secs(60)).unwrap();
+    (sim, flows)
+}
+
+fn lossy_dumbbell_network(seed: u64, extra_flow: bool) -> (Simulation, Vec<u32>) {
     let mut sim = Simulation::new(seed, 0);
     let n: Vec<NodeId> = ["s1", "s2", "r1", "r2", "d"].iter().map(|name| sim.add_node(name)).collect();
     let ms = Duration::from_millis;
@@ -88,7 +94,6 @@ fn lossy_dumbbell(seed: u64, extra_flow: bool) -> (Simulation, Vec<u32>) {
     if extra_flow {
         flows.push(sim.add_udp_flow("back", n[4], n[0], poisson(5)).unwrap());
     }
-    sim.run(secs(60)).unwrap();
     (sim, flows)
 }
 
@@ -104,6 +109,20 @@ fn same_seed_gives_identical_results() {
     let (mut b, fb) = lossy_dumbbell(7, false);
     assert_eq!(summary(&mut a, &fa), summary(&mut b, &fb));
     assert_eq!(a.events(), b.events());
+}
+
+#[test]
+fn pausing_every_thousand_events_gives_the_results_of_one_run() {
+    let (mut whole, flows) = lossy_dumbbell(7, false);
+    let (mut paused, _) = lossy_dumbbell_network(7, false);
+    let mut pauses = 0;
+    while paused.run_at_most(secs(60), 1000).unwrap() == RunOutcome::EventLimit {
+        pauses += 1;
+    }
+    assert_eq!(pauses, whole.events() / 1000);
+    assert_eq!(paused.events(), whole.events());
+    assert_eq!(paused.now(), whole.now());
+    assert_eq!(summary(&mut paused, &flows), summary(&mut whole, &flows));
 }
 
 #[test]

@@ -15,7 +15,7 @@ fn duplex(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, delay: Duration,
 /// segments, 200 ms minimum RTO, no cap on the window.
 fn ns2_like_reno() -> TcpConfig {
     TcpConfig {
-        cc: CcKind::Reno,
+        cc: CcKind::Ns2Reno,
         max_window: None,
         initial_ssthresh: None,
         ack_policy: AckPolicy::EverySegment,

@@ -41,7 +41,7 @@ fn basic1(secs: u64, sink: Sink) -> Simulation {
     duplex(&mut sim, a, r, 10_000_000, 10, 100);
     duplex(&mut sim, r, b, 800_000, 50, 7);
     let tcp = TcpConfig {
-        cc: CcKind::Reno,
+        cc: CcKind::Ns2Reno,
         max_window: None,
         ack_policy: AckPolicy::EverySegment,
         iss: Some(0),

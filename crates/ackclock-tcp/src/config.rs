@@ -1,6 +1,6 @@
 //! Every knob a TCP study varies, with defaults and named profiles.
 
-use crate::cc::CcKind;
+use crate::cc::{CcKind, CcParams};
 use ackclock_core::Duration;
 
 /// How the receiver acknowledges in-order data.
@@ -26,17 +26,14 @@ pub struct TcpConfig {
     pub initial_ssthresh: Option<u32>,
     /// A cap on the send window in bytes (ns-2's `window_`).
     pub max_window: Option<u32>,
+    /// The congestion-control algorithm (cc/registry.rs) and its parameters.
     pub cc: CcKind,
+    pub cc_params: CcParams,
     /// RFC 3465 appropriate byte counting (L = 2 in slow start).
     pub abc: bool,
-    /// ns-2's arithmetic instead of the RFCs' (docs/tcp.md): cwnd as a double
-    /// count of packets grown per ACK; a congestion event sets ssthresh to
-    /// half of min(cwnd, max_window) in whole segments (at least 2), and
-    /// Reno's fast recovery keeps that half window unrounded and grows it
-    /// from the first new ACK; like ns-2's `bug_fix_`, Reno makes no second
-    /// fast retransmit for losses in the window of the last; limited transmit
-    /// also after a timeout; ns-2's tick-counting RTT estimator.
-    pub ns2_arithmetic: bool,
+    /// Measure RTTs as ns-2 does: in ticks of a clock with a random phase,
+    /// with fixed-point srtt and rttvar (rtt.rs).
+    pub ns2_clock: bool,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,
     /// RFC 3042 limited transmit: one new segment on each of the first two
@@ -96,8 +93,9 @@ impl Default for TcpConfig {
             initial_ssthresh: None,
             max_window: None,
             cc: CcKind::NewReno,
+            cc_params: CcParams::default(),
             abc: false,
-            ns2_arithmetic: false,
+            ns2_clock: false,
             dupack_threshold: 3,
             limited_transmit: false,
             sack: true,
@@ -136,17 +134,18 @@ impl TcpConfig {
         }
     }
 
-    /// ns-2's Agent/TCP defaults (see docs/ns2-profile.md): no options, an
-    /// initial window of 2, 10 ms ticks, 200 ms minimum and 3 s initial RTO,
-    /// an ACK per segment, a window cap of 20 packets.
+    /// ns-2's Agent/TCP defaults (docs/ns2-profile.md): ns-2's Tahoe window
+    /// arithmetic and tick clock, no options, an initial window of 2, 10 ms
+    /// ticks, 200 ms minimum and 3 s initial RTO, an ACK per segment, a
+    /// window cap of 20 packets.
     pub fn ns2(payload: u32) -> Self {
         TcpConfig {
             mss: payload,
             mss_option: false,
             initial_window: 2,
             max_window: Some(20 * payload),
-            cc: CcKind::Tahoe,
-            ns2_arithmetic: true,
+            cc: CcKind::Ns2Tahoe,
+            ns2_clock: true,
             limited_transmit: true,
             sack: false,
             dsack: false,

@@ -9,8 +9,9 @@
 //! the initial sequence number (the SYN is offset 0, the first data byte
 //! offset 1), so nothing but the wire conversion deals with wrap-around.
 
-use crate::cc::{Cc, CongestionOps};
+use crate::cc::{Cc, CcContext, CongestionOps, CwndEvent, Window};
 use crate::config::TcpConfig;
+use crate::flight::Flight;
 use crate::reassembly::Ranges;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
@@ -46,6 +47,9 @@ pub enum Reader {
     Paused,
 }
 
+/// Offsets beyond any real transfer stand for "unlimited data".
+const UNLIMITED_END: u64 = 1 << 62;
+
 /// Default send MSS when the peer sends no MSS option (RFC 9293 §3.7.1).
 const DEFAULT_MSS: u32 = 536;
 
@@ -79,20 +83,34 @@ pub struct Endpoint {
     pub(crate) snd_wl2: u64,
     pub(crate) max_snd_wnd: u64,
     pub(crate) send_mss: u32,
-    /// Bytes the application has written; data occupies offsets 1..=written.
-    pub(crate) app_written: u64,
+    /// One past the last data byte the application has written (data
+    /// occupies offsets 1..data_end); far beyond any transfer when unlimited.
+    pub(crate) data_end: u64,
     pub(crate) unlimited: bool,
     pub(crate) close_requested: bool,
-    pub(crate) cwnd: u32,
-    pub(crate) ssthresh: u32,
+    /// cwnd, ssthresh and the pacing rate: the congestion-control
+    /// algorithm's to set.
+    pub(crate) win: Window,
     pub(crate) cc: Cc,
     pub(crate) phase: Phase,
-    /// cwnd without the fast-recovery inflation, while in recovery: what
-    /// the window returns to when recovery ends.
-    pub(crate) recovery_cwnd: u32,
-    /// ns-2's cwnd_: packets as a double, without fast-recovery inflation.
-    /// Under ns-2 arithmetic it is the authority and `cwnd` its bytes.
-    pub(crate) ns2_cwnd: f64,
+    /// RFC 5681 §3.2's inflated window, in force during fast recovery
+    /// without SACK: cwnd plus a segment per duplicate ACK, deflated by
+    /// partial ACKs (RFC 6582).
+    pub(crate) inflated_cwnd: u32,
+    /// A record per segment in flight (flight.rs).
+    pub(crate) flight: Flight,
+    /// Whether the window limited sending in the current round (RFC 7661),
+    /// the largest flight in it, and the offset that ends the round (Linux
+    /// `is_cwnd_limited`, `max_packets_out`, `cwnd_usage_seq`).
+    pub(crate) cwnd_limited: bool,
+    pub(crate) max_flight: u64,
+    pub(crate) cwnd_round_end: u64,
+    /// Data went out since the last end of a burst.
+    pub(crate) burst_sent: bool,
+    /// Pacing: the earliest time the next segment may leave, and whether a
+    /// segment is waiting for it.
+    pub(crate) pacing_deadline: Instant,
+    pub(crate) paced_wait: bool,
     /// RFC 6582 `recover`: snd_max when the current recovery began.
     pub(crate) recover: u64,
     pub(crate) dupacks: u32,
@@ -155,7 +173,8 @@ impl Endpoint {
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
         let iss = SeqNum(cfg.iss.unwrap_or(iss));
         let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
-        let cc = cfg.cc.build(cfg.abc);
+        let ctx = CcContext { abc: cfg.abc, initial_window: cfg.initial_window, max_window: cfg.max_window };
+        let cc = cfg.cc.build(&ctx, &cfg.cc_params);
         let send_mss = cfg.mss;
         let mut endpoint = Endpoint {
             state: State::Closed,
@@ -172,15 +191,24 @@ impl Endpoint {
             snd_wl2: 0,
             max_snd_wnd: 0,
             send_mss,
-            app_written: 0,
+            data_end: 1,
             unlimited: false,
             close_requested: false,
-            cwnd: cfg.initial_window * send_mss,
-            ssthresh: cfg.initial_ssthresh.unwrap_or(u32::MAX / 2),
+            win: Window {
+                cwnd: cfg.initial_window * send_mss,
+                ssthresh: cfg.initial_ssthresh.unwrap_or(u32::MAX / 2),
+                pacing_rate: None,
+            },
             cc,
             phase: Phase::Open,
-            recovery_cwnd: 0,
-            ns2_cwnd: f64::from(cfg.initial_window),
+            inflated_cwnd: 0,
+            flight: Flight::default(),
+            cwnd_limited: false,
+            max_flight: 0,
+            cwnd_round_end: 0,
+            burst_sent: false,
+            pacing_deadline: Instant::ZERO,
+            paced_wait: false,
             recover: 0,
             dupacks: 0,
             retransmit_at: None,
@@ -243,14 +271,15 @@ impl Endpoint {
 
     /// Queues `bytes` more bytes of (virtual) application data.
     pub fn write(&mut self, bytes: u64) {
-        if !self.close_requested {
-            self.app_written += bytes;
+        if !self.close_requested && !self.unlimited {
+            self.data_end += bytes;
         }
     }
 
     /// An application that always has data to send (ns-2's FTP).
     pub fn write_unlimited(&mut self) {
         self.unlimited = true;
+        self.data_end = UNLIMITED_END;
     }
 
     /// The application stops writing (ns-2's `$ftp stop`): what is sent
@@ -258,7 +287,7 @@ impl Endpoint {
     pub fn stop_writing(&mut self) {
         if self.unlimited {
             self.unlimited = false;
-            self.app_written = self.snd_max.saturating_sub(1);
+            self.data_end = self.snd_max.max(1);
         }
     }
 
@@ -295,9 +324,9 @@ impl Endpoint {
         self.start_ns2_clock();
     }
 
-    /// ns-2's RTT clock, with a random phase (`boot_time_`), under ns-2 arithmetic.
+    /// ns-2's RTT clock, with a random phase (`boot_time_`), if configured.
     fn start_ns2_clock(&mut self) {
-        if self.cfg.ns2_arithmetic {
+        if self.cfg.ns2_clock {
             let u: f64 = self.rng.random();
             let tick = self.cfg.clock_granularity.as_ps();
             self.rtt.use_ns2_clock(Duration::from_ps((u * tick as f64) as u64));
@@ -312,29 +341,29 @@ impl Endpoint {
     pub fn cc_name(&self) -> &'static str {
         self.cc.name()
     }
+    /// The window the sender uses: cwnd, or during fast recovery without
+    /// SACK the window inflated by duplicate ACKs.
     pub fn cwnd(&self) -> u32 {
-        self.cwnd
-    }
-    /// cwnd without Reno's temporary fast-recovery inflation: what ns-2's
-    /// cwnd_ shows (ns-2 keeps the inflation in a separate dupwnd_).
-    pub fn cwnd_excluding_inflation(&self) -> u32 {
-        let inflated = self.phase == Phase::FastRecovery && !self.sack_ok;
-        if inflated {
-            self.recovery_cwnd
+        if self.inflating() {
+            self.inflated_cwnd
         } else {
-            self.cwnd
+            self.win.cwnd
         }
     }
-    /// cwnd in packets without the fast-recovery inflation (ns-2's cwnd_).
+    /// cwnd in segments without fast recovery's inflation, as ns-2's cwnd_
+    /// shows it (ns-2 keeps the inflation in a separate dupwnd_).
     pub fn cwnd_packets(&self) -> f64 {
-        if self.cfg.ns2_arithmetic {
-            self.ns2_cwnd
-        } else {
-            f64::from(self.cwnd_excluding_inflation()) / f64::from(self.send_mss.max(1))
-        }
+        self.cc.cwnd_segments(&self.win, self.send_mss)
     }
     pub fn ssthresh(&self) -> u32 {
-        self.ssthresh
+        self.win.ssthresh
+    }
+    pub fn pacing_rate(&self) -> Option<Bandwidth> {
+        self.win.pacing_rate
+    }
+    /// The smallest RTT measured from the per-segment send records.
+    pub fn min_rtt(&self) -> Option<Duration> {
+        self.flight.min_rtt()
     }
     pub fn mss(&self) -> u32 {
         self.send_mss
@@ -365,7 +394,7 @@ impl Endpoint {
     }
     /// Data bytes acknowledged by the peer.
     pub fn bytes_acked(&self) -> u64 {
-        self.snd_una.min(self.data_end()).saturating_sub(1)
+        self.snd_una.min(self.data_end).saturating_sub(1)
     }
     /// In-order data bytes received (available to or read by the application).
     pub fn bytes_received(&self) -> u64 {
@@ -380,16 +409,21 @@ impl Endpoint {
     }
 
     /// The earliest time `on_timer` must be called.
+    #[inline]
     pub fn poll_at(&self) -> Option<Instant> {
-        // Called after every segment: a plain chain of minima, which the
-        // compiler keeps branch-light, rather than an iterator over options.
-        let earlier = |a: Option<Instant>, b: Option<Instant>| match (a, b) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            _ => a.or(b),
-        };
-        let deadlines = earlier(earlier(self.rto_deadline, self.persist_deadline), self.delack_deadline);
-        let deadlines = earlier(earlier(deadlines, self.time_wait_deadline), self.overhead_deadline);
-        earlier(deadlines, self.read_wakeup())
+        // Called after every segment: a plain chain of minima over times in
+        // picoseconds, "never" being the largest, which compiles without
+        // branches, rather than an iterator over options.
+        let ps = |t: Option<Instant>| t.map_or(u64::MAX, Instant::as_ps);
+        let paced = if self.paced_wait { self.pacing_deadline.as_ps() } else { u64::MAX };
+        let first = ps(self.rto_deadline)
+            .min(ps(self.persist_deadline))
+            .min(ps(self.delack_deadline))
+            .min(ps(self.time_wait_deadline))
+            .min(ps(self.overhead_deadline))
+            .min(paced)
+            .min(ps(self.read_wakeup()));
+        (first != u64::MAX).then(|| Instant::from_ps(first))
     }
 
     /// Handles every timer due at `now`.
@@ -411,6 +445,9 @@ impl Endpoint {
             self.overhead_deadline = None;
             self.overhead_released = true;
         }
+        if self.paced_wait && self.pacing_deadline <= now {
+            self.paced_wait = false;
+        }
         if self.persist_deadline.is_some_and(|t| t <= now) {
             self.persist_deadline = None;
             self.probe_due = true;
@@ -425,17 +462,17 @@ impl Endpoint {
         self.stats.segments_received += 1;
         match self.state {
             State::Closed => {}
-            State::Listen => self.on_segment_listen(seg),
+            State::Listen => self.on_segment_listen(now, seg),
             State::SynSent => self.on_segment_syn_sent(now, seg),
             _ => self.on_segment_synchronized(now, seg),
         }
     }
 
-    fn on_segment_listen(&mut self, seg: &TcpRepr) {
+    fn on_segment_listen(&mut self, now: Instant, seg: &TcpRepr) {
         if seg.flags.rst || seg.flags.ack || !seg.flags.syn {
             return; // an ACK to a listener is answered with RST by the host
         }
-        self.accept_syn(seg);
+        self.accept_syn(now, seg);
         self.state = State::SynReceived;
     }
 
@@ -454,7 +491,7 @@ impl Endpoint {
         if !seg.flags.syn {
             return;
         }
-        self.accept_syn(seg);
+        self.accept_syn(now, seg);
         if ack_ok {
             self.update_window(seg, 0, 1);
             self.handshake_acked(now);
@@ -520,7 +557,7 @@ impl Endpoint {
     }
 
     /// Records the peer's SYN: its ISN, MSS and window.
-    fn accept_syn(&mut self, seg: &TcpRepr) {
+    fn accept_syn(&mut self, now: Instant, seg: &TcpRepr) {
         self.negotiate(seg);
         self.irs = seg.seq;
         self.rcv_nxt = 1;
@@ -530,8 +567,9 @@ impl Endpoint {
             None if self.cfg.mss_option => self.cfg.mss.min(DEFAULT_MSS),
             _ => self.cfg.mss,
         };
-        self.cwnd = self.cfg.initial_window * self.send_mss;
-        self.ns2_cwnd = f64::from(self.cfg.initial_window);
+        self.win.cwnd = self.cfg.initial_window * self.send_mss;
+        let c = self.conn(now);
+        self.cc.cwnd_event(&mut self.win, &c, CwndEvent::Init);
         self.snd_wnd = u64::from(seg.window);
         self.max_snd_wnd = self.snd_wnd;
     }
@@ -549,7 +587,7 @@ impl Endpoint {
 
     /// State changes caused by our FIN being acknowledged.
     fn after_ack_state_change(&mut self, now: Instant) {
-        let fin_acked = self.close_requested && self.snd_una > self.data_end();
+        let fin_acked = self.close_requested && self.snd_una > self.data_end;
         match self.state {
             State::FinWait1 if fin_acked => self.state = State::FinWait2,
             State::Closing if fin_acked => self.enter_time_wait(now),
@@ -615,22 +653,24 @@ impl Endpoint {
     /// A segment template carrying our current ACK and window.
     pub(crate) fn header(&mut self, now: Instant, offset: u64) -> TcpRepr {
         let synchronized = !matches!(self.state, State::SynSent | State::Closed | State::Listen);
-        let window = self.advertise(now);
-        let options = if synchronized { self.segment_options(now) } else { TcpOptions::default() };
-        self.ack_now = false;
-        self.unacked_bytes = 0;
-        self.delack_deadline = None;
-        self.last_ack_sent = self.rcv_nxt;
-        TcpRepr {
+        let mut seg = TcpRepr {
             src_port: self.local_port,
             dst_port: self.remote_port,
             seq: self.iss + offset as u32,
             ack: if synchronized { self.irs + self.rcv_nxt as u32 } else { SeqNum(0) },
             flags: TcpFlags { ack: synchronized, ..TcpFlags::default() },
-            window,
-            options,
+            window: self.advertise(now),
+            options: TcpOptions::default(),
             payload_len: 0,
+        };
+        if synchronized {
+            self.segment_options(now, &mut seg.options);
         }
+        self.ack_now = false;
+        self.unacked_bytes = 0;
+        self.delack_deadline = None;
+        self.last_ack_sent = self.rcv_nxt;
+        seg
     }
 
     /// Builds the next segment to send, if any.

@@ -12,6 +12,7 @@
 pub mod cc;
 pub mod config;
 mod endpoint;
+mod flight;
 mod options;
 pub mod reassembly;
 mod recv;

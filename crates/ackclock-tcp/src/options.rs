@@ -59,15 +59,13 @@ impl Endpoint {
     }
 
     /// Timestamps and SACK blocks for a non-SYN segment.
-    pub(crate) fn segment_options(&mut self, now: Instant) -> TcpOptions {
-        let mut o = TcpOptions::default();
+    pub(crate) fn segment_options(&mut self, now: Instant, o: &mut TcpOptions) {
         if self.ts_ok {
             o.timestamps = Some((self.ts_clock(now), self.ts_recent.unwrap_or(0)));
         }
         if self.sack_ok {
-            self.fill_sack_blocks(&mut o);
+            self.fill_sack_blocks(o);
         }
-        o
     }
 
     /// RFC 2018 §4: the block holding the latest segment first, then the
@@ -75,21 +73,24 @@ impl Endpoint {
     fn fill_sack_blocks(&mut self, o: &mut TcpOptions) {
         let room = if o.timestamps.is_some() { 3 } else { 4 };
         let wire = |e: &Endpoint, (s, t): (u64, u64)| (e.irs + s as u32, e.irs + t as u32);
-        let mut blocks: Vec<(u64, u64)> = Vec::with_capacity(room);
+        let mut blocks = [(0, 0); 4];
+        let mut n = 0;
         if let Some(d) = self.dsack_pending.take() {
-            blocks.push(d);
+            blocks[0] = d;
+            n = 1;
         }
         self.sack_recent.retain(|&k| k > 0);
         for &key in &self.sack_recent {
-            if blocks.len() == room {
+            if n == room {
                 break;
             }
             let holding = self.ooo.as_slice().iter().copied().find(|&(s, e)| s <= key && key < e);
-            if let Some(range) = holding.filter(|r| !blocks.contains(r)) {
-                blocks.push(range);
+            if let Some(range) = holding.filter(|r| !blocks[..n].contains(r)) {
+                blocks[n] = range;
+                n += 1;
             }
         }
-        for b in blocks {
+        for &b in &blocks[..n] {
             o.sack.push(wire(self, b));
         }
     }

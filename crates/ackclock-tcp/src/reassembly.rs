@@ -6,6 +6,8 @@
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Ranges {
     ranges: Vec<(u64, u64)>,
+    /// Bytes covered, kept so that asking costs nothing.
+    bytes: u64,
 }
 
 impl Ranges {
@@ -18,10 +20,13 @@ impl Ranges {
         let mut merged = (start, end);
         let mut last = first;
         while last < self.ranges.len() && self.ranges[last].0 <= end {
-            merged.0 = merged.0.min(self.ranges[last].0);
-            merged.1 = merged.1.max(self.ranges[last].1);
+            let (s, e) = self.ranges[last];
+            self.bytes -= e - s;
+            merged.0 = merged.0.min(s);
+            merged.1 = merged.1.max(e);
             last += 1;
         }
+        self.bytes += merged.1 - merged.0;
         self.ranges.splice(first..last, std::iter::once(merged));
     }
 
@@ -31,6 +36,7 @@ impl Ranges {
         match self.ranges.first() {
             Some(&(s, e)) if s <= offset => {
                 self.ranges.remove(0);
+                self.bytes -= e - s;
                 Some(e.max(offset))
             }
             _ => None,
@@ -39,14 +45,17 @@ impl Ranges {
 
     /// Drops everything below `offset`.
     pub fn discard_below(&mut self, offset: u64) {
+        let bytes = &mut self.bytes;
         self.ranges.retain_mut(|r| {
-            r.0 = r.0.max(offset);
+            let start = r.0.max(offset);
+            *bytes -= start.min(r.1) - r.0;
+            r.0 = start;
             r.0 < r.1
         });
     }
 
     pub fn bytes(&self) -> u64 {
-        self.ranges.iter().map(|&(s, e)| e - s).sum()
+        self.bytes
     }
 
     pub fn is_empty(&self) -> bool {
@@ -94,6 +103,9 @@ mod tests {
                 for c in covered.iter_mut().skip(s as usize).take(len as usize) { *c = true; }
             }
             prop_assert_eq!(r.bytes(), covered.iter().filter(|&&c| c).count() as u64);
+            prop_assert_eq!(r.bytes(), r.as_slice().iter().map(|&(s, e)| e - s).sum::<u64>());
+            r.discard_below(100);
+            prop_assert_eq!(r.bytes(), covered.iter().skip(100).filter(|&&c| c).count() as u64);
             for w in r.as_slice().windows(2) {
                 prop_assert!(w[0].1 < w[1].0, "ranges must be disjoint and non-adjacent");
             }

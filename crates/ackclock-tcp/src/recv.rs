@@ -108,7 +108,7 @@ impl Endpoint {
                 self.unread -= read;
             }
         }
-        if self.unread == 0 {
+        if self.unread == 0 && matches!(self.reader, Reader::Rate(_)) {
             // An empty buffer cannot be read ahead: reading restarts from now.
             self.read_origin = (now, self.read_total);
         }

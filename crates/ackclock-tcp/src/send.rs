@@ -1,41 +1,56 @@
 //! The sending half: ACK processing, loss recovery, timers and output.
 
-use crate::cc::{AckSample, CaState, CongestionOps, RecoveryStyle, WindowState};
+use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, RateSample, RecoveryStyle};
 use crate::endpoint::{Endpoint, Phase, State};
+use crate::flight::Delivery;
 use crate::scoreboard::NextSeg;
 use ackclock_core::{Duration, Instant};
+use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
 
-/// Offsets beyond any real transfer stand for "unlimited data".
-const UNLIMITED_END: u64 = 1 << 62;
-
 impl Endpoint {
-    /// One past the last data byte the application has written.
-    pub(crate) fn data_end(&self) -> u64 {
-        if self.unlimited {
-            UNLIMITED_END
-        } else {
-            1 + self.app_written
-        }
+    /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged.
+    fn flight_size(&self) -> u32 {
+        (self.snd_max - self.snd_una).min(u64::from(u32::MAX)) as u32
     }
 
-    fn window_state(&self) -> WindowState {
-        WindowState {
-            cwnd: self.cwnd,
-            ssthresh: self.ssthresh,
-            mss: self.send_mss,
-            bytes_in_flight: (self.snd_max - self.snd_una).min(u64::from(u32::MAX)) as u32,
-        }
+    /// Whether RFC 5681 §3.2's inflated window is in force.
+    pub(crate) fn inflating(&self) -> bool {
+        self.phase == Phase::FastRecovery && !self.sack_ok
     }
 
-    fn set_phase(&mut self, phase: Phase) {
-        self.phase = phase;
-        self.cc.set_state(match phase {
-            Phase::Open => CaState::Open,
+    fn ca_state(&self) -> CaState {
+        match self.phase {
             Phase::FastRecovery => CaState::Recovery,
             Phase::Loss => CaState::Loss,
-        });
+            Phase::Open if self.dupacks > 0 || !self.scoreboard.is_empty() => CaState::Disorder,
+            Phase::Open => CaState::Open,
+        }
+    }
+
+    /// Linux `tcp_is_cwnd_limited`: the window limited sending in this
+    /// round, or, in slow start, cwnd is under twice the largest flight.
+    fn is_cwnd_limited(&self) -> bool {
+        self.cwnd_limited || (self.win.cwnd < self.win.ssthresh && u64::from(self.win.cwnd) < 2 * self.max_flight)
+    }
+
+    /// What the congestion-control hooks see at `now`.
+    pub(crate) fn conn(&self, now: Instant) -> Conn {
+        Conn {
+            now,
+            mss: self.send_mss,
+            bytes_in_flight: self.flight_size(),
+            srtt: self.rtt.srtt(),
+            min_rtt: self.flight.min_rtt(),
+            state: self.ca_state(),
+            cwnd_limited: self.is_cwnd_limited(),
+        }
+    }
+
+    fn cwnd_event(&mut self, now: Instant, event: CwndEvent) {
+        let c = self.conn(now);
+        self.cc.cwnd_event(&mut self.win, &c, event);
     }
 
     pub(crate) fn take_rtt_sample(&mut self, now: Instant, rtt: Duration) {
@@ -63,11 +78,16 @@ impl Endpoint {
             self.persist_deadline = None;
             self.persist_backoff = 0;
         }
+        let mut rs = RateSample { prior_in_flight: self.flight_size(), ece: seg.flags.ece, ..RateSample::default() };
+        let mut delivery = Delivery::default();
         if self.sack_ok {
-            self.process_sack_blocks(seg, ack);
+            self.process_sack_blocks(now, seg, ack, &mut delivery);
         }
         if ack > self.snd_una {
-            self.on_new_ack(now, seg, ack);
+            rs.acked = (ack - self.snd_una).min(u64::from(u32::MAX)) as u32;
+            self.flight.on_ack(now, ack, seg.flags.ece, &mut delivery);
+            self.flight.sample(now, &delivery, &mut rs);
+            self.on_new_ack(now, seg, ack, &rs);
         } else if ack == self.snd_una
             && seg.payload_len == 0
             && !seg.flags.fin
@@ -76,15 +96,20 @@ impl Endpoint {
         {
             // RFC 5681 §2: a duplicate ACK.
             self.stats.dupacks_received += 1;
-            self.on_dupack();
+            self.flight.sample(now, &delivery, &mut rs);
+            self.on_dupack(now, &rs);
         }
     }
 
-    /// Feeds SACK blocks to the scoreboard; a first block below the ACK or
-    /// inside the second is a D-SACK (RFC 2883 §4).
-    fn process_sack_blocks(&mut self, seg: &TcpRepr, ack: u64) {
-        let blocks: Vec<(u64, u64)> =
-            seg.options.sack.as_slice().iter().map(|&(l, r)| (self.snd_offset(l), self.snd_offset(r))).collect();
+    /// Feeds SACK blocks to the scoreboard and the send records; a first
+    /// block below the ACK or inside the second is a D-SACK (RFC 2883 §4).
+    fn process_sack_blocks(&mut self, now: Instant, seg: &TcpRepr, ack: u64, delivery: &mut Delivery) {
+        let wire = seg.options.sack.as_slice();
+        let mut blocks = [(0, 0); 4];
+        for (b, &(l, r)) in blocks.iter_mut().zip(wire) {
+            *b = (self.snd_offset(l), self.snd_offset(r));
+        }
+        let blocks = &blocks[..wire.len()];
         if let Some(&(start, end)) = blocks.first() {
             let inside_second = blocks.get(1).is_some_and(|&(s, e)| s <= start && end <= e);
             if end <= ack || inside_second {
@@ -95,10 +120,13 @@ impl Endpoint {
             }
         }
         let una = ack.max(self.snd_una);
-        self.scoreboard.update(una, self.snd_max, blocks);
+        self.scoreboard.update(una, self.snd_max, blocks.iter().copied());
+        for &(start, end) in blocks {
+            self.flight.on_sack(now, start.max(una), end, seg.flags.ece, delivery);
+        }
     }
 
-    fn on_new_ack(&mut self, now: Instant, seg: &TcpRepr, ack: u64) {
+    fn on_new_ack(&mut self, now: Instant, seg: &TcpRepr, ack: u64, rs: &RateSample) {
         let acked = ack - self.snd_una;
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
@@ -116,38 +144,42 @@ impl Endpoint {
         if let Some(r) = rtt {
             self.take_rtt_sample(now, r);
         }
-        let acked32 = acked.min(u64::from(u32::MAX)) as u32;
-        self.cc.pkts_acked(&AckSample { now, acked_bytes: acked32, rtt });
+        let mut c = self.conn(now);
+        self.cc.pkts_acked(&c, rs);
+        let owns_window = self.cc.owns_window();
+        if owns_window {
+            self.cc.cong_control(&mut self.win, &c, rs);
+        }
         match self.phase {
             Phase::FastRecovery if ack < self.recover && self.sack_ok => {
                 // RFC 6675: stay in recovery; the scoreboard paces sending.
                 self.restart_rto(now);
                 return;
             }
-            Phase::FastRecovery if ack < self.recover && self.cc.recovery_style() == RecoveryStyle::NewReno => {
+            Phase::FastRecovery if ack < self.recover && self.cc.recovery_rules().style == RecoveryStyle::NewReno => {
                 // RFC 6582 §3.2 (5): a partial ACK retransmits the next hole,
                 // deflates cwnd by what it acknowledged and adds back one MSS.
                 self.retransmit_at = Some(ack);
                 let back = if acked >= u64::from(self.send_mss) { self.send_mss } else { 0 };
-                self.cwnd = self.cwnd.saturating_sub(acked32).saturating_add(back).max(self.send_mss);
+                let deflated = self.inflated_cwnd.saturating_sub(rs.acked).saturating_add(back);
+                self.inflated_cwnd = deflated.max(self.send_mss);
                 self.restart_rto(now);
                 return;
             }
             Phase::FastRecovery => {
-                // Full ACK (or any new ACK in Reno): deflate to ssthresh
-                // (RFC 5681 §3.2 (6)); this ACK does not grow cwnd. ns-2
-                // deflates to its unrounded half window and grows it at once.
-                self.cwnd = self.recovery_cwnd;
-                self.set_phase(Phase::Open);
-                if self.cfg.ns2_arithmetic {
-                    self.grow_cwnd(acked32);
-                }
+                // Full ACK (or any new ACK in Reno): the inflation ends and
+                // cwnd is what recovery set (RFC 5681 §3.2 (6)).
+                self.phase = Phase::Open;
+                self.cwnd_event(now, CwndEvent::RecoveryEnd);
             }
             Phase::Loss | Phase::Open => {
                 if self.phase == Phase::Loss && ack >= self.recover {
-                    self.set_phase(Phase::Open);
+                    self.phase = Phase::Open;
                 }
-                self.grow_cwnd(acked32);
+                if !owns_window {
+                    c.state = self.ca_state();
+                    self.cc.cong_avoid(&mut self.win, &c, rs.acked);
+                }
             }
         }
         // RFC 6298 (5.2), (5.3)
@@ -158,98 +190,75 @@ impl Endpoint {
         }
     }
 
-    fn on_dupack(&mut self) {
+    fn on_dupack(&mut self, now: Instant, rs: &RateSample) {
+        let c = self.conn(now);
+        if rs.acked_sacked > 0 {
+            self.cc.pkts_acked(&c, rs);
+        }
+        if self.cc.owns_window() {
+            self.cc.cong_control(&mut self.win, &c, rs);
+        }
         if self.phase == Phase::FastRecovery {
             if !self.sack_ok {
                 // RFC 5681 §3.2 (4): each further dupack means a segment left.
-                self.cwnd = self.cwnd.saturating_add(self.send_mss);
+                self.inflated_cwnd = self.inflated_cwnd.saturating_add(self.send_mss);
             }
             return;
         }
         self.dupacks += 1;
-        let style = self.cc.recovery_style();
-        let sack_recovery = self.sack_ok && style != RecoveryStyle::Tahoe;
+        let rules = self.cc.recovery_rules();
+        let sack_recovery = self.sack_ok && rules.style != RecoveryStyle::Tahoe;
         // RFC 6675 §5: enter recovery on DupThresh dupacks, or as soon as
         // the scoreboard deems the first unacknowledged segment lost.
         let lost = sack_recovery && self.scoreboard.is_lost(self.snd_una, self.cfg.dupack_threshold, self.send_mss);
         if self.dupacks != self.cfg.dupack_threshold && !lost {
             return;
         }
-        // RFC 6582 §3.2 (2): no second fast retransmit for the same window
-        // (ns-2's bug_fix_ applies it to Reno too).
-        let recover_check = style != RecoveryStyle::Reno || self.cfg.ns2_arithmetic;
-        if recover_check && self.snd_una <= self.recover && self.recover > 0 {
+        // RFC 6582 §3.2 (2): no second fast retransmit for the same window.
+        if rules.guard_recover && self.snd_una <= self.recover && self.recover > 0 {
             return;
         }
         self.stats.fast_retransmits += 1;
-        self.ssthresh = self.congestion_ssthresh();
+        let c = self.conn(now);
+        self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
         self.recover = self.snd_max;
-        self.recovery_cwnd = self.ssthresh;
         // Karn: the timed segment may be resent.
         self.rtt_probe = None;
         // Restart the timer with the retransmission, as BSD and Linux do:
         // otherwise a timer set one RTT ago expires before its ACK returns.
         self.rto_deadline = None;
-        match style {
+        let owns_window = self.cc.owns_window();
+        match rules.style {
             RecoveryStyle::Tahoe => {
-                self.set_cwnd_packets(1.0);
+                if !owns_window {
+                    self.win.cwnd = self.send_mss;
+                }
                 self.snd_nxt = self.snd_una; // go back N from the hole
-                self.set_phase(Phase::Loss);
+                self.phase = Phase::Loss;
             }
             _ if sack_recovery => {
                 // RFC 6675 §5 (4.2), (4.3): cwnd = ssthresh and resend the
                 // first hole; the pipe then paces everything else.
                 self.stats.sack_recoveries += 1;
-                self.cwnd = self.ssthresh;
+                if !owns_window {
+                    self.win.cwnd = self.win.ssthresh;
+                }
                 self.scoreboard.high_rxt = self.snd_una;
                 self.scoreboard.rescue_rxt = None;
                 self.retransmit_at = Some(self.snd_una);
-                self.set_phase(Phase::FastRecovery);
+                self.phase = Phase::FastRecovery;
             }
             RecoveryStyle::Reno | RecoveryStyle::NewReno => {
-                self.retransmit_at = Some(self.snd_una);
-                if self.cfg.ns2_arithmetic {
-                    self.set_cwnd_packets(self.ns2_window() / 2.0);
-                    self.recovery_cwnd = self.cwnd;
+                if !owns_window {
+                    self.win.cwnd = self.win.ssthresh;
                 }
-                self.cwnd = self.recovery_cwnd + self.cfg.dupack_threshold * self.send_mss;
-                self.set_phase(Phase::FastRecovery);
+                self.retransmit_at = Some(self.snd_una);
+                self.phase = Phase::FastRecovery;
             }
         }
-    }
-
-    /// ssthresh after a congestion event: the algorithm's choice, or ns-2's
-    /// max(2, int(min(cwnd_, window_) / 2)) segments.
-    fn congestion_ssthresh(&mut self) -> u32 {
-        if self.cfg.ns2_arithmetic {
-            ((self.ns2_window() / 2.0) as u32).max(2) * self.send_mss
-        } else {
-            self.cc.ssthresh(&self.window_state())
-        }
-    }
-
-    /// ns-2's windowd(): min(cwnd_, window_) in packets.
-    fn ns2_window(&self) -> f64 {
-        let cap = self.cfg.max_window.map_or(f64::INFINITY, |w| f64::from(w) / f64::from(self.send_mss));
-        self.ns2_cwnd.min(cap)
-    }
-
-    /// Sets cwnd to `packets` segments (ns-2's cwnd_ keeps the fraction).
-    fn set_cwnd_packets(&mut self, packets: f64) {
-        self.ns2_cwnd = packets;
-        self.cwnd = (packets * f64::from(self.send_mss)) as u32;
-    }
-
-    /// Growth on a new ACK outside recovery: the algorithm's, or ns-2's
-    /// opencwnd(): one packet per ACK in slow start, else 1/cwnd_.
-    fn grow_cwnd(&mut self, acked: u32) {
-        if self.cfg.ns2_arithmetic {
-            let c = self.ns2_cwnd;
-            let slow_start = c < f64::from(self.ssthresh) / f64::from(self.send_mss);
-            self.set_cwnd_packets(if slow_start { c + 1.0 } else { c + 1.0 / c });
-        } else {
-            self.cwnd = self.cc.cong_avoid(&self.window_state(), acked);
-        }
+        self.cwnd_event(now, CwndEvent::RecoveryStart);
+        // RFC 5681 §3.2 (3): inflate by the segments that left the network.
+        self.inflated_cwnd = self.win.cwnd + self.cfg.dupack_threshold * self.send_mss;
     }
 
     pub(crate) fn restart_rto(&mut self, now: Instant) {
@@ -274,10 +283,12 @@ impl Endpoint {
         self.retransmit_at = None;
         self.dupacks = 0;
         if self.snd_una > 0 {
-            self.ssthresh = self.congestion_ssthresh();
-            self.set_cwnd_packets(1.0);
+            let c = self.conn(now);
+            self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
+            self.win.cwnd = self.send_mss;
             self.recover = self.snd_max;
-            self.set_phase(Phase::Loss);
+            self.phase = Phase::Loss;
+            self.cwnd_event(now, CwndEvent::Rto);
         }
         self.snd_nxt = self.snd_una; // go back N
                                      // RFC 6675 §5.1: keep the scoreboard, restart retransmission marks.
@@ -289,10 +300,13 @@ impl Endpoint {
     /// How far past snd_una we may send: min(cwnd, peer window, cap), plus
     /// RFC 3042's allowance of one segment per early duplicate ACK.
     fn send_limit(&self) -> u64 {
-        let mut cwnd = u64::from(self.cwnd);
-        // ns-2's singledup_ also sends on the first duplicate ACKs after a timeout.
-        let phase_allows = self.phase == Phase::Open || (self.cfg.ns2_arithmetic && self.phase == Phase::Loss);
-        if self.cfg.limited_transmit && phase_allows && self.dupacks < self.cfg.dupack_threshold {
+        let mut cwnd = u64::from(self.cwnd());
+        let allowed = match self.phase {
+            Phase::Open => true,
+            Phase::Loss => self.cc.recovery_rules().limited_transmit_after_rto,
+            Phase::FastRecovery => false,
+        };
+        if self.cfg.limited_transmit && allowed && self.dupacks < self.cfg.dupack_threshold {
             cwnd += u64::from(self.dupacks * self.send_mss);
         }
         let mut wnd = cwnd;
@@ -314,6 +328,10 @@ impl Endpoint {
         if !self.can_send_data() {
             return None;
         }
+        if self.win.pacing_rate.is_some() && self.pacing_deadline > now {
+            self.paced_wait = true;
+            return None;
+        }
         if let Some(at) = self.retransmit_at.take() {
             let len = self.segment_len_at(at);
             return Some(self.emit(now, at, len));
@@ -325,22 +343,55 @@ impl Endpoint {
             // Going back after a timeout: skip what the peer already holds.
             self.snd_nxt = self.scoreboard.next_unsacked(self.snd_nxt).min(self.snd_max);
         }
-        let end = self.data_end();
+        let end = self.data_end;
         let nxt = self.snd_nxt;
-        let room = self.send_limit().saturating_sub(nxt);
-        if nxt < end {
-            let len = (end - nxt).min(u64::from(self.send_mss)).min(room);
-            if len == 0 || !self.sws_allows(len, nxt + len == end) {
-                self.arm_persist(now);
-                return None;
+        if nxt >= end {
+            if self.close_requested && nxt == end {
+                return Some(self.emit(now, nxt, 0)); // the FIN
             }
-            if !self.overhead_allows(now) {
-                return None;
+            if end > 1 {
+                self.out_of_data();
             }
-            return Some(self.emit(now, nxt, len));
+            return None;
         }
-        let fin_unsent = self.close_requested && nxt == end;
-        fin_unsent.then(|| self.emit(now, nxt, 0))
+        let room = self.send_limit().saturating_sub(nxt);
+        let len = (end - nxt).min(u64::from(self.send_mss)).min(room);
+        if len == 0 || !self.sws_allows(len, nxt + len == end) {
+            self.arm_persist(now);
+            self.end_burst();
+            return None;
+        }
+        if !self.overhead_allows(now) {
+            return None;
+        }
+        Some(self.emit(now, nxt, len))
+    }
+
+    /// Everything written is sent: if the window had room, the application
+    /// limits the flow (delivery-rate samples note it).
+    fn out_of_data(&mut self) {
+        let flight = self.snd_max - self.snd_una;
+        if flight < u64::from(self.cwnd()) && self.snd_nxt == self.snd_max {
+            self.flight.note_app_limited(flight);
+        }
+        self.end_burst();
+    }
+
+    /// Linux `tcp_cwnd_validate` at the end of a burst: remembers whether
+    /// the window limited sending in this round, else the largest flight.
+    fn end_burst(&mut self) {
+        let flight = self.snd_max - self.snd_una;
+        let cwnd = u64::from(self.cwnd());
+        let limited = flight >= cwnd && flight - self.scoreboard.sacked_bytes() >= cwnd;
+        if !std::mem::take(&mut self.burst_sent) && !limited {
+            return;
+        }
+        let round_over = self.snd_una >= self.cwnd_round_end;
+        if round_over || limited || (!self.cwnd_limited && flight > self.max_flight) {
+            self.cwnd_limited = limited;
+            self.max_flight = flight;
+            self.cwnd_round_end = self.snd_nxt;
+        }
     }
 
     /// ns-2's `overhead_`: sending waits for a random delay, drawn when data
@@ -360,7 +411,7 @@ impl Endpoint {
     /// Length of a retransmission at `at`: up to one MSS, stopping at the
     /// end of the data and at the next SACKed block.
     fn segment_len_at(&self, at: u64) -> u64 {
-        let end = self.data_end().min(at + u64::from(self.send_mss));
+        let end = self.data_end.min(at + u64::from(self.send_mss));
         if self.sack_ok {
             self.scoreboard.hole_end(at, end) - at
         } else {
@@ -372,15 +423,15 @@ impl Endpoint {
     fn sack_recovery_segment(&mut self, now: Instant) -> Option<TcpRepr> {
         let (mss, dupthresh) = (self.send_mss, self.cfg.dupack_threshold);
         let pipe = self.scoreboard.pipe(self.snd_una, self.snd_max, dupthresh, mss);
-        if u64::from(self.cwnd) < pipe + u64::from(mss) {
+        if u64::from(self.cwnd()) < pipe + u64::from(mss) {
             return None;
         }
         let rwnd_room = !self.cfg.flow_control || self.snd_nxt < self.snd_una + self.snd_wnd;
-        let new_data = self.snd_nxt < self.data_end() && rwnd_room;
+        let new_data = self.snd_nxt < self.data_end && rwnd_room;
         let next = self.scoreboard.next_seg(self.snd_una, self.snd_max, new_data, dupthresh, mss)?;
         let at = match next {
             NextSeg::NewData => {
-                let len = (self.data_end() - self.snd_nxt).min(u64::from(mss));
+                let len = (self.data_end - self.snd_nxt).min(u64::from(mss));
                 return Some(self.emit(now, self.snd_nxt, len));
             }
             NextSeg::Retransmit(at) => at,
@@ -391,7 +442,7 @@ impl Endpoint {
         };
         // At the end of the data this resends just the FIN.
         let len = self.segment_len_at(at);
-        (len > 0 || at == self.data_end()).then(|| self.emit(now, at, len))
+        (len > 0 || at == self.data_end).then(|| self.emit(now, at, len))
     }
 
     /// RFC 1122 §4.2.3.4 sender SWS avoidance with Nagle's algorithm.
@@ -407,7 +458,7 @@ impl Endpoint {
     fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
         let mut seg = self.header(now, offset);
         seg.payload_len = len as u32;
-        let end = self.data_end();
+        let end = self.data_end;
         seg.flags.psh = len > 0 && offset + len == end;
         seg.flags.fin = self.close_requested && offset + len == end;
         let seq_end = offset + len + u64::from(seg.flags.fin);
@@ -420,6 +471,15 @@ impl Endpoint {
         }
         if offset == self.snd_nxt {
             self.snd_nxt = seq_end;
+        }
+        if self.snd_max == self.snd_una {
+            self.cwnd_event(now, CwndEvent::TxStart);
+        }
+        self.flight.on_transmit(now, offset, seq_end);
+        self.burst_sent = true;
+        if let Some(rate) = self.win.pacing_rate {
+            let bytes = IPV4_HEADER_BYTES as u32 + seg.wire_len();
+            self.pacing_deadline = self.pacing_deadline.max(now) + rate.tx_time(bytes);
         }
         self.snd_max = self.snd_max.max(seq_end);
         if seg.flags.fin {
@@ -451,7 +511,7 @@ impl Endpoint {
 
     /// A one-byte window probe beyond the window; it does not advance snd_nxt.
     pub(crate) fn probe_segment(&mut self, now: Instant) -> Option<TcpRepr> {
-        if !std::mem::take(&mut self.probe_due) || self.snd_nxt >= self.data_end() {
+        if !std::mem::take(&mut self.probe_due) || self.snd_nxt >= self.data_end {
             return None;
         }
         let mut seg = self.header(now, self.snd_nxt);

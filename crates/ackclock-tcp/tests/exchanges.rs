@@ -248,14 +248,13 @@ fn tahoe_fast_retransmit_restarts_slow_start_from_one_segment() {
 #[test]
 fn ns2_reno_halves_the_capped_window_unrounded_and_grows_it_on_the_exit_ack() {
     // cwnd 10.5 segments, window_ 9: ns-2 halves min(cwnd_, window_) = 9.
-    let cfg =
-        TcpConfig { cc: CcKind::Reno, ns2_arithmetic: true, max_window: Some(9 * MSS), initial_window: 10, ..config() };
+    let cfg = TcpConfig { cc: CcKind::Ns2Reno, max_window: Some(9 * MSS), initial_window: 10, ..config() };
     let mut ep = established(cfg, 65_535);
     ep.write(20 * u64::from(MSS));
     assert_eq!(sent_summary(&mut ep, ms(100)).len(), 9, "window_ caps the flight");
     assert_eq!(dupacks(&mut ep, ms(200), 3).first(), Some(&(1, 1, MSS)));
     assert_eq!(ep.ssthresh(), 4 * MSS, "int(9 / 2) segments");
-    assert_eq!(ep.cwnd_excluding_inflation(), 4500, "9 / 2 = 4.5 segments, not rounded");
+    assert_eq!(ep.cwnd_packets(), 4.5, "9 / 2 segments, not rounded");
     ep.on_segment(ms(300), &from_peer(1, 1 + 9 * MSS));
     // Congestion avoidance at once: 4.5 + 1 / 4.5 segments.
     assert_eq!(ep.cwnd(), 4500 + MSS * MSS / 4500);

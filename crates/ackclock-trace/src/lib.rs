@@ -15,6 +15,7 @@ pub mod pcap;
 pub mod record;
 pub mod tcpdump;
 pub mod tracer;
+pub mod view;
 
 pub use monitor::{Counts, FlowKey, Monitor};
 pub use record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};

@@ -7,6 +7,7 @@ use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
 use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord};
 use crate::tcpdump;
+use crate::view::{IndexError, ViewSink};
 use ackclock_core::Instant;
 use ackclock_net::{ChannelId, NodeId};
 use std::collections::HashSet;
@@ -81,6 +82,8 @@ pub enum Sink {
     },
     /// Counts, not lines: a queue or flow monitor (monitor.rs).
     Monitor(Monitor),
+    /// The viewer's index (`ackclock view`), complete when the tracer finishes.
+    View(Box<ViewSink>),
 }
 
 impl Sink {
@@ -107,6 +110,11 @@ impl Sink {
                 m.record(p, view(p.packet.flow).as_ref());
                 Ok(())
             }
+            (Sink::View(sink), TraceRecord::Packet(p)) => sink.packet(p, view(p.packet.flow).as_ref()),
+            (Sink::View(sink), TraceRecord::Var(v)) => {
+                sink.variable(v);
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -120,11 +128,13 @@ impl Sink {
                 out.flush()
             }
             Sink::Monitor(_) => Ok(()),
+            // The index is written when it is complete.
+            Sink::View(_) => Ok(()),
         }
     }
 
     fn wants_vars(&self) -> bool {
-        matches!(self, Sink::Ns2 { vars, .. } if *vars != TracedVars::None)
+        matches!(self, Sink::Ns2 { vars, .. } if *vars != TracedVars::None) || matches!(self, Sink::View(_))
     }
 }
 
@@ -237,9 +247,17 @@ impl Tracer {
     /// as transmissions that have not started, are discarded) and flushes
     /// every sink.
     pub fn finish(&mut self, now: Instant) -> io::Result<()> {
-        let result = self.flush_files(now);
+        let mut result = self.flush_files(now);
         self.pending = TimeOrdered::default();
-        self.sinks.clear();
+        for (_, sink) in self.sinks.drain(..) {
+            if let Sink::View(view) = sink {
+                let finished = view.finish().map_err(|e| match e {
+                    IndexError::Io(e) => e,
+                    IndexError::Line { .. } => io::Error::other(e.to_string()),
+                });
+                result = result.and(finished);
+            }
+        }
         result
     }
 }

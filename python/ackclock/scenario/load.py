@@ -144,13 +144,14 @@ class Scenario:
         self, seed: int | None = None, until: Duration | None = None, trace_dir: Path | None = None
     ) -> Simulator:
         """Builds and runs the simulation to `until` (default: the file's), then
-        closes its trace files."""
+        closes its trace files, also when the run is interrupted."""
         sim = self.build(seed, trace_dir)
         try:
             sim.run(self.until if until is None else until)
         except ConfigError as error:  # e.g. an app whose destination is unreachable
             raise ScenarioError(f"{self.path}: {error}") from None
-        sim.close_traces()
+        finally:
+            sim.close_traces()
         return sim
 
     def _build(self, seed: int | None) -> Simulator:

@@ -264,12 +264,31 @@ def _window_size(value: Any) -> Any:
 WindowValue = Annotated[Union[str, int, float], PlainValidator(_window_size)]
 
 
+def _cc_name(value: Any) -> Any:
+    if value not in tcp_specs.CONGESTION_CONTROLS:
+        raise PydanticCustomError(
+            "invalid_value",
+            "unknown congestion control {value} (use {choices})",
+            {"value": repr(value), "choices": ", ".join(tcp_specs.CONGESTION_CONTROLS)},
+        )
+    return value
+
+
+def _cc_param_value(value: Any) -> Any:
+    if not isinstance(value, (int, float)):
+        raise PydanticCustomError(
+            "invalid_value", "{value} is not a number or a flag", {"value": repr(value)}
+        )
+    return value
+
+
 class TcpTable(SpecTable):
     """TCP parameters: a profile and overrides (the keys of `TcpParams`)."""
 
     spec = tcp_specs.TcpParams
     profile: Optional[Literal["rfc", "linux", "ns2"]] = None
-    cc: Optional[Literal["tahoe", "reno", "newreno"]] = None
+    cc: Optional[Annotated[str, PlainValidator(_cc_name)]] = None
+    cc_params: Optional[dict[str, Annotated[Any, PlainValidator(_cc_param_value)]]] = None
     mss: Optional[SizeValue] = None
     mss_option: Optional[bool] = None
     initial_window: Optional[int] = None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ackclock.handles import Flow, TcpFlow
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Kind, Shadow, Var
-from ackclock.tcp_specs import TcpParams
+from ackclock.tcp_specs import ALGORITHMS, TcpParams
 
 if TYPE_CHECKING:
     from ackclock.tcl.nodes import NodeObject
@@ -24,17 +24,19 @@ if TYPE_CHECKING:
 TRACEABLE = ("cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_")
 TCP_HEADER_BYTES = 40
 
-# ns-2's TCP agents and the congestion control each is in ackclock.
+# The algorithm each ns-2 agent class runs, from the core's registry.
 CONGESTION_CONTROL = {
-    "Agent/TCP": "tahoe",
-    "Agent/TCP/Reno": "reno",
-    "Agent/TCP/Newreno": "newreno",
-    "Agent/TCP/Sack1": "reno",
-    "Agent/TCP/Fack": "reno",
-    "Agent/TCP/FullTcp": "reno",
-    "Agent/TCP/FullTcp/Tahoe": "tahoe",
-    "Agent/TCP/FullTcp/Newreno": "newreno",
-    "Agent/TCP/FullTcp/Sack": "reno",
+    agent: name for name, info in ALGORITHMS.items() for agent in info["ns2_agents"]
+}
+# Agents the registry does not name, and the one whose window arithmetic
+# they share in ns-2: FACK recovers like Sack1 (docs/tcl.md), FullTcp's
+# variants like the one-way agents of the same name.
+SAME_WINDOW_AS = {
+    "Agent/TCP/Fack": "Agent/TCP/Sack1",
+    "Agent/TCP/FullTcp": "Agent/TCP/Reno",
+    "Agent/TCP/FullTcp/Tahoe": "Agent/TCP",
+    "Agent/TCP/FullTcp/Newreno": "Agent/TCP/Newreno",
+    "Agent/TCP/FullTcp/Sack": "Agent/TCP/Sack1",
 }
 # ...and which of them recover losses with SACK.
 SACK_AGENTS = ("Agent/TCP/Sack1", "Agent/TCP/Fack", "Agent/TCP/FullTcp/Sack")
@@ -187,7 +189,11 @@ class TcpAgent(Agent):
         return str(counters[name]) if name in counters else super().live(name)
 
     def congestion_control(self) -> str:
-        return self.nearest(CONGESTION_CONTROL)
+        for cls in self.heritage:
+            cls = SAME_WINDOW_AS.get(cls, cls)
+            if cls in CONGESTION_CONTROL:
+                return CONGESTION_CONTROL[cls]
+        raise TclScriptError(f"{self}: no congestion control stands for {self.ns2_class}")
 
     def segment_size(self) -> int:
         """Payload bytes per segment."""

@@ -52,6 +52,8 @@ def _add_traces(world: World, sim: Simulator) -> None:
         world.trace_ids.setdefault(channel, []).append(
             sim.trace_nam(path, nam_preamble(world), append=True)
         )
+    for path in world.view_paths:
+        sim.trace_view(path, nam_preamble(world))
 
 
 def nam_preamble(world: World) -> str:

@@ -8,6 +8,7 @@ command (locate.py); `exit` and Ctrl-C end the run with traces complete.
 
 from __future__ import annotations
 
+import os
 import random
 import traceback
 from collections.abc import Callable
@@ -262,11 +263,15 @@ class TclRun:
         return TclScriptError(f"{prefix}: {message}")
 
 
-def run_script(script: Path, args: list[str], seed: int = 1) -> int:
+def run_script(script: Path, args: list[str], seed: int = 1, view: Path | None = None) -> int:
     """Runs an ns-2 script with `args` as its argv; returns its exit status.
-    Raises TclScriptError with one line for anything that goes wrong."""
+    `view`: also write the index `ackclock view` reads there. Raises
+    TclScriptError with one line for anything that goes wrong."""
     try:
-        return TclRun(seed).run(script, args)
+        run = TclRun(seed)
+        if view is not None:
+            run.world.view_paths.append(os.fspath(view))
+        return run.run(script, args)
     except (TclScriptError, KeyboardInterrupt):
         raise
     except Exception as error:  # a bug in ackclock: still one line

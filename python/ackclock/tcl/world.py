@@ -65,6 +65,8 @@ class World:
         self.trace_all: list[str] = []
         self.link_traces: list[tuple[LinkObject, str]] = []
         self.nam = NamConfig()
+        # indexes for `ackclock view` to write
+        self.view_paths: list[str] = []
         # the core's trace ids writing into each channel
         self.trace_ids: dict[str, list[int]] = {}
         # what waits for the network to be built (monitors)

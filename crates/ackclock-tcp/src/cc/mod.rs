@@ -1,49 +1,157 @@
-//! Congestion control: a small trait in the spirit of Linux's
-//! `tcp_congestion_ops` and ns-3's `TcpCongestionOps`, one file per
-//! algorithm, and a registry from names to algorithms.
+//! Congestion control: the interface every algorithm implements, modelled
+//! on Linux's `tcp_congestion_ops` and ns-3's `TcpCongestionOps`, and the
+//! registry of algorithms by name (registry.rs). One file per algorithm
+//! (or family); the endpoint dispatches through [`Cc`] by `match`, so no
+//! trait object sits on the per-packet path.
 //!
-//! An algorithm sees small value structs and returns numbers; it never
-//! touches the connection. The endpoint owns cwnd and ssthresh and the loss
-//! recovery machinery; the algorithm chooses how recovery responds
-//! (`recovery_style`), the ssthresh after a congestion event and how cwnd
-//! grows on new acknowledgements.
+//! An algorithm never touches the connection. It sees read-only facts
+//! ([`Conn`], [`RateSample`]) and reads and writes only the [`Window`]:
+//! cwnd, ssthresh and the pacing rate. The endpoint owns loss detection and
+//! recovery (which segments to send, fast recovery's window inflation, the
+//! loss window after a timeout) and asks the algorithm at each decision:
+//!
+//! | hook | when (Linux) |
+//! |------|--------------|
+//! | `ssthresh` | a congestion event: loss detected, timeout, ECN echo (`ssthresh`) |
+//! | `cong_avoid` | an ACK that delivered data outside recovery (`cong_avoid`) |
+//! | `cong_control` | every ACK, instead of the endpoint's own window rules, for an algorithm that owns the window (BBR, `cong_control`) |
+//! | `pkts_acked` | every ACK that delivered data, with a rate sample (`pkts_acked`, `tcp_rate.c`) |
+//! | `cwnd_event` | transmission start, idle restart, ECN, recovery start and end, timeout (`cwnd_event`, `set_state`) |
+//! | `undo` | a congestion response turned out spurious (`undo_cwnd`) |
+//!
+//! Wherever the endpoint itself sets cwnd (the initial window, the window
+//! on entering recovery, the loss window after a timeout) it then raises the
+//! matching event, so an algorithm that keeps its own count (ns-2's cwnd_ as
+//! a double) can set cwnd again.
 
+#[cfg(test)]
+mod hook_tests;
+mod ns2;
+mod registry;
 mod reno;
 
-pub use reno::Reno;
+pub use ns2::Ns2Reno;
+pub use registry::{Algorithm, CcKind, CcParams, ParamError, ParamInfo, ParamKind};
+pub use reno::{Reno, RenoGrowth};
 
-use ackclock_core::{Duration, Instant};
+use ackclock_core::{Bandwidth, Duration, Instant};
 
-/// The window variables an algorithm decides from, in bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WindowState {
+/// What an algorithm controls. Sizes in bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
     pub cwnd: u32,
     pub ssthresh: u32,
-    pub mss: u32,
-    pub bytes_in_flight: u32,
+    /// The rate at which the endpoint spaces its segments; `None` sends as
+    /// fast as the window allows.
+    pub pacing_rate: Option<Bandwidth>,
 }
 
-/// Linux's congestion-avoidance states.
+/// Linux's congestion-avoidance states (`tcp_ca_state`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CaState {
     Open,
-    /// Duplicate ACKs seen, below the threshold.
+    /// Duplicate ACKs or SACKs seen, no loss declared yet.
     Disorder,
+    /// Reducing the window after an ECN echo (RFC 3168 §6.1.2).
+    Cwr,
     /// Fast recovery after fast retransmit.
     Recovery,
-    /// After a retransmission timeout.
+    /// After a retransmission timeout (or Tahoe's fast retransmit).
     Loss,
 }
 
-/// What a new acknowledgement brought.
+/// Read-only facts about the connection when a hook is called.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AckSample {
+pub struct Conn {
     pub now: Instant,
-    pub acked_bytes: u32,
-    pub rtt: Option<Duration>,
+    /// The sender's segment size.
+    pub mss: u32,
+    /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged.
+    pub bytes_in_flight: u32,
+    pub srtt: Option<Duration>,
+    /// The smallest RTT seen on the connection.
+    pub min_rtt: Option<Duration>,
+    pub state: CaState,
+    /// Whether the window, not the application or the peer, limits sending
+    /// (RFC 7661; Linux `tcp_is_cwnd_limited`).
+    pub cwnd_limited: bool,
 }
 
-/// How the endpoint recovers from a loss signalled by duplicate ACKs.
+/// What one ACK delivered, with a delivery-rate sample
+/// (draft-cheng-iccrg-delivery-rate-estimation; Linux `struct rate_sample`).
+/// Sizes in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct RateSample {
+    /// Newly acknowledged by the cumulative ACK.
+    pub acked: u32,
+    /// Newly delivered: cumulatively acknowledged or SACKed.
+    pub acked_sacked: u32,
+    /// Delivered over `interval`; both zero when no valid sample exists
+    /// (no segment with send state was delivered, or the interval is
+    /// shorter than the minimum RTT).
+    pub delivered: u64,
+    pub interval: Duration,
+    /// Of `delivered`, bytes whose ACKs carried ECN-Echo.
+    pub delivered_ce: u64,
+    /// RTT of the most recently sent segment this ACK delivered, unless it
+    /// was retransmitted (Karn).
+    pub rtt: Option<Duration>,
+    /// Bytes in flight before this ACK.
+    pub prior_in_flight: u32,
+    /// The sample's segment was sent while the application left the window
+    /// unused, so the rate may understate the path.
+    pub is_app_limited: bool,
+    /// Newly marked lost by this ACK.
+    pub losses: u32,
+    /// This ACK carried ECN-Echo.
+    pub ece: bool,
+}
+
+impl RateSample {
+    /// The delivery rate, if the sample is valid.
+    pub fn delivery_rate(&self) -> Option<Bandwidth> {
+        let ps = u128::from(self.interval.as_ps());
+        if ps == 0 {
+            return None;
+        }
+        let bps = u128::from(self.delivered) * 8 * u128::from(ackclock_core::PS_PER_SEC) / ps;
+        Bandwidth::from_bps(bps.min(u128::from(u64::MAX)) as u64)
+    }
+}
+
+/// Events an algorithm may react to (Linux `tcp_ca_event` and state changes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CwndEvent {
+    /// The handshake fixed the segment size; cwnd is the initial window.
+    Init,
+    /// Data goes out with nothing in flight (`CA_EVENT_TX_START`).
+    TxStart,
+    /// The window was restarted after an idle period (RFC 5681 §4.1,
+    /// `CA_EVENT_CWND_RESTART`).
+    IdleRestart,
+    /// Receiver: a CE-marked segment arrived after unmarked ones
+    /// (`CA_EVENT_ECN_IS_CE`).
+    EcnCe,
+    /// Receiver: an unmarked segment arrived after CE-marked ones
+    /// (`CA_EVENT_ECN_NO_CE`).
+    EcnNoCe,
+    /// An ECN echo started a window reduction; ssthresh was just set
+    /// (RFC 3168 §6.1.2, state CWR).
+    CwrStart,
+    /// Loss was detected and recovery starts; ssthresh was just set and cwnd
+    /// set to the recovery window (`CA_EVENT_LOSS` is `Rto`).
+    RecoveryStart,
+    /// Fast recovery or CWR ended on this ACK; cwnd is what recovery left
+    /// (ssthresh, RFC 5681 §3.2 (6)). The endpoint does not also call
+    /// `cong_avoid` for this ACK.
+    RecoveryEnd,
+    /// The retransmission timer expired; ssthresh was just set and cwnd is
+    /// the loss window (RFC 5681 §3.1, `CA_EVENT_LOSS`).
+    Rto,
+}
+
+/// How the endpoint recovers from a loss signalled by duplicate ACKs
+/// without SACK (with SACK every style but Tahoe recovers by RFC 6675).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecoveryStyle {
     /// Fast retransmit, then slow start from one segment (no fast recovery).
@@ -54,112 +162,89 @@ pub enum RecoveryStyle {
     NewReno,
 }
 
+/// The loss-recovery rules an algorithm runs under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecoveryRules {
+    pub style: RecoveryStyle,
+    /// RFC 6582 §3.2 (2): no new fast retransmit until everything sent
+    /// before the last one is acknowledged (ns-2's `bug_fix_`).
+    pub guard_recover: bool,
+    /// RFC 3042's one segment per early duplicate ACK also while recovering
+    /// from a timeout (ns-2's `singledup_` sends on any early duplicate).
+    pub limited_transmit_after_rto: bool,
+}
+
+impl RecoveryRules {
+    /// The RFCs' rules for a style: only classic Reno may fast-retransmit
+    /// again within a window.
+    pub const fn rfc(style: RecoveryStyle) -> Self {
+        RecoveryRules { style, guard_recover: !matches!(style, RecoveryStyle::Reno), limited_transmit_after_rto: false }
+    }
+}
+
+/// A congestion-control algorithm. Only `name` and `cong_avoid` are
+/// required; every other hook defaults to RFC 5681's behaviour or nothing.
 pub trait CongestionOps {
     fn name(&self) -> &'static str;
 
-    fn recovery_style(&self) -> RecoveryStyle;
+    fn recovery_rules(&self) -> RecoveryRules {
+        RecoveryRules::rfc(RecoveryStyle::NewReno)
+    }
 
     /// ssthresh after a congestion event: RFC 5681 eq. (4) by default.
-    fn ssthresh(&mut self, w: &WindowState) -> u32 {
-        (w.bytes_in_flight / 2).max(2 * w.mss)
+    fn ssthresh(&mut self, _w: &Window, c: &Conn) -> u32 {
+        (c.bytes_in_flight / 2).max(2 * c.mss)
     }
 
-    /// The new cwnd after `acked` bytes were newly acknowledged outside
-    /// loss recovery.
-    fn cong_avoid(&mut self, w: &WindowState, acked: u32) -> u32;
+    /// Window growth for an ACK that delivered `acked` bytes outside
+    /// recovery. May change cwnd and ssthresh.
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32);
 
-    /// Called for every ACK that acknowledges new data.
-    fn pkts_acked(&mut self, _sample: &AckSample) {}
-
-    /// Called when the congestion-avoidance state changes.
-    fn set_state(&mut self, _state: CaState) {}
-}
-
-/// Slow start and additive increase as in RFC 5681, optionally with
-/// RFC 3465 appropriate byte counting. Shared by the Reno family.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RenoGrowth {
-    abc: bool,
-    /// ABC: bytes acknowledged since cwnd last grew in avoidance.
-    bytes_acked: u64,
-    /// Classic avoidance: the remainder of MSS^2 / cwnd carried between ACKs,
-    /// so growth is exact rather than truncated per ACK.
-    remainder: u64,
-}
-
-impl RenoGrowth {
-    pub fn new(abc: bool) -> Self {
-        RenoGrowth { abc, ..RenoGrowth::default() }
+    /// Whether `cong_control` replaces the endpoint's window rules (growth,
+    /// and the recovery window) on every ACK.
+    fn owns_window(&self) -> bool {
+        false
     }
 
-    pub fn grow(&mut self, w: &WindowState, acked: u32) -> u32 {
-        let (cwnd, mss) = (u64::from(w.cwnd), u64::from(w.mss));
-        let next = if w.cwnd < w.ssthresh {
-            // RFC 5681 (2); RFC 3465 allows L = 2 segments per ACK.
-            let limit = if self.abc { 2 * mss } else { mss };
-            cwnd + u64::from(acked).min(limit)
-        } else if self.abc {
-            // RFC 3465 §2.1: one MSS per cwnd of acknowledged bytes.
-            self.bytes_acked += u64::from(acked);
-            if self.bytes_acked >= cwnd {
-                self.bytes_acked -= cwnd;
-                cwnd + mss
-            } else {
-                cwnd
-            }
-        } else {
-            // RFC 5681 (3): MSS * MSS / cwnd per ACK.
-            let num = mss * mss + self.remainder;
-            self.remainder = num % cwnd.max(1);
-            cwnd + num / cwnd.max(1)
-        };
-        next.min(u64::from(u32::MAX / 2)) as u32
+    /// For an algorithm that owns the window: sets cwnd and the pacing rate
+    /// from each ACK's rate sample.
+    fn cong_control(&mut self, _w: &mut Window, _c: &Conn, _rs: &RateSample) {}
+
+    /// Called for every ACK that delivered data, before the window changes.
+    fn pkts_acked(&mut self, _c: &Conn, _rs: &RateSample) {}
+
+    fn cwnd_event(&mut self, _w: &mut Window, _c: &Conn, _event: CwndEvent) {}
+
+    /// The last window reduction was spurious (D-SACK, F-RTO or Eifel
+    /// showed no loss): restore from the window before it. Linux's
+    /// `tcp_undo_cwnd_reduction` with `tcp_reno_undo_cwnd`.
+    fn undo(&mut self, w: &mut Window, _c: &Conn, before: &Window) {
+        w.cwnd = w.cwnd.max(before.cwnd);
+        w.ssthresh = w.ssthresh.max(before.ssthresh);
+    }
+
+    /// cwnd in segments, as ns-2's traced `cwnd_` shows it.
+    fn cwnd_segments(&self, w: &Window, mss: u32) -> f64 {
+        f64::from(w.cwnd) / f64::from(mss.max(1))
     }
 }
 
-/// The algorithms ackclock provides, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CcKind {
-    Tahoe,
-    Reno,
-    NewReno,
-}
-
-impl CcKind {
-    pub const ALL: [CcKind; 3] = [CcKind::Tahoe, CcKind::Reno, CcKind::NewReno];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            CcKind::Tahoe => "tahoe",
-            CcKind::Reno => "reno",
-            CcKind::NewReno => "newreno",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<CcKind> {
-        CcKind::ALL.into_iter().find(|k| k.name() == name.to_ascii_lowercase())
-    }
-
-    pub fn build(self, abc: bool) -> Cc {
-        match self {
-            CcKind::Tahoe => Cc::Reno(Reno::new(RecoveryStyle::Tahoe, abc)),
-            CcKind::Reno => Cc::Reno(Reno::new(RecoveryStyle::Reno, abc)),
-            CcKind::NewReno => Cc::Reno(Reno::new(RecoveryStyle::NewReno, abc)),
-        }
-    }
-}
-
-/// A congestion-control algorithm, dispatched by `match` (no trait objects
-/// on the per-packet path).
+/// A running algorithm, dispatched by `match`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cc {
     Reno(Reno),
+    Ns2Reno(Ns2Reno),
+    #[cfg(test)]
+    Recorder(hook_tests::Recorder),
 }
 
 macro_rules! dispatch {
     ($self:ident, $a:ident => $e:expr) => {
         match $self {
             Cc::Reno($a) => $e,
+            Cc::Ns2Reno($a) => $e,
+            #[cfg(test)]
+            Cc::Recorder($a) => $e,
         }
     };
 }
@@ -168,77 +253,90 @@ impl CongestionOps for Cc {
     fn name(&self) -> &'static str {
         dispatch!(self, a => a.name())
     }
-    fn recovery_style(&self) -> RecoveryStyle {
-        dispatch!(self, a => a.recovery_style())
+    fn recovery_rules(&self) -> RecoveryRules {
+        dispatch!(self, a => a.recovery_rules())
     }
-    fn ssthresh(&mut self, w: &WindowState) -> u32 {
-        dispatch!(self, a => a.ssthresh(w))
+    fn ssthresh(&mut self, w: &Window, c: &Conn) -> u32 {
+        dispatch!(self, a => a.ssthresh(w, c))
     }
-    fn cong_avoid(&mut self, w: &WindowState, acked: u32) -> u32 {
-        dispatch!(self, a => a.cong_avoid(w, acked))
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, acked: u32) {
+        dispatch!(self, a => a.cong_avoid(w, c, acked))
     }
-    fn pkts_acked(&mut self, sample: &AckSample) {
-        dispatch!(self, a => a.pkts_acked(sample))
+    fn owns_window(&self) -> bool {
+        dispatch!(self, a => a.owns_window())
     }
-    fn set_state(&mut self, state: CaState) {
-        dispatch!(self, a => a.set_state(state))
+    fn cong_control(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
+        dispatch!(self, a => a.cong_control(w, c, rs))
+    }
+    fn pkts_acked(&mut self, c: &Conn, rs: &RateSample) {
+        dispatch!(self, a => a.pkts_acked(c, rs))
+    }
+    fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
+        dispatch!(self, a => a.cwnd_event(w, c, event))
+    }
+    fn undo(&mut self, w: &mut Window, c: &Conn, before: &Window) {
+        dispatch!(self, a => a.undo(w, c, before))
+    }
+    fn cwnd_segments(&self, w: &Window, mss: u32) -> f64 {
+        dispatch!(self, a => a.cwnd_segments(w, mss))
     }
 }
 
+/// What an algorithm is built from: the connection's settings it needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CcContext {
+    /// RFC 3465 appropriate byte counting.
+    pub abc: bool,
+    /// The initial window in segments.
+    pub initial_window: u32,
+    /// The endpoint's cap on the send window in bytes (ns-2's `window_`).
+    pub max_window: Option<u32>,
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn w(cwnd: u32, ssthresh: u32) -> WindowState {
-        WindowState { cwnd, ssthresh, mss: 1000, bytes_in_flight: cwnd }
-    }
-
-    #[test]
-    fn slow_start_adds_one_mss_per_ack_without_abc() {
-        let mut g = RenoGrowth::new(false);
-        assert_eq!(g.grow(&w(2000, 10_000), 2000), 3000);
-    }
-
-    #[test]
-    fn slow_start_with_abc_adds_up_to_two_mss() {
-        let mut g = RenoGrowth::new(true);
-        assert_eq!(g.grow(&w(2000, 10_000), 2000), 4000);
-        assert_eq!(g.grow(&w(2000, 10_000), 500), 2500);
-    }
-
-    #[test]
-    fn avoidance_adds_one_mss_per_window_of_acks() {
-        let mut g = RenoGrowth::new(false);
-        let mut cwnd = 10_000;
-        for _ in 0..10 {
-            cwnd = g.grow(&w(cwnd, 5_000), 1000);
+    /// A connection with `mss` and `flight` bytes in flight, in state Open.
+    pub fn conn(mss: u32, flight: u32) -> Conn {
+        Conn {
+            now: Instant::ZERO,
+            mss,
+            bytes_in_flight: flight,
+            srtt: None,
+            min_rtt: None,
+            state: CaState::Open,
+            cwnd_limited: true,
         }
-        // Each ACK adds MSS^2 / cwnd of the growing cwnd (100, 99, 98, ...),
-        // remainders carried: 958 bytes in all, a little under one MSS.
-        assert_eq!(cwnd - 10_000, 958);
     }
 
-    #[test]
-    fn avoidance_with_abc_grows_after_a_full_window_of_bytes() {
-        let mut g = RenoGrowth::new(true);
-        assert_eq!(g.grow(&w(4000, 2000), 3000), 4000);
-        assert_eq!(g.grow(&w(4000, 2000), 1000), 5000);
-    }
-
-    #[test]
-    fn registry_maps_names_both_ways() {
-        for k in CcKind::ALL {
-            assert_eq!(CcKind::from_name(k.name()), Some(k));
-            assert_eq!(k.build(false).name(), k.name());
-        }
-        assert_eq!(CcKind::from_name("NewReno"), Some(CcKind::NewReno));
-        assert_eq!(CcKind::from_name("cubic"), None);
+    pub fn window(cwnd: u32, ssthresh: u32) -> Window {
+        Window { cwnd, ssthresh, pacing_rate: None }
     }
 
     #[test]
     fn default_ssthresh_is_half_the_flight_but_at_least_two_segments() {
-        let mut cc = CcKind::Reno.build(false);
-        assert_eq!(cc.ssthresh(&WindowState { cwnd: 20_000, ssthresh: 0, mss: 1000, bytes_in_flight: 9_000 }), 4_500);
-        assert_eq!(cc.ssthresh(&WindowState { cwnd: 2_000, ssthresh: 0, mss: 1000, bytes_in_flight: 1_000 }), 2_000);
+        let mut cc =
+            CcKind::Reno.build(&CcContext { abc: false, initial_window: 2, max_window: None }, &CcParams::default());
+        assert_eq!(cc.ssthresh(&window(20_000, 0), &conn(1000, 9_000)), 4_500);
+        assert_eq!(cc.ssthresh(&window(2_000, 0), &conn(1000, 1_000)), 2_000);
+    }
+
+    #[test]
+    fn default_undo_restores_the_larger_window_and_threshold() {
+        let mut cc =
+            CcKind::NewReno.build(&CcContext { abc: false, initial_window: 2, max_window: None }, &CcParams::default());
+        let mut w = window(5_000, 5_000);
+        cc.undo(&mut w, &conn(1000, 0), &window(10_000, 8_000));
+        assert_eq!((w.cwnd, w.ssthresh), (10_000, 8_000));
+        cc.undo(&mut w, &conn(1000, 0), &window(4_000, 3_000));
+        assert_eq!((w.cwnd, w.ssthresh), (10_000, 8_000), "never lowers");
+    }
+
+    #[test]
+    fn delivery_rate_is_bytes_over_the_interval() {
+        let rs = RateSample { delivered: 125_000, interval: Duration::from_millis(100), ..RateSample::default() };
+        assert_eq!(rs.delivery_rate().map(|b| b.bps()), Some(10_000_000));
+        assert_eq!(RateSample::default().delivery_rate(), None, "no interval, no sample");
     }
 }

@@ -1,0 +1,154 @@
+//! ns-2 2.35's window arithmetic for `Agent/TCP` (Tahoe), `Agent/TCP/Reno`
+//! and `Agent/TCP/Newreno` (tcp.cc, tcp-reno.cc, tcp-newreno.cc), so that
+//! the ns-2 profile computes windows as ns-2 does while the endpoint's
+//! mechanics stay one TCP. docs/ns2-profile.md lists what else the profile
+//! changes.
+//!
+//! * `cwnd_` is a double count of packets, without fast recovery's
+//!   inflation (ns-2 keeps that in `dupwnd_`; the endpoint inflates).
+//! * `opencwnd()`: one packet per new ACK in slow start (`cwnd_ <
+//!   ssthresh_`), else `1 / cwnd_` (`wnd_option_` 1, `increase_num_` 1).
+//! * `slowdown()`: a congestion event sets `ssthresh_` to
+//!   max(2, int(min(cwnd_, window_) / 2)) packets. Tahoe's fast retransmit
+//!   and every timeout restart from one packet; Reno and Newreno recover from
+//!   the unrounded half window (29 -> 14.5 packets), and on the ACK that ends
+//!   recovery open it at once.
+//! * Recovery rules: like ns-2's `bug_fix_`, no second fast retransmit
+//!   before `recover` is acknowledged, Reno included; like `singledup_`,
+//!   limited transmit also while recovering from a timeout.
+
+use super::{CcContext, CongestionOps, Conn, CwndEvent, RecoveryRules, RecoveryStyle, Window};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ns2Reno {
+    style: RecoveryStyle,
+    /// `cwnd_`, in packets.
+    cwnd: f64,
+    initial_window: f64,
+    /// `window_` in bytes, the cap on the flight.
+    max_window: Option<u32>,
+}
+
+impl Ns2Reno {
+    pub fn new(style: RecoveryStyle, ctx: &CcContext) -> Self {
+        let initial_window = f64::from(ctx.initial_window);
+        Ns2Reno { style, cwnd: initial_window, initial_window, max_window: ctx.max_window }
+    }
+
+    /// `windowd()`: min(cwnd_, window_) in packets.
+    fn windowd(&self, mss: u32) -> f64 {
+        let cap = self.max_window.map_or(f64::INFINITY, |w| f64::from(w) / f64::from(mss));
+        self.cwnd.min(cap)
+    }
+
+    /// Sets `cwnd_` and the window the endpoint sends with.
+    fn set(&mut self, w: &mut Window, mss: u32, packets: f64) {
+        self.cwnd = packets;
+        w.cwnd = (packets * f64::from(mss)) as u32;
+    }
+
+    /// `opencwnd()`.
+    fn open(&mut self, w: &mut Window, mss: u32) {
+        let c = self.cwnd;
+        let slow_start = c < f64::from(w.ssthresh) / f64::from(mss);
+        self.set(w, mss, if slow_start { c + 1.0 } else { c + 1.0 / c });
+    }
+}
+
+impl CongestionOps for Ns2Reno {
+    fn name(&self) -> &'static str {
+        match self.style {
+            RecoveryStyle::Tahoe => "ns2-tahoe",
+            RecoveryStyle::Reno => "ns2-reno",
+            RecoveryStyle::NewReno => "ns2-newreno",
+        }
+    }
+
+    fn recovery_rules(&self) -> RecoveryRules {
+        RecoveryRules { style: self.style, guard_recover: true, limited_transmit_after_rto: true }
+    }
+
+    fn ssthresh(&mut self, _w: &Window, c: &Conn) -> u32 {
+        ((self.windowd(c.mss) / 2.0) as u32).max(2) * c.mss
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, _acked: u32) {
+        self.open(w, c.mss);
+    }
+
+    fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
+        match event {
+            CwndEvent::Init => self.set(w, c.mss, self.initial_window),
+            CwndEvent::Rto => self.set(w, c.mss, 1.0),
+            CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
+            CwndEvent::RecoveryStart => self.set(w, c.mss, self.windowd(c.mss) / 2.0),
+            CwndEvent::RecoveryEnd => self.open(w, c.mss),
+            _ => {}
+        }
+    }
+
+    fn cwnd_segments(&self, _w: &Window, _mss: u32) -> f64 {
+        self.cwnd
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{conn, window};
+    use super::*;
+
+    fn agent(style: RecoveryStyle, cwnd: f64, max_window: Option<u32>) -> Ns2Reno {
+        let mut a = Ns2Reno::new(style, &CcContext { abc: false, initial_window: 2, max_window });
+        a.cwnd = cwnd;
+        a
+    }
+
+    #[test]
+    fn opencwnd_adds_a_packet_in_slow_start_and_one_over_cwnd_after() {
+        let mut a = agent(RecoveryStyle::Reno, 4.0, None);
+        let mut w = window(4000, 8000);
+        a.cong_avoid(&mut w, &conn(1000, 4000), 1000);
+        assert_eq!((a.cwnd, w.cwnd), (5.0, 5000));
+        let mut w = window(5000, 4000);
+        a.cong_avoid(&mut w, &conn(1000, 5000), 1000);
+        assert_eq!((a.cwnd, w.cwnd), (5.2, 5200));
+    }
+
+    #[test]
+    fn ssthresh_is_half_the_capped_window_in_whole_packets_at_least_two() {
+        let mut a = agent(RecoveryStyle::Reno, 10.5, Some(9000));
+        assert_eq!(a.ssthresh(&window(10_500, 0), &conn(1000, 0)), 4000, "int(min(10.5, 9) / 2)");
+        let mut a = agent(RecoveryStyle::Reno, 3.0, None);
+        assert_eq!(a.ssthresh(&window(3000, 0), &conn(1000, 0)), 2000);
+    }
+
+    #[test]
+    fn reno_recovers_from_the_unrounded_half_window_and_opens_it_on_exit() {
+        let mut a = agent(RecoveryStyle::Reno, 29.0, None);
+        let mut w = window(29_000, 14_000);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryStart);
+        assert_eq!((a.cwnd, w.cwnd), (14.5, 14_500));
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryEnd);
+        assert_eq!(a.cwnd, 14.5 + 1.0 / 14.5, "congestion avoidance at once");
+        assert_eq!(a.cwnd_segments(&w, 1000), a.cwnd);
+    }
+
+    #[test]
+    fn tahoe_recovery_and_every_timeout_restart_from_one_packet() {
+        let mut a = agent(RecoveryStyle::Tahoe, 12.0, None);
+        let mut w = window(12_000, 6_000);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryStart);
+        assert_eq!((a.cwnd, w.cwnd), (1.0, 1000));
+        let mut a = agent(RecoveryStyle::NewReno, 12.0, None);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::Rto);
+        assert_eq!((a.cwnd, w.cwnd), (1.0, 1000));
+    }
+
+    #[test]
+    fn init_sets_the_initial_window_in_the_negotiated_segment_size() {
+        let mut a = agent(RecoveryStyle::Tahoe, 7.0, None);
+        let mut w = window(0, 0);
+        a.cwnd_event(&mut w, &conn(960, 0), CwndEvent::Init);
+        assert_eq!((a.cwnd, w.cwnd), (2.0, 1920));
+    }
+}
