@@ -57,6 +57,7 @@ class TclRun:
         self.exit_status: int | None = None
         self.internal: str | None = None
         self.draws: random.Random | None = None  # for `ns-random` without a seed
+        self.watch = InterruptWatch(self.tcl)
         self._install()
 
     # --- setting up the interpreter ---------------------------------------------
@@ -117,7 +118,9 @@ class TclRun:
                 return (1, nested.args[0], nested.info, nested.code)
             except SCRIPT_ERRORS as error:
                 return (1, str(error), "", "ACKCLOCK ERROR")
-            except (KeyboardInterrupt, SystemExit):
+            except KeyboardInterrupt:
+                # (The interrupt watch may not have seen the signal yet.)
+                self.watch.interrupted = True
                 raise
             except Exception as error:  # a bug in ackclock: say so
                 self.internal = "".join(traceback.format_exception(error))
@@ -238,7 +241,7 @@ class TclRun:
         tcl.set("::argv0", str(script))
         tcl.set("::argv", tcl.call("list", *args))
         tcl.set("::argc", str(len(args)))
-        watch = InterruptWatch(self.tcl)
+        watch = self.watch
         try:
             with watch:
                 try:
