@@ -25,3 +25,5 @@ class NestedTclError(Exception):
         super().__init__(message)
         self.info = info
         self.code = code
+        # (file, line) where the failing script was scheduled, if known
+        self.site: tuple[str, int] | None = None

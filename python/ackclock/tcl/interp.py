@@ -5,17 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.errors import NestedTclError, TclScriptError
 
 try:
     import _tkinter
 except ImportError:  # pragma: no cover - depends on how Python was built
     _tkinter = None  # type: ignore[assignment]
-
-
-def tcl_error() -> type[Exception]:
-    assert _tkinter is not None
-    return _tkinter.TclError
 
 
 class Interp:
@@ -28,18 +23,25 @@ class Interp:
         self.tk = _tkinter.create(None, "ackclock", "Tk", False, False, False, False, None)
 
     def eval(self, script: str) -> str:
-        return str(self.tk.eval(script))
+        return self.call("eval", script)
 
     def call(self, *words: Any) -> str:
-        return str(self.tk.call(*words))
+        """A Tcl command's result; its Tcl error, with Tcl's stack, as a
+        NestedTclError."""
+        try:
+            return str(self.tk.call(*words))
+        except _tkinter.TclError as error:
+            info = str(self.tk.globalgetvar("errorInfo"))
+            code = str(self.tk.globalgetvar("errorCode"))
+            raise NestedTclError(str(error), info, code) from None
 
     def eval_global(self, script: str) -> str:
         """Runs `script` in the global scope, as ns-2 runs `$ns at` scripts."""
-        return str(self.tk.call("uplevel", "#0", script))
+        return self.call("uplevel", "#0", script)
 
     def get(self, name: str) -> str | None:
         """A variable's value (fully qualified name), None if it has none."""
-        if self.tk.call("info", "exists", name) == "0":
+        if self.call("info", "exists", name) == "0":
             return None
         return str(self.tk.globalgetvar(name))
 

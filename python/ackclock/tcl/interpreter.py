@@ -19,9 +19,9 @@ from ackclock.errors import ConfigError, UnitError
 from ackclock.tcl import ns2_units, registry
 from ackclock.tcl.channels import Channels
 from ackclock.tcl.errors import NestedTclError, ScriptExit, TclScriptError
-from ackclock.tcl.interp import Interp, tcl_error
+from ackclock.tcl.interp import Interp
 from ackclock.tcl.interrupts import InterruptWatch
-from ackclock.tcl.locate import clean_message, locate
+from ackclock.tcl.locate import Where, clean_message, innermost, locate
 from ackclock.tcl.shadow import normalize, tcl_double
 from ackclock.tcl.world import World
 
@@ -58,6 +58,8 @@ class TclRun:
         self.internal: str | None = None
         self.draws: random.Random | None = None  # for `ns-random` without a seed
         self.watch = InterruptWatch(self.tcl)
+        # the last Tcl error that came back through Python (a failing `$ns at`)
+        self.nested: NestedTclError | None = None
         self._install()
 
     # --- setting up the interpreter ---------------------------------------------
@@ -115,6 +117,7 @@ class TclRun:
             except ScriptExit as done:
                 return (1, f"exit {done.status}", "", EXIT_CODE)
             except NestedTclError as nested:
+                self.nested = nested
                 return (1, nested.args[0], nested.info, nested.code)
             except SCRIPT_ERRORS as error:
                 return (1, str(error), "", "ACKCLOCK ERROR")
@@ -223,12 +226,10 @@ class TclRun:
         travels back (with its stack) to the command that runs the simulation."""
         try:
             self.tcl.eval_global(script)
-        except tcl_error() as error:
+        except NestedTclError:
             if self.exit_status is not None:
                 raise ScriptExit(self.exit_status) from None
-            info = self.tcl.get("::errorInfo") or ""
-            code = self.tcl.get("::errorCode") or ""
-            raise NestedTclError(str(error), info, code) from None
+            raise
         finally:
             self.world.flush_script_channels()
 
@@ -247,21 +248,32 @@ class TclRun:
                 try:
                     tcl.call("source", str(script))
                     return 0
-                except tcl_error():
+                except NestedTclError as error:
                     if watch.interrupted:
                         raise KeyboardInterrupt from None
                     if self.exit_status is not None:
                         return self.exit_status
-                    raise self._failure(script) from None
+                    raise self._failure(script, error) from None
         finally:
             self.world.finish(tcl_usable=not watch.interrupted)
 
-    def _failure(self, script: Path) -> TclScriptError:
-        info = self.tcl.get("::errorInfo") or ""
-        message = clean_message(info.split("\n    while executing")[0].split("\n")[0])
+    def _failure(self, script: Path, error: NestedTclError) -> TclScriptError:
+        message = clean_message(str(error))
         if self.internal is not None:
             message = f"internal error in ackclock's Tcl front end (please report it): {message}"
-        where = locate(info, self.definitions)
+        where = None
+        nested = self.nested
+        if nested is not None and str(nested) == str(error):
+            # the error of a scheduled script: where it failed, else where
+            # it was scheduled
+            where = locate(nested.info, self.definitions)
+            if where is None and nested.site is not None:
+                where = Where(
+                    *nested.site,
+                    innermost(nested.info, self.definitions),
+                    "a script scheduled here",
+                )
+        where = where or locate(error.info, self.definitions)
         prefix = str(where) if where else f"{script.name}"
         return TclScriptError(f"{prefix}: {message}")
 

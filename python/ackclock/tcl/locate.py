@@ -54,9 +54,7 @@ def locate(info: str, definitions: dict[str, tuple[str, int]]) -> Where | None:
                 name = proc.group(1).lstrip(":")
                 if name in definitions:
                     file, line = definitions[name]
-                    return Where(
-                        file, line + int(proc.group(2)) - 1, _short(command), _method(name)
-                    )
+                    return Where(file, line + int(proc.group(2)) - 1, _short(command), name)
                 continue
             source = _FILE.match(context)
             if source:
@@ -64,9 +62,15 @@ def locate(info: str, definitions: dict[str, tuple[str, int]]) -> Where | None:
     return None
 
 
-def _method(name: str) -> str:
-    """A procedure's name as the script wrote it ("A instproc foo")."""
-    return name
+def innermost(info: str, definitions: dict[str, tuple[str, int]]) -> str:
+    """The innermost command of an errorInfo that the script ran itself (not
+    inside one of the front end's own procedures)."""
+    for command, contexts in frames(info):
+        procs = [m.group(1).lstrip(":") for c in contexts if (m := _PROCEDURE.match(c))]
+        internal = command.startswith(("{::", "::otcl::", "::ackclock::"))
+        if not internal and all(name in definitions for name in procs):
+            return _short(command)
+    return ""
 
 
 def _short(command: str) -> str:

@@ -29,11 +29,21 @@ foreach cls {SplitObject Link} {
 # variable ns-2's class does not have is a mistake (a typo, or a variable of
 # another class) rather than new state.
 SplitObject instproc set {var args} {
-    if {![info exists [::otcl::vars $self]::$var]
-            && ([catch {uplevel 1 {set self}} caller] || $caller ne $self)} {
+    if {![info exists [::otcl::vars $self]::$var] && ![::ackclock::own_method $self]} {
         ::ackclock::check_variable $self $var
     }
     return [$self next $var {*}$args]
+}
+
+# Whether `set` was called from one of the object's own methods: the
+# caller of the chain of `set` methods (aliases of ns-2's) is the object.
+proc ::ackclock::own_method {obj} {
+    set level 2
+    while {![catch {uplevel $level {list $self $proc}} frame]
+            && $frame eq [list $obj set]} {
+        incr level
+    }
+    return [expr {![catch {uplevel $level {set self}} caller] && $caller eq $obj}]
 }
 
 # Past the last instproc, `next` reaches the shadow's command, so that a
@@ -187,4 +197,15 @@ proc add-all-packet-headers {} {}
 
 Simulator proc instance {} {
     return [::ackclock::simulator]
+}
+
+# `$ns at TIME SCRIPT`, remembering where the script was scheduled for the
+# error message if it fails.
+Simulator instproc at {time script} {
+    set frame [info frame -1]
+    set where {}
+    if {[dict exists $frame file] && [dict exists $frame line]} {
+        set where [list [dict get $frame file] [dict get $frame line]]
+    }
+    return [::ackclock::cmd $self at $time $script $where]
 }

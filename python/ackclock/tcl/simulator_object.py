@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ackclock import units
-from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.errors import NestedTclError, TclScriptError
 from ackclock.tcl.links import ErrorModelObject
 from ackclock.tcl.shadow import Shadow, ns2_real
 
@@ -164,11 +164,12 @@ class SimulatorObject(Shadow):
 
     # --- time -------------------------------------------------------------------
 
-    def cmd_at(self, time: str, script: str) -> int:
+    def cmd_at(self, time: str, script: str, where: str = "") -> int:
         """Runs `script` in the global scope at `time`; returns an event id
-        for `cancel`."""
+        for `cancel`. `where`: the script's file and line (ns2.tcl's `at`)."""
         at_ps = self._time(time)
-        return self._schedule(at_ps, script)
+        site = self.world.tcl.split(where)
+        return self._schedule(at_ps, script, (site[0], int(site[1])) if len(site) == 2 else None)
 
     def cmd_at_now(self, script: str) -> int:
         return self._schedule(self.world.now_ps(), script)
@@ -176,13 +177,19 @@ class SimulatorObject(Shadow):
     def cmd_after(self, delay: str, script: str) -> int:
         return self._schedule(self.world.now_ps() + self._time(delay), script)
 
-    def _schedule(self, at_ps: int, script: str) -> int:
+    def _schedule(self, at_ps: int, script: str, site: tuple[str, int] | None = None) -> int:
         self.next_event += 1
         event = self.next_event
 
         def run() -> None:
-            if event not in self.cancelled:
+            if event in self.cancelled:
+                return
+            try:
                 self.world.run_script(script)
+            except NestedTclError as error:
+                if error.site is None:
+                    error.site = site
+                raise
 
         self.world.at(at_ps, run)
         return event
