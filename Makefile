@@ -33,3 +33,9 @@ fmt:
 
 bench:
 	cargo bench --workspace --exclude ackclock-py
+
+# Fuzzing beyond the pinned cases `make test` runs: thousands of generated
+# and mutated ns-2 scripts with a fresh seed (failures land in
+# tests/fixtures/tcl_fuzz/ as regression tests).
+fuzz:
+	$(PYTHON) tests/tcl_fuzz.py --cases 5000 --seed $$(date +%s)

@@ -43,10 +43,10 @@ class Interp:
         """A variable's value (fully qualified name), None if it has none."""
         if self.call("info", "exists", name) == "0":
             return None
-        return str(self.tk.globalgetvar(name))
+        return self.call("set", name)
 
     def set(self, name: str, value: str) -> None:
-        self.tk.globalsetvar(name, value)
+        self.call("set", name, value)
 
     def split(self, text: str) -> list[str]:
         return [str(word) for word in self.tk.splitlist(text)]

@@ -84,4 +84,6 @@ def clean_message(message: str) -> str:
     message = re.sub(
         r"\{::([^{}]+?) (?:inst)?proc ([^{}]+)\} self class proc ?", r"\1 \2 ", message
     )
+    # A variable's trace refused a value; its own message names the object.
+    message = re.sub(r"^can't (?:set|read) \"::otcl::v::\d+::[^\"]*\": ", "", message)
     return " ".join(message.split())

@@ -58,15 +58,20 @@ def seconds(text: str, what: str) -> float:
     return float(number) if scale is None else float(number) * scale
 
 
+# What the core's whole bit/s and picoseconds hold (u64).
+MAX_BPS = 1e18
+MAX_SECONDS = 1.8e7
+
+
 def bandwidth_bps(text: str, what: str) -> int:
     value = bandwidth(text, what)
-    if value <= 0:
-        raise TclScriptError(f"{what} {text!r} must be more than 0 bit/s")
+    if not 0 < value <= MAX_BPS:
+        raise TclScriptError(f"{what} {text!r} must be more than 0 and at most 1e18 bit/s")
     return round(value)
 
 
 def duration_ps(text: str, what: str) -> int:
     value = seconds(text, what)
-    if value < 0:
-        raise TclScriptError(f"{what} {text!r} must not be negative")
+    if not 0 <= value <= MAX_SECONDS:
+        raise TclScriptError(f"{what} {text!r} must be between 0 and {MAX_SECONDS:g} s")
     return round(value * 1e12)

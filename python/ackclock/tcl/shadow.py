@@ -12,6 +12,7 @@ rest of ns-2's (registry.py).
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -65,19 +66,20 @@ def normalize(kind: Kind, value: str, what: str) -> str:
         return ns2_real(ns2_units.bandwidth(value, what))
     if kind is Kind.TIME:
         return ns2_real(ns2_units.seconds(value, what))
-    try:
-        if kind is Kind.INT:
-            return str(int(float(value)))
-        if kind is Kind.REAL:
-            return ns2_real(float(value))
-        if kind is Kind.BOOL:
-            return "1" if parse_bool(value, what) else "0"
-    except ValueError:
-        raise TclScriptError(f"{what} = {value!r} is not {_KIND_TEXT[kind]}") from None
+    if kind is Kind.BOOL:
+        return "1" if parse_bool(value, what) else "0"
+    if kind in (Kind.INT, Kind.REAL):
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number):
+            raise TclScriptError(f"{what} = {value!r} is not {_KIND_TEXT[kind]}")
+        return str(int(number)) if kind is Kind.INT else ns2_real(number)
     return value
 
 
-_KIND_TEXT = {Kind.INT: "a number", Kind.REAL: "a number", Kind.BOOL: "true, false, 1 or 0"}
+_KIND_TEXT = {Kind.INT: "a finite number", Kind.REAL: "a finite number"}
 
 
 def parse_bool(value: str, what: str) -> bool:
@@ -87,9 +89,12 @@ def parse_bool(value: str, what: str) -> bool:
     if text in ("false", "no", "off"):
         return False
     try:
-        return float(text) != 0
+        number = float(text)
     except ValueError:
-        raise TclScriptError(f"{what} = {value!r} is not true, false, 1 or 0") from None
+        number = math.nan
+    if not math.isfinite(number):
+        raise TclScriptError(f"{what} = {value!r} is not true, false, 1 or 0")
+    return number != 0
 
 
 class Shadow:
@@ -166,9 +171,12 @@ class Shadow:
     def number(self, name: str) -> float:
         value = self.var(name)
         try:
-            return float(value)
+            number = float(value)
         except ValueError:
-            raise TclScriptError(f"{self} {name} = {value!r} is not a number") from None
+            number = math.nan
+        if not math.isfinite(number):
+            raise TclScriptError(f"{self} {name} = {value!r} is not a finite number")
+        return number
 
     def integer(self, name: str) -> int:
         value = self.number(name)

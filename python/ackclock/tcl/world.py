@@ -341,10 +341,10 @@ class World:
             "label": label,
         }
         rate = app.number("rate_")
-        maxpkts = app.integer("maxpkts_")
         if app.is_a("Application/Traffic/CBR"):
             if app.flag("random_"):
                 raise TclScriptError(f"{app} random_ 1 (jittered CBR) is not supported yet")
+            maxpkts = app.integer("maxpkts_")
             flow = sim.cbr(src, dst, rate=rate, max_packets=maxpkts, **common)
         elif app.is_a("Application/Traffic/Exponential"):
             flow = sim.on_off(
