@@ -191,6 +191,11 @@ impl Red {
             }
         };
         if early != Admission::Drop && self.hard.is_full(b, size) {
+            if self.params.ns2 {
+                // ns-2 restarts the count after a forced drop too.
+                self.count = 0;
+                self.count_bytes = 0;
+            }
             return Admission::Drop;
         }
         early

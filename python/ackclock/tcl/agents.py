@@ -62,6 +62,8 @@ class Agent(Shadow):
         self.port = -1
         self.peer: Agent | None = None
         self.flows: list[Flow] = []
+        # flows this agent is the sink of
+        self.inbound: list[Flow] = []
         self.trace_channel: str | None = None
         self.traced: list[str] = []
         self.application: Shadow | None = None
@@ -172,7 +174,7 @@ class TcpAgent(Agent):
     def live(self, name: str) -> str | None:
         flow = self.flow()
         if flow is None:
-            return super().live(name)
+            return self.reset_value(name) or super().live(name)
         values = flow.ns2_vars()
         if name in values:
             # ns-2 keeps cwnd_ in a TracedDouble, which reads back as %g.
@@ -187,6 +189,20 @@ class TcpAgent(Agent):
             "t_seqno_": int(values["maxseq_"]) + 1,
         }
         return str(counters[name]) if name in counters else super().live(name)
+
+    def reset_value(self, name: str) -> str | None:
+        """What ns-2's agent reset (at attach-agent) leaves in a variable
+        until the agent sends."""
+        if self.node is None:
+            return None
+        if name == "cwnd_":
+            slow = self.flag("syn_") and self.flag("delay_growth_")
+            return "1" if slow else self.var("windowInit_")
+        if name in ("ack_", "maxseq_"):
+            return "-1"
+        if name == "ssthresh_":
+            return str(int(self.number("window_")))
+        return None
 
     def congestion_control(self) -> str:
         for cls in self.heritage:
@@ -225,14 +241,14 @@ class TcpAgent(Agent):
     # What an application asks of it (Application/FTP's start, produce,
     # producemore, send and stop call these, as in ns-2).
     def cmd_send(self, nbytes: str) -> None:
-        count = int(float(nbytes))
+        count = whole(nbytes, f"{self} send")
         self.world.tcp_write(self, None if count < 0 else count)
 
     def cmd_advance(self, packets: str) -> None:
-        self.world.tcp_advance(self, int(float(packets)), relative=False)
+        self.world.tcp_advance(self, whole(packets, f"{self} advance"), relative=False)
 
     def cmd_advanceby(self, packets: str) -> None:
-        self.world.tcp_advance(self, int(float(packets)), relative=True)
+        self.world.tcp_advance(self, whole(packets, f"{self} advanceby"), relative=True)
 
     def cmd_close(self) -> None:
         """One-way TCP has no FIN: ns-2's close only stops new data."""
@@ -294,7 +310,7 @@ class TcpSink(Agent):
     }
 
     def live(self, name: str) -> str | None:
-        flows = [f for f in self.world.started_flows(self) if isinstance(f, TcpFlow)]
+        flows = [f for f in self.inbound if isinstance(f, TcpFlow)]
         if name != "bytes_" or not flows:
             return super().live(name)
         # ns-2 counts every in-order packet's size, headers included, and the SYN.
@@ -334,7 +350,7 @@ class UdpSink(Agent):
     }
 
     def live(self, name: str) -> str | None:
-        flows = self.world.started_flows(self)
+        flows = self.inbound
         if name not in ("npkts_", "bytes_", "nlost_") or not flows:
             return super().live(name)
         if name == "nlost_":

@@ -11,13 +11,19 @@ from typing import TYPE_CHECKING
 from ackclock.handles import Flow
 from ackclock.tcl.agents import Agent, TcpAgent
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var
+from ackclock.tcl.shadow import Kind, Shadow, Var, whole
 
 if TYPE_CHECKING:
     from ackclock.tcl.world import World
 
 
 class Application(Shadow):
+    variables = {
+        "type_": Var(
+            Kind.TEXT, ignored="a label ns-2's tutorial sets; ns-2 does not read it either"
+        ),
+    }
+
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
         self.agent: Agent | None = None
@@ -67,13 +73,16 @@ class Ftp(Application):
         self.tcp().cmd_close()
 
     def cmd_produce(self, packets: str) -> None:
-        self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), int(packets), False))
+        count = whole(packets, f"{self} produce")
+        self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), count, False))
 
     def cmd_producemore(self, packets: str) -> None:
-        self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), int(packets), True))
+        count = whole(packets, f"{self} producemore")
+        self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), count, True))
 
     def cmd_send(self, nbytes: str) -> None:
-        self.world.when_running(lambda: self.world.tcp_write(self.tcp(), int(float(nbytes))))
+        count = whole(nbytes, f"{self} send")
+        self.world.when_running(lambda: self.world.tcp_write(self.tcp(), count))
 
 
 class Telnet(Application):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -273,9 +274,21 @@ class TclRun:
                     innermost(nested.info, self.definitions),
                     "a script scheduled here",
                 )
-        where = where or locate(error.info, self.definitions)
+        where = where or locate(error.info, self.definitions) or loose_control(script, message)
         prefix = str(where) if where else f"{script.name}"
         return TclScriptError(f"{prefix}: {message}")
+
+
+def loose_control(script: Path, message: str) -> Where | None:
+    """Tcl reports a `break` or `continue` outside a loop without its line:
+    the first line starting with one."""
+    keyword = re.match(r'invoked "(break|continue)" outside of a loop', message)
+    if keyword is None:
+        return None
+    for number, line in enumerate(script.read_text(errors="replace").splitlines(), 1):
+        if line.strip().split(" ")[:1] == [keyword.group(1)]:
+            return Where(str(script), number, line.strip(), None)
+    return None
 
 
 def run_script(script: Path, args: list[str], seed: int = 1, view: Path | None = None) -> int:

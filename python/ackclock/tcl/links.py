@@ -10,7 +10,7 @@ from ackclock import specs
 from ackclock.specs import LossPosition
 from ackclock.tcl import ns2_units
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real
+from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, whole
 
 if TYPE_CHECKING:
     from ackclock.handles import Flow, Link
@@ -64,11 +64,11 @@ class LinkObject(Shadow):
     def cmd_queue(self) -> str:
         return self.queue.name
 
-    def cmd_bw(self) -> float:
-        return float(self.bandwidth_bps)
+    def cmd_bw(self) -> str:
+        return ns2_real(self.bandwidth_bps)
 
-    def cmd_delay(self) -> float:
-        return self.delay_s
+    def cmd_delay(self) -> str:
+        return ns2_real(self.delay_s)
 
     def cmd_qsize(self) -> int:
         return self.queue.integer("limit_")
@@ -299,15 +299,15 @@ class ErrorModelObject(Shadow):
         return self.unit
 
     def cmd_droplist(self, drops: str) -> None:
-        self.drops = [int(d) for d in self.world.tcl.split(drops)]
+        self.drops = [whole(d, f"{self} droplist") for d in self.world.tcl.split(drops)]
 
     def cmd_ranvar(self, *args: str) -> str:
         """The random variables of a two-state model's stretches; for other
         models, the uniform draws come from the link's own stream."""
         if len(args) == 2:
-            self.ranvars[int(args[0])] = args[1]
+            self.ranvars[whole(args[0], f"{self} ranvar")] = args[1]
         if len(args) == 1:
-            return self.ranvars.get(int(args[0]), "")
+            return self.ranvars.get(whole(args[0], f"{self} ranvar"), "")
         return ""
 
     # Where dropped packets go: ackclock drops them.
@@ -387,7 +387,8 @@ class ErrorModule(Shadow):
 
     def cmd_bind(self, model: str, first: str, last: str = "") -> None:
         em = self.world.shadow(model, ErrorModelObject, "an ErrorModel")
-        fids = set(range(int(first), int(last or first) + 1))
+        what = f"{self} bind"
+        fids = set(range(whole(first, what), whole(last or first, what) + 1))
         self.bound.append((em, fids))
 
     def cmd_default(self, model: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Shadow
+from ackclock.tcl.shadow import Shadow, whole
 
 if TYPE_CHECKING:
     from ackclock.handles import Node
@@ -42,7 +42,7 @@ class NodeObject(Shadow):
 
     def cmd_agent(self, port: str) -> str:
         for agent in self.agents:
-            if agent.port == int(port):
+            if agent.port == whole(port, f"{self} agent"):
                 return agent.name
         return ""
 

@@ -15,7 +15,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var
+from ackclock.tcl.shadow import Kind, Shadow, Var, real, whole
 
 if TYPE_CHECKING:
     from ackclock.tcl.world import World
@@ -61,7 +61,7 @@ class RngObject(Shadow):
     def cmd_seed(self, *args: str) -> str:
         if not args:
             return str(self.seed_value)
-        value = _whole(args[-1], f"{self} seed")
+        value = whole(args[-1], f"{self} seed")
         if len(args) == 2 and args[0] not in ("raw", "predef", "heuristic"):
             raise TclScriptError(f"{self} seed {args[0]}: use raw, predef or heuristic")
         if value < 0 or value >= MAX_INT:
@@ -89,23 +89,23 @@ class RngObject(Shadow):
         self.world.default_rng = self
 
     def cmd_uniform(self, low: str, high: str) -> float:
-        a, b = _real(low), _real(high)
+        a, b = real(low, "uniform"), real(high, "uniform")
         return a + (b - a) * self.next_int() / MAX_INT
 
     def cmd_integer(self, k: str) -> int:
-        return self.next_int() % abs(_whole(k, "integer"))
+        return self.next_int() % abs(_nonzero(whole(k, "integer"), "integer"))
 
     def cmd_exponential(self, mu: str = "1.0") -> float:
-        return -_real(mu) * math.log(self.uniform())
+        return -real(mu, "exponential") * math.log(self.uniform())
 
     def cmd_normal(self, avg: str, std: str) -> str:
-        return format(self.normal(_real(avg), _real(std)), "g")
+        return format(self.normal(real(avg, "normal"), real(std, "normal")), "g")
 
     def cmd_lognormal(self, avg: str, std: str) -> str:
-        return format(math.exp(self.normal(_real(avg), _real(std))), "g")
+        return format(math.exp(self.normal(real(avg, "normal"), real(std, "normal"))), "g")
 
     def cmd_testint(self, n: str) -> int:
-        return self.next_int() % _whole(n, "testint")
+        return self.next_int() % abs(_nonzero(whole(n, "testint"), "testint"))
 
 
 class RandomVariableObject(Shadow):
@@ -147,7 +147,7 @@ class RandomVariableObject(Shadow):
         return format(self.value(), "6e")
 
     def cmd_test(self, count: str) -> None:
-        for _ in range(_whole(count, "count")):
+        for _ in range(whole(count, "count")):
             self.world.tcl.call("puts", "stdout", self.cmd_value())
 
     def cmd_loadCDF(self, path: str) -> int:
@@ -245,15 +245,7 @@ DISTRIBUTIONS = {
 }
 
 
-def _real(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise TclScriptError(f"expected a number but got {text!r}") from None
-
-
-def _whole(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise TclScriptError(f"{what}: expected a whole number but got {text!r}") from None
+def _nonzero(value: int, what: str) -> int:
+    if value == 0:
+        raise TclScriptError(f"{what} 0: the range must not be empty")
+    return value

@@ -97,6 +97,25 @@ def parse_bool(value: str, what: str) -> bool:
     return number != 0
 
 
+def whole(text: str, what: str) -> int:
+    """A whole number a script gave as an argument."""
+    try:
+        return int(text)
+    except ValueError:
+        raise TclScriptError(f"{what}: expected a whole number but got {text!r}") from None
+
+
+def real(text: str, what: str) -> float:
+    """A finite number a script gave as an argument."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise TclScriptError(f"{what}: expected a number but got {text!r}")
+    return number
+
+
 class Shadow:
     """An ns-2 object's commands and its view of the object's variables."""
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ackclock import units
 from ackclock.tcl.errors import NestedTclError, TclScriptError
 from ackclock.tcl.links import ErrorModelObject
-from ackclock.tcl.shadow import Shadow, ns2_real
+from ackclock.tcl.shadow import Shadow, ns2_real, whole
 
 if TYPE_CHECKING:
     from ackclock.tcl.world import World
@@ -82,7 +82,7 @@ class SimulatorObject(Shadow):
             )
 
     def cmd_color(self, fid: str, color: str) -> None:
-        self.world.nam.colors.append((int(fid), color))
+        self.world.nam.colors.append((whole(fid, "color"), color))
 
     def cmd_lossmodel(self, model: str, a: str, b: str) -> None:
         """The error model at the head of the link, before its queue."""
@@ -195,7 +195,7 @@ class SimulatorObject(Shadow):
         return event
 
     def cmd_cancel(self, event: str) -> None:
-        self.cancelled.add(int(event))
+        self.cancelled.add(whole(event, "cancel"))
 
     def _time(self, text: str) -> int:
         """A time `$ns at` takes: seconds, as a number."""

@@ -20,7 +20,7 @@ from ackclock.tcl.agents import Agent, FullTcp, TcpAgent, TcpSink, UdpAgent
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.links import LinkObject
 from ackclock.tcl.nodes import NodeObject
-from ackclock.tcl.shadow import Shadow, normalize
+from ackclock.tcl.shadow import Shadow, normalize, whole
 from ackclock.tcp_specs import Manual, Telnet
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ class World:
         if agent.node is not None:
             raise TclScriptError(f"{agent} is already attached to node {agent.node.id}")
         agent.node = node
-        agent.port = int(port) if port else node.next_port
+        agent.port = whole(port, f"{node} attach") if port else node.next_port
         node.next_port = max(node.next_port, agent.port + 1)
         node.agents.append(agent)
 
@@ -171,7 +171,7 @@ class World:
         """`$ns detach-agent`: the agent sends and receives nothing more."""
         for flow in agent.flows:
             flow.detach(sink=False)
-        for flow in self.started_flows(agent):
+        for flow in agent.inbound:
             flow.detach(sink=True)
         if agent.node is not None:
             agent.node.agents.remove(agent)
@@ -239,17 +239,11 @@ class World:
 
     def flow_started(self, agent: Agent, flow: Flow) -> None:
         agent.flows.append(flow)
+        if agent.peer is not None:
+            agent.peer.inbound.append(flow)
         fid = agent.integer("fid_")
         for link in self.links.values():
             link.flow_started(flow, fid)
-
-    def started_flows(self, agent: Agent) -> list[Flow]:
-        return [
-            flow
-            for a in self.shadows.values()
-            if isinstance(a, Agent) and a.peer is agent
-            for flow in a.flows
-        ]
 
     def _ends(self, agent: Agent) -> tuple[Any, Any, specs.FlowLabel]:
         src_node, src_port = agent.address()
