@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 import tcl_fuzz
-
 from ackclock.tcl import run_script
 
 CASES = 200
