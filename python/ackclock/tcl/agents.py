@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ackclock.handles import Flow, TcpFlow
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var
+from ackclock.tcl.shadow import Kind, Shadow, Var, whole
 from ackclock.tcp_specs import ALGORITHMS, TcpParams
 
 if TYPE_CHECKING:
