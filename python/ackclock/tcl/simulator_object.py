@@ -74,6 +74,9 @@ class SimulatorObject(Shadow):
         if op == "orient" and args:
             self.world.nam.orient[(src.id, dst.id)] = args[0]
         elif op == "queuePos" and args:
+            # ns-2 writes the reverse direction's line first, at the same position
+            if duplex:
+                self.world.nam.queue_positions.append((dst.id, src.id, args[0]))
             self.world.nam.queue_positions.append((src.id, dst.id, args[0]))
         elif op not in ("color", "label", "label-color", "label-at", "dynamics", "add-annotation"):
             raise TclScriptError(
@@ -278,7 +281,8 @@ class SimulatorObject(Shadow):
         self.world.annotate(text)
 
     def cmd_set_animation_rate(self, rate: str) -> None:
-        self.world.nam_line(f"v -t {self.cmd_now()} -e set_rate_ext {rate} 1")
+        step = self.world.tcl.call("time_parse", rate)
+        self.world.nam_line(f"v -t {self.cmd_now()} set_rate_ext {step} 1")
 
     def cmd_puts_ns_traceall(self, text: str) -> None:
         for channel in self.world.trace_all:

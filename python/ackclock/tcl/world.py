@@ -20,7 +20,7 @@ from ackclock.tcl.agents import Agent, FullTcp, TcpAgent, TcpSink, UdpAgent
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.links import LinkObject
 from ackclock.tcl.nodes import NodeObject
-from ackclock.tcl.shadow import Shadow, normalize, whole
+from ackclock.tcl.shadow import Shadow, normalize, ns2_real, whole
 from ackclock.tcp_specs import Manual, Telnet
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ class World:
         self.trace_all: list[str] = []
         self.link_traces: list[tuple[LinkObject, str]] = []
         self.nam = NamConfig()
+        # `trace-annotate` lines so far
+        self.annotations = 0
         # indexes for `ackclock view` to write
         self.view_paths: list[str] = []
         # the core's trace ids writing into each channel
@@ -394,11 +396,13 @@ class World:
         self.channels.flush_all(tcl_usable)
 
     def annotate(self, text: str) -> None:
-        """`$ns trace-annotate`: a line in the traces at the current time."""
+        """`$ns trace-annotate`: a line in the traces at the current time,
+        numbered in the nam trace as ns-2 numbers them."""
         now = self.now_ps() / 1e12
+        self.annotations += 1
         for channel in self.trace_all:
-            self.write_line(channel, f"v {now:.15g} eval {{set sim_annot {{{text}}}}}")
-        self.nam_line(f"v -t {now:.15g} -e sim_annotation {now:.15g} {len(text)} {text}")
+            self.write_line(channel, f"v {ns2_real(now)} eval {{set sim_annotation {{{text}}}}}")
+        self.nam_line(f"v -t {now:.15g} -e sim_annotation {now:.15g} {self.annotations} {text}")
 
     def nam_line(self, line: str) -> None:
         for channel in self.nam.channels:
