@@ -120,3 +120,20 @@ def test_sigint_exits_130_within_a_second_with_complete_traces(tmp_path: Path, w
     text = trace.read_text()
     assert text.endswith("\n")
     assert all(len(line.split()) == 12 for line in text.splitlines()[-10:])
+
+
+def test_the_scripts_own_lines_in_a_file_opened_with_w_do_not_overwrite_records(
+    tmp_path: Path,
+) -> None:
+    script = (
+        "set f [open out.tr w]\n"
+        + NETWORK
+        + '$ns at 0.5 {puts $f "mid-run line"}\n'
+        + '$ns at 1.0 "close $f; exit 0"\n'
+        + "$ns run\n"
+    )
+    assert run_tcl(tmp_path, script).returncode == 0
+    lines = (tmp_path / "out.tr").read_text().splitlines()
+    assert lines[0].startswith("+ 0 0 1 cbr")
+    middle = lines.index("mid-run line")
+    assert all(len(line.split()) == 12 for line in lines[:middle] + lines[middle + 1 :])

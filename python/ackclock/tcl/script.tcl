@@ -8,10 +8,16 @@ rename proc ::ackclock::tcl_proc
     ::ackclock::defined [uplevel 1 [list namespace which -command $name]]
 }
 
-# Which file each channel writes (traces go into the script's files).
+# Which file each channel writes (traces go into the script's files). A
+# file opened to be written anew is, once truncated, opened for appending,
+# so that the script's lines and the core's records both go to its end.
 rename open ::ackclock::tcl_open
 proc open {args} {
     set channel [::ackclock::tcl_open {*}$args]
+    if {[lindex $args 1] eq "w"} {
+        ::ackclock::tcl_close $channel
+        set channel [::ackclock::tcl_open [lindex $args 0] a]
+    }
     ::ackclock::opened $channel {*}$args
     return $channel
 }
