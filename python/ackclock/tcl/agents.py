@@ -50,8 +50,7 @@ class Agent(Shadow):
         "agent_port_": Var(Kind.INT, live=True),
         "dst_addr_": Var(Kind.INT, live=True),
         "dst_port_": Var(Kind.INT, live=True),
-        "prio_": Var(Kind.INT, ignored="ackclock's queues have no priorities"),
-        "ttl_": Var(Kind.INT, ignored="routes are loop-free, so TTLs never expire"),
+        "prio_": Var(Kind.INT, ignored="only ns-2's priority queues read it"),
         "flags_": Var(Kind.INT, ignored="ns-2's internal flag bits"),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
     }
@@ -158,7 +157,6 @@ class TcpAgent(Agent):
         # without effect on what ackclock computes
         "trace_all_oneline_": Var(Kind.BOOL, ignored="trace layout only"),
         "nam_tracevar_": Var(Kind.BOOL, ignored="nam variable display"),
-        "eln_": Var(Kind.BOOL, ignored="explicit loss notification needs ns-2's ELN links"),
         "print_request_": Var(Kind.BOOL, ignored="Quick-Start debugging output"),
     }
 
@@ -306,7 +304,6 @@ class TcpSink(Agent):
     variables = {
         "bytes_": Var(Kind.INT, live=True),
         "interval_": Var(Kind.TIME),
-        "maxSackBlocks_": Var(Kind.INT, ignored="ackclock's SACK receiver sends up to 3 blocks"),
     }
 
     def live(self, name: str) -> str | None:

@@ -37,6 +37,13 @@ PACKET_TYPES = {"tcp": 0, "udp": 1, "cbr": 2, "ack": 5}
 Row = dict[str, float]
 
 
+def early_drops(monitor: Shadow, name: str) -> None:
+    """ns-2 counts RED's early drops apart (epdrops_, ebdrops_); ackclock
+    does not, and says so rather than read 0."""
+    if name in ("epdrops_", "ebdrops_"):
+        raise TclScriptError(f"{monitor} {name}: ackclock does not count early (RED) drops apart")
+
+
 def _sum(rows: list[Row]) -> Row:
     return {k: sum(r[k] for r in rows) for k in TOTALS}
 
@@ -44,8 +51,8 @@ def _sum(rows: list[Row]) -> Row:
 class QueueMonitor(Shadow):
     variables = {
         **{var: Var(Kind.INT, live=True) for var in COUNTERS},
-        "epdrops_": Var(Kind.INT, ignored="ackclock does not tell early (RED) drops apart"),
-        "ebdrops_": Var(Kind.INT, ignored="ackclock does not tell early (RED) drops apart"),
+        "epdrops_": Var(Kind.INT, live=True),
+        "ebdrops_": Var(Kind.INT, live=True),
     }
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
@@ -80,7 +87,7 @@ class QueueMonitor(Shadow):
     def live(self, name: str) -> str | None:
         if name in COUNTERS:
             return str(int(self.totals()[COUNTERS[name]]))
-        return None
+        return early_drops(self, name)
 
     def cmd_reset(self) -> None:
         raw = _sum(self.rows())
@@ -236,7 +243,7 @@ class FlowRecord(Shadow):
     def live(self, name: str) -> str | None:
         if self.monitor is not None and name in COUNTERS:
             return str(int(self.totals()[COUNTERS[name]]))
-        return None
+        return early_drops(self, name)
 
 
 class Integrator(Shadow):

@@ -93,19 +93,15 @@ class World:
         self.tcl.call("::ackclock::init_vars", shadow.name, names)
         for var, spec in type(shadow).known_variables().items():
             full = f"{shadow.namespace}::{var}"
+            value = self.tcl.get(full)
+            if value is not None:
+                self.tcl.set(full, normalize(spec.kind, value, f"{shadow} {var}"))
             # (A trace names the variable as the script accessed it, maybe
             # through an instvar alias: the callbacks get its real name.)
             callback = self.tcl.call("list", shadow.name, var)
             if spec.live:
-                self.tcl.call(
-                    "trace", "add", "variable", full, "read", f"::ackclock::live {callback}"
-                )
-            value = self.tcl.get(full)
-            if value is not None:
-                self.tcl.set(full, normalize(spec.kind, value, f"{shadow} {var}"))
-            self.tcl.call(
-                "trace", "add", "variable", full, "write", f"::ackclock::typed {callback}"
-            )
+                self.tcl.call("trace", "add", "variable", full, "read", f"::ackclock::live {callback}")
+            self.tcl.call("trace", "add", "variable", full, "write", f"::ackclock::typed {callback}")
 
     def class_of(self, name: str) -> str:
         return self.tcl.call("::otcl::dispatch", name, "info", "class")
