@@ -237,3 +237,29 @@ def test_telnet_sends_packets_at_its_mean_interval(tmp_path: Path) -> None:
     done = run_tcl(tmp_path, script)
     # About 1000 packets in 100 s at one every 0.1 s on average.
     assert 900 < int(done.stdout) < 1100, done.stdout + done.stderr
+
+
+def test_docs_list_every_ignored_variable_and_refused_class() -> None:
+    from ackclock.tcl import registry
+    from conftest import ROOT
+
+    docs = (ROOT / "docs" / "tcl.md").read_text()
+    ignored = {
+        var
+        for shadow in registry.IMPLEMENTED.values()
+        for var, spec in shadow.known_variables().items()
+        if spec.ignored
+    }
+    assert [var for var in sorted(ignored) if f"`{var}`" not in docs] == []
+    refused = [cls.split("/")[-1] for cls in registry.UNSUPPORTED]
+    assert [cls for cls in refused if cls not in docs] == []
+
+
+def test_ns2s_random_number_shortcuts_draw_from_the_default_generator(tmp_path: Path) -> None:
+    script = (
+        "set a [uniform 2 3]\n"
+        "set b [exponential 1.0]\n"
+        "set c [integer 5]\n"
+        'puts "[expr {$a >= 2 && $a < 3}] [expr {$b > 0}] [expr {$c >= 0 && $c < 5}]"\n'
+    )
+    assert run_tcl(tmp_path, script).stdout == "1 1 1\n"

@@ -357,9 +357,3 @@ class UdpSink(Agent):
 
     def cmd_clear(self) -> None:
         raise TclScriptError(f"{self} clear: resetting a LossMonitor's counters is not supported")
-
-
-class PingAgent(Agent):
-    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
-        super().__init__(world, name, cls, ns2_class, args)
-        raise TclScriptError("Agent/Ping is not implemented yet")

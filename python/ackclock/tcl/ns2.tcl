@@ -189,6 +189,19 @@ SimpleLink instproc sample-queue-size {} {
     return "$meanBytes $meanPackets [join $counts]"
 }
 
+# ns-2's shortcuts to the default generator.
+proc uniform {args} {
+    return [$::defaultRNG uniform {*}$args]
+}
+
+proc exponential {args} {
+    return [$::defaultRNG exponential {*}$args]
+}
+
+proc integer {args} {
+    return [$::defaultRNG integer {*}$args]
+}
+
 # ackclock's packets carry every header: choosing them changes nothing.
 proc remove-all-packet-headers {} {}
 proc remove-packet-header {args} {}

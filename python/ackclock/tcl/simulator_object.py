@@ -119,6 +119,11 @@ class SimulatorObject(Shadow):
         if args and args[0] not in ("def", "expanded", "hierarchical", "flat"):
             raise TclScriptError(f"set-address-format {args[0]}: use def, expanded or hierarchical")
 
+    def cmd_make_lan(self, *args: str) -> None:
+        raise TclScriptError(
+            "make-lan: LANs (a shared medium) wait for network layer v2 (issue 16)"
+        )
+
     def cmd_multicast(self, *args: str) -> None:
         raise TclScriptError("multicast is not implemented")
 

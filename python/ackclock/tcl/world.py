@@ -99,9 +99,10 @@ class World:
             # (A trace names the variable as the script accessed it, maybe
             # through an instvar alias: the callbacks get its real name.)
             callback = self.tcl.call("list", shadow.name, var)
+            trace = ("trace", "add", "variable", full)
             if spec.live:
-                self.tcl.call("trace", "add", "variable", full, "read", f"::ackclock::live {callback}")
-            self.tcl.call("trace", "add", "variable", full, "write", f"::ackclock::typed {callback}")
+                self.tcl.call(*trace, "read", f"::ackclock::live {callback}")
+            self.tcl.call(*trace, "write", f"::ackclock::typed {callback}")
 
     def class_of(self, name: str) -> str:
         return self.tcl.call("::otcl::dispatch", name, "info", "class")
