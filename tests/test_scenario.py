@@ -182,7 +182,7 @@ def test_minimal_file_runs_until_idle(tmp_path):
             'bandwidth = "28.8kb"',
             'bandwidth = "28.8kb"\nspeed = 3',
             "links[1].reverse.speed: unknown key "
-            "(allowed: bandwidth, delay, queue, loss, jitter) (line 29)",
+            "(allowed: bandwidth, delay, queue, loss, jitter, cost) (line 29)",
         ),
         (
             "seed = 4",

@@ -14,8 +14,9 @@ from importlib.metadata import version
 
 from ackclock.confidence import ConfidenceInterval, mean_confidence_interval
 from ackclock.errors import ConfigError, ScenarioError, SimulationError, UnitError
-from ackclock.handles import Flow, Link, Node, TcpFlow
-from ackclock.results import FlowResult, LinkResult, RunResult
+from ackclock.handles import Flow, Lan, Link, Node, TcpFlow
+from ackclock.network_specs import DV, LinkFailures, Processing, SessionRouting, StaticRouting
+from ackclock.results import FlowResult, LinkResult, NicResult, NodeResult, RunResult
 from ackclock.simulator import Simulator
 from ackclock.specs import (
     RED,
@@ -38,6 +39,7 @@ from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 __version__ = version("ackclock")
 
 __all__ = [
+    "DV",
     "RED",
     "BitErrors",
     "Bulk",
@@ -51,19 +53,26 @@ __all__ = [
     "FlowLabel",
     "FlowResult",
     "GilbertElliott",
+    "Lan",
     "Link",
+    "LinkFailures",
     "LinkParams",
     "Manual",
     "Periodic",
     "TwoStateLoss",
     "LinkResult",
+    "NicResult",
     "Node",
+    "NodeResult",
+    "Processing",
     "RequestResponse",
     "RunResult",
     "Scenario",
     "ScenarioError",
+    "SessionRouting",
     "SimulationError",
     "Simulator",
+    "StaticRouting",
     "TcpFlow",
     "TcpParams",
     "Telnet",

@@ -244,6 +244,54 @@ class ManualAppSpec(TypedDict):
 
 TcpAppSpec = BulkAppSpec | TelnetAppSpec | RequestResponseAppSpec | ManualAppSpec
 
+# --- routing, link changes, processors --------------------------------------------
+class StaticRoutingSpec(TypedDict):
+    type: Literal["static"]  # shortest paths computed before the run (default)
+
+class SessionRoutingSpec(TypedDict):
+    type: Literal["session"]  # shortest paths recomputed at every link change
+
+# ns-2's rtproto DV; absent keys take ns-2's values with RIPv2 message sizes.
+class DvRoutingSpec(TypedDict, total=False):
+    type: Literal["dv"]
+    advert_interval_ps: int  # mean time between periodic updates (2 s)
+    infinity: int  # the metric meaning unreachable (32)
+    header_bytes: int  # update size = header_bytes + entry_bytes * nodes (32, 20)
+    entry_bytes: int
+
+RoutingSpec = StaticRoutingSpec | SessionRoutingSpec | DvRoutingSpec
+
+class LinkDownSpec(TypedDict):
+    type: Literal["down"]
+
+class LinkUpSpec(TypedDict):
+    type: Literal["up"]
+
+class BandwidthChangeSpec(TypedDict):
+    type: Literal["bandwidth"]
+    bandwidth_bps: int
+
+LinkChangeSpec = LinkDownSpec | LinkUpSpec | BandwidthChangeSpec
+
+# ns-2's rtmodel: up for `up_ps`, down for `down_ps` (exactly, or exponential
+# with these means), from start_ps (default 0.5 s) to finish_ps (none).
+class FailureModelSpec(TypedDict, total=False):
+    type: Literal["deterministic", "exponential"]
+    up_ps: int  # default 2 s (deterministic), 10 s (exponential)
+    down_ps: int  # default 1 s
+    start_ps: int
+    finish_ps: int | None
+
+# A node's processor: each packet takes service_ps (constant, or exponential
+# with that mean); queue_limit packets may wait (None: unlimited).
+class ProcessingSpec(TypedDict, total=False):
+    service_ps: int
+    distribution: Literal["constant", "exponential"]
+    queue_limit: int | None
+
+# A next hop: ("link", channel id, neighbour node) or ("nic", nic id, neighbour node).
+NextHop = tuple[Literal["link", "nic"], int, int]
+
 # --- results -------------------------------------------------------------------
 class MonitorCounts(TypedDict):
     channel: int
@@ -271,9 +319,11 @@ class LinkStats(TypedDict):
     delay_s: float
     tx_packets: int  # packets that started transmission
     tx_bytes: int
-    drops: int  # queue_drops + loss_drops
+    drops: int  # queue_drops + loss_drops + down_drops
     queue_drops: int  # refused by the queue discipline (full or RED)
     loss_drops: int  # removed by the error model
+    down_drops: int  # lost because the link was down
+    up: bool  # whether the link is up now
     ecn_marks: int
     utilization: float  # busy time / elapsed time
     mean_queue_packets: float  # time average of packets waiting (not in service)
@@ -317,6 +367,35 @@ class FlowStats(TypedDict, total=False):
     client_state: str  # RFC 9293 state names, e.g. "Established", "Closed"
     server_state: str
 
+class ProcessorStats(TypedDict):
+    packets: int  # handled
+    drops: int  # refused by the full queue
+    utilization: float  # busy time / elapsed time
+    mean_wait_s: float | None  # mean time waiting before handling
+    max_waiting: int  # the most packets an arrival found waiting
+    waiting: int  # packets waiting now
+
+class NodeStats(TypedDict, total=False):
+    id: int
+    name: str
+    routing: str  # "static" | "session" | "dv"
+    no_route_drops: int  # dropped for want of a route
+    ttl_drops: int  # dropped when their time to live ran out
+    waiting: int  # packets waiting for a route now
+    processor: ProcessorStats  # present when the node has a processor
+
+class NicStats(TypedDict):
+    id: int
+    node: int
+    medium: int
+    tx_packets: int
+    tx_bytes: int
+    rx_packets: int  # received for its node (or broadcast)
+    queue_drops: int  # refused by the full interface queue
+    rx_errors: int
+    queued: int  # in the interface queue now
+    utilization: float
+
 class Results(TypedDict):
     sim_time_s: float
     events: int
@@ -324,6 +403,8 @@ class Results(TypedDict):
     replication: int
     links: list[LinkStats]
     flows: list[FlowStats]
+    nodes: list[NodeStats]
+    nics: list[NicStats]
 
 RunOutcome = Literal["until", "idle", "stopped", "callback"]
 
@@ -351,8 +432,37 @@ class Sim:
         jitter: JitterSpec | None = None,
     ) -> int:
         """A simplex link src->dst; returns the channel id (0, 1, ...).
-        A duplex link is two channels. Raises ConfigError for an unknown node,
-        src == dst, a second channel for the same (src, dst), or a bad spec."""
+        A duplex link is two channels; two nodes may have several. Raises
+        ConfigError for an unknown node, src == dst or a bad spec."""
+    def set_cost(self, channel: int, cost: int) -> None:
+        """The channel's routing cost (ns-2's `$ns cost`; default 1, at least 1)."""
+    def set_router(self, node: int, router: RoutingSpec) -> None:
+        """How the node makes its routes (default static)."""
+    def add_route(self, node: int, dst: int, channel: int) -> None:
+        """A static route: node sends dst's packets on channel (which leaves node)."""
+    def set_route_wait(self, node: int, capacity: int, timeout_ps: int) -> None:
+        """Packets without a route wait at the node (at most capacity, each for
+        at most timeout_ps) instead of being dropped."""
+    def record_routes(self) -> None:
+        """Starts recording every route change."""
+    def route_changes(self) -> list[tuple[float, int, int, NextHop | None]]:
+        """(time_s, node, dst, new next hop or None) since record_routes()."""
+    def routes(self, node: int) -> list[NextHop | None]:
+        """The node's next hop towards each node id, now."""
+    def change_links(self, channels: list[int], change: LinkChangeSpec) -> None:
+        """Takes channels down, up or to a new rate now."""
+    def schedule_link_change(self, at_ps: int, channels: list[int], change: LinkChangeSpec) -> None:
+        """The same at a time (not in the past)."""
+    def add_failure_model(self, channels: list[int], model: FailureModelSpec) -> None:
+        """The channels fail and recover over and over (ns-2's rtmodel)."""
+    def set_processor(self, node: int, processing: ProcessingSpec | None = None) -> None:
+        """Gives the node a processor (None removes it)."""
+    def add_lan(
+        self, nodes: list[int], bandwidth_bps: int, delay_ps: int, queue_limit: int
+    ) -> list[int]:
+        """A contention-free LAN joining the nodes; returns their NIC ids."""
+    def node_stats(self, node: int) -> NodeStats: ...
+    def nic_stats(self, nic: int) -> NicStats: ...
     def set_loss(self, channel: int, loss: LossSpec | None = None) -> None: ...
     def queue_now(self, channel: int) -> tuple[int, int, float | None]:
         """(packets, bytes) waiting in a channel's queue now, and RED's average

@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ackclock import checks, specs, units
+from ackclock import checks, network_specs, specs, units
 from ackclock.errors import ConfigError
-from ackclock.results import FlowResult, LinkResult, flow_result, link_result
+from ackclock.results import (
+    FlowResult,
+    LinkResult,
+    NicResult,
+    NodeResult,
+    flow_result,
+    link_result,
+    nic_result,
+    node_result,
+)
 from ackclock.series import Row, rows, with_segments
 
 if TYPE_CHECKING:
-    from ackclock._native import MonitorCounts, Sim
+    from ackclock._native import LinkChangeSpec, MonitorCounts, Sim
 
 
 class Node:
@@ -24,6 +33,32 @@ class Node:
 
     def belongs_to(self, native: Sim) -> bool:
         return self._native is native
+
+    def set_processing(self, processing: network_specs.Processing | None) -> None:
+        """Gives the node a processor that handles each packet it receives or
+        sends for a service time, one at a time (None removes it)."""
+        self._native.set_processor(self.id, network_specs.processing_spec(processing, "processing"))
+
+    def wait_for_routes(self, packets: int, timeout: units.Duration) -> None:
+        """Packets without a route wait here, at most `packets` of them (the
+        oldest make room) for at most `timeout` each, and leave when a route
+        comes; by default they are dropped."""
+        capacity = checks.integer(packets, "packets", "packet count")
+        self._native.set_route_wait(self.id, capacity, units.duration_ps(timeout, "timeout"))
+
+    def routes(self) -> dict[str, str | None]:
+        """{destination: the neighbour this node sends its packets to, or None}
+        for every other node, now."""
+        hops = self._native.routes(self.id)
+        name = self._native.node_name
+        return {
+            name(dst): None if hop is None else name(hop[2])
+            for dst, hop in enumerate(hops)
+            if dst != self.id
+        }
+
+    def stats(self) -> NodeResult:
+        return node_result(self._native.node_stats(self.id))
 
     def __repr__(self) -> str:
         return f"Node({self.name!r})"
@@ -41,6 +76,28 @@ class Link:
         self.dst = dst
         self.bandwidth_bps = bandwidth_bps
         self.delay_ps = delay_ps
+        self.reverse: Link | None = None
+        """The other direction of a duplex link."""
+
+    def down(self, at: units.Duration | None = None) -> None:
+        """Takes this direction down at `at` (absolute; None: now): what it
+        queues or carries is lost and packets are dropped until it is up."""
+        change_links(self._native, [self], {"type": "down"}, at)
+
+    def up(self, at: units.Duration | None = None) -> None:
+        """Brings this direction back up at `at` (None: now)."""
+        change_links(self._native, [self], {"type": "up"}, at)
+
+    def set_bandwidth(self, bandwidth: units.Bandwidth, at: units.Duration | None = None) -> None:
+        """Changes this direction's rate at `at` (None: now); the packet being
+        sent then finishes at the old rate."""
+        bps = units.bandwidth_bps(bandwidth, "bandwidth")
+        change_links(self._native, [self], {"type": "bandwidth", "bandwidth_bps": bps}, at)
+
+    def set_cost(self, cost: int) -> None:
+        """The routing cost of this direction (ns-2's `$ns cost`, default 1):
+        paths minimise the sum of costs."""
+        self._native.set_cost(self.id, checks.integer(cost, "cost", "cost", minimum=1))
 
     def set_loss(self, loss: specs.LossModel | None) -> None:
         """Attaches an error model to this direction (None removes it)."""
@@ -105,6 +162,36 @@ class Link:
             f"Link({self.src.name}->{self.dst.name}, {units.format_bandwidth(self.bandwidth_bps)}, "
             f"{units.format_duration(self.delay_ps)})"
         )
+
+
+def change_links(
+    native: Sim, links: list[Link], change: LinkChangeSpec, at: units.Duration | None
+) -> None:
+    """Changes link directions now, or at the absolute time `at`."""
+    channels = [link.id for link in links]
+    if at is None:
+        native.change_links(channels, change)
+    else:
+        native.schedule_link_change(units.duration_ps(at, "at"), channels, change)
+
+
+class Lan:
+    """A shared LAN segment (`Simulator.lan`): a NIC on each of its nodes."""
+
+    def __init__(self, native: Sim, nodes: list[Node], nics: list[int]) -> None:
+        self._native = native
+        self.nodes = tuple(nodes)
+        self._nics = nics
+
+    def stats(self) -> list[NicResult]:
+        """Each node's NIC on the segment, in the order of `nodes`."""
+        return [
+            nic_result(self._native.nic_stats(nic), node.name)
+            for nic, node in zip(self._nics, self.nodes)
+        ]
+
+    def __repr__(self) -> str:
+        return f"Lan({', '.join(node.name for node in self.nodes)})"
 
 
 class Flow:

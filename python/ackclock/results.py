@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypedDict, cast
 
 if TYPE_CHECKING:
-    from ackclock._native import FlowStats, LinkStats, Results
+    from ackclock._native import FlowStats, LinkStats, NicStats, NodeStats, ProcessorStats, Results
 
 # Functional syntax because "from" is a keyword.
 LinkResult = TypedDict(
@@ -22,6 +22,8 @@ LinkResult = TypedDict(
         "drops": int,
         "queue_drops": int,
         "loss_drops": int,
+        "down_drops": int,
+        "up": bool,
         "ecn_marks": int,
         "utilization": float,
         "mean_queue_packets": float,
@@ -69,6 +71,34 @@ class FlowResult(_FlowResult, total=False):
     server_state: str
 
 
+class _NodeResult(TypedDict):
+    name: str
+    routing: str
+    no_route_drops: int
+    ttl_drops: int
+    waiting: int
+
+
+class NodeResult(_NodeResult, total=False):
+    """A node's statistics; `processor` is present when it has one."""
+
+    processor: ProcessorStats
+
+
+class NicResult(TypedDict):
+    """A NIC on a shared medium, named by its node."""
+
+    node: str
+    medium: int
+    tx_packets: int
+    tx_bytes: int
+    rx_packets: int
+    queue_drops: int
+    rx_errors: int
+    queued: int
+    utilization: float
+
+
 class RunResult(TypedDict):
     sim_time_s: float
     events: int
@@ -76,6 +106,8 @@ class RunResult(TypedDict):
     replication: int
     links: list[LinkResult]
     flows: list[FlowResult]
+    nodes: list[NodeResult]
+    nics: list[NicResult]
 
 
 def link_result(stats: LinkStats, src: str, dst: str) -> LinkResult:
@@ -92,6 +124,17 @@ def flow_result(stats: FlowStats, src: str, dst: str) -> FlowResult:
     return cast("FlowResult", {**named, **rest})
 
 
+def node_result(stats: NodeStats) -> NodeResult:
+    """The core's node statistics, identified by the node's name."""
+    return cast("NodeResult", {key: value for key, value in stats.items() if key != "id"})
+
+
+def nic_result(stats: NicStats, node: str) -> NicResult:
+    """The core's NIC statistics with the node's name in place of its id."""
+    rest = {key: value for key, value in stats.items() if key not in ("id", "node")}
+    return cast("NicResult", {"node": node, **rest})
+
+
 def run_result(results: Results, node_names: Sequence[str]) -> RunResult:
     """The whole run; `node_names[i]` is the name of node id i."""
     return {
@@ -105,4 +148,6 @@ def run_result(results: Results, node_names: Sequence[str]) -> RunResult:
         "flows": [
             flow_result(s, node_names[s["src"]], node_names[s["dst"]]) for s in results["flows"]
         ],
+        "nodes": [node_result(s) for s in results["nodes"]],
+        "nics": [nic_result(s, node_names[s["node"]]) for s in results["nics"]],
     }

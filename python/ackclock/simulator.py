@@ -17,13 +17,13 @@ import os
 import time
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
-from ackclock import _native, checks, nam, specs, tcp_specs, units
+from ackclock import _native, checks, nam, network_specs, specs, tcp_specs, units
 from ackclock.errors import ConfigError, ParameterError
-from ackclock.handles import Flow, Link, Monitor, Node, TcpFlow
+from ackclock.handles import Flow, Lan, Link, Monitor, Node, TcpFlow, change_links
 from ackclock.results import RunResult, run_result
 
 if TYPE_CHECKING:
-    from ackclock._native import QueueSpec, SizeSpec, TrafficSpec
+    from ackclock._native import QueueSpec, RoutingSpec, SizeSpec, TrafficSpec
 
 RunEnd = Literal["until", "idle", "stopped"]
 
@@ -43,7 +43,9 @@ class Simulator:
         self.replication = checks.integer(replication, "replication", "replication index")
         self._native = _native.Sim(self.seed, self.replication)
         self._nodes: list[Node] = []
-        self._links: dict[tuple[int, int], Link] = {}
+        self._links: list[Link] = []
+        # The routing `routing()` set for every node, new ones included.
+        self._routing: RoutingSpec | None = None
         self._flows: list[Flow] = []
         self._callbacks: dict[int, Callable[[], object]] = {}
         self._stop_requested = False
@@ -77,7 +79,7 @@ class Simulator:
     @property
     def links(self) -> tuple[Link, ...]:
         """Every link direction, in creation order."""
-        return tuple(self._links.values())
+        return tuple(self._links)
 
     @property
     def flows(self) -> tuple[Flow, ...]:
@@ -85,13 +87,21 @@ class Simulator:
 
     # --- topology ---------------------------------------------------------------
 
-    def node(self, name: str | None = None) -> Node:
-        """A new node; unnamed nodes are called n0, n1, ... by creation order."""
+    def node(
+        self, name: str | None = None, processing: network_specs.Processing | None = None
+    ) -> Node:
+        """A new node; unnamed nodes are called n0, n1, ... by creation order.
+        `processing` gives it a processor (see `Node.set_processing`)."""
         name = f"n{len(self._nodes)}" if name is None else checks.name(name, "name")
         if any(node.name == name for node in self._nodes):
             raise ParameterError("name", f"{name!r} is already the name of a node")
+        cpu = network_specs.processing_spec(processing, "processing")
         node = Node(self._native, self._native.add_node(name), name)
         self._nodes.append(node)
+        if self._routing is not None:
+            self._native.set_router(node.id, self._routing)
+        if cpu is not None:
+            self._native.set_processor(node.id, cpu)
         return node
 
     def simplex_link(
@@ -134,20 +144,45 @@ class Simulator:
             "a",
         )
         link = self._add_channel(*forward)
-        self._add_channel(*backward)
+        link.reverse = self._add_channel(*backward)
+        link.reverse.reverse = link
         return link
 
     def link(self, src: Node, dst: Node) -> Link:
-        """The link direction src->dst."""
+        """The link direction src->dst (when there are several, use the handles
+        that `simplex_link` and `duplex_link` returned)."""
         src = self._own_node(src, "src")
         dst = self._own_node(dst, "dst")
-        try:
-            return self._links[(src.id, dst.id)]
-        except KeyError:
-            raise ConfigError(f"there is no link {src.name}->{dst.name}") from None
+        links = [link for link in self._links if (link.src, link.dst) == (src, dst)]
+        if not links:
+            raise ConfigError(f"there is no link {src.name}->{dst.name}")
+        if len(links) > 1:
+            raise ConfigError(
+                f"there are {len(links)} links {src.name}->{dst.name}: use the Link that "
+                "simplex_link or duplex_link returned"
+            )
+        return links[0]
+
+    def links_between(self, a: Node, b: Node) -> list[Link]:
+        """Every link direction between a and b, both ways, in creation order."""
+        a = self._own_node(a, "a")
+        b = self._own_node(b, "b")
+        links = [link for link in self._links if (link.src, link.dst) in ((a, b), (b, a))]
+        if not links:
+            raise ConfigError(f"there is no link between {a.name} and {b.name}")
+        return links
+
+    def _changing(self, a: Any, b: Any) -> list[Link]:
+        """The directions a link change applies to: both of the link `a`
+        (b None), or every link between the nodes a and b."""
+        if isinstance(a, Link) and b is None:
+            if a not in self._links:
+                raise ParameterError("a", f"{a!r} is not a link of this simulation")
+            return [a] if a.reverse is None else [a, a.reverse]
+        return self.links_between(a, b)
 
     def _own_link(self, link: Any) -> Link:
-        if not isinstance(link, Link) or link not in self._links.values():
+        if not isinstance(link, Link) or link not in self._links:
             raise ParameterError("links", f"{link!r} is not a link of this simulation")
         return link
 
@@ -170,8 +205,6 @@ class Simulator:
         dst = self._own_node(dst, dst_parameter)
         if src is dst:
             raise ConfigError(f"a link needs two different nodes, got {src.name!r} twice")
-        if (src.id, dst.id) in self._links:
-            raise ConfigError(f"there is already a link {src.name}->{dst.name}")
         return (
             src,
             dst,
@@ -185,8 +218,100 @@ class Simulator:
     ) -> Link:
         channel_id = self._native.add_channel(src.id, dst.id, bandwidth_bps, delay_ps, queue)
         link = Link(self._native, channel_id, src, dst, bandwidth_bps, delay_ps)
-        self._links[(src.id, dst.id)] = link
+        self._links.append(link)
         return link
+
+    def lan(
+        self,
+        nodes: list[Node],
+        bandwidth: units.Bandwidth,
+        delay: units.Duration,
+        queue_limit: int = 50,
+    ) -> Lan:
+        """A shared LAN segment joining `nodes`, each through a new NIC that
+        queues at most `queue_limit` packets: every frame reaches every other
+        NIC `delay` after it starts, and each NIC sends at `bandwidth` without
+        contention (no carrier sense, no collisions; docs/architecture.md)."""
+        own = [self._own_node(node, "nodes") for node in nodes]
+        if len(own) < 2:
+            raise ParameterError("nodes", "a LAN needs at least two nodes")
+        nics = self._native.add_lan(
+            [node.id for node in own],
+            units.bandwidth_bps(bandwidth, "bandwidth"),
+            units.duration_ps(delay, "delay"),
+            checks.integer(queue_limit, "queue_limit", "queue limit", minimum=1),
+        )
+        return Lan(self._native, own, nics)
+
+    # --- routing and link dynamics ------------------------------------------------
+
+    def routing(self, protocol: network_specs.Routing, nodes: list[Node] | None = None) -> None:
+        """How nodes make their routes (like ns-2's `$ns rtproto`): `nodes`, or
+        every node, those created later included. The default is
+        `StaticRouting()`."""
+        spec = network_specs.routing_spec(protocol, "protocol")
+        if nodes is None:
+            self._routing = spec
+            targets = self._nodes
+        else:
+            targets = [self._own_node(node, "nodes") for node in nodes]
+        for node in targets:
+            self._native.set_router(node.id, spec)
+
+    def route(self, node: Node, dst: Node, via: Link) -> None:
+        """A static route: `node` sends `dst`'s packets on `via` (which must
+        leave `node`) instead of along the shortest path."""
+        node = self._own_node(node, "node")
+        dst = self._own_node(dst, "dst")
+        if not isinstance(via, Link) or via not in self._links:
+            raise ParameterError("via", f"{via!r} is not a link of this simulation")
+        if via.src is not node:
+            raise ParameterError("via", f"{via!r} does not leave {node.name}")
+        self._native.add_route(node.id, dst.id, via.id)
+
+    def link_down(
+        self, a: Node | Link, b: Node | None = None, at: units.Duration | None = None
+    ) -> None:
+        """Takes every link between the nodes a and b down, both ways (or both
+        directions of the link `a`), at `at` (absolute; None: now), like
+        ns-2's `rtmodel-at ... down`: what they queue or carry is lost."""
+        change_links(self._native, self._changing(a, b), {"type": "down"}, at)
+
+    def link_up(
+        self, a: Node | Link, b: Node | None = None, at: units.Duration | None = None
+    ) -> None:
+        """Brings the links `link_down` would take down back up at `at`."""
+        change_links(self._native, self._changing(a, b), {"type": "up"}, at)
+
+    def link_failures(
+        self, a: Node | Link, b: Node | None = None, *, failures: network_specs.LinkFailures
+    ) -> None:
+        """The links `link_down` would take down fail and recover over and
+        over, together (ns-2's `rtmodel`)."""
+        if not isinstance(failures, network_specs.LinkFailures):
+            raise ParameterError(
+                "failures", f"{failures!r} is not a failure model: use ackclock.LinkFailures"
+            )
+        links = self._changing(a, b)
+        self._native.add_failure_model([link.id for link in links], failures.to_native())
+
+    def record_routes(self) -> None:
+        """Starts recording every route change (see `route_changes`)."""
+        self._native.record_routes()
+
+    def route_changes(self) -> list[dict[str, Any]]:
+        """Every route change since `record_routes()`: time_s, node, dst and
+        the new next_hop (a node name, or None when the route went away)."""
+        name = self._native.node_name
+        return [
+            {
+                "time_s": time_s,
+                "node": name(node),
+                "dst": name(dst),
+                "next_hop": None if hop is None else name(hop[2]),
+            }
+            for time_s, node, dst, hop in self._native.route_changes()
+        ]
 
     # --- traffic ----------------------------------------------------------------
 
@@ -510,8 +635,10 @@ class Simulator:
 
     def _nam_topology(self) -> str:
         links = []
-        for (src, dst), link in self._links.items():
-            if (dst, src) not in self._links or src < dst:
+        pairs = {(link.src.id, link.dst.id) for link in self._links}
+        for link in self._links:
+            src, dst = link.src.id, link.dst.id
+            if (dst, src) not in pairs or src < dst:
                 delay_s = link.delay_ps / units.PS_PER_S
                 links.append((src, dst, float(link.bandwidth_bps), delay_s, None))
         labels = nam.node_labels((node.id, node.name) for node in self._nodes)
@@ -550,7 +677,7 @@ class Simulator:
             raise ParameterError("node", "give either node or link")
         if node is not None:
             return None, self._own_node(node, "node").id
-        if not isinstance(link, Link) or link not in self._links.values():
+        if not isinstance(link, Link) or link not in self._links:
             raise ParameterError("link", f"{link!r} is not a link of this simulation")
         return [link.id], None
 

@@ -1,10 +1,11 @@
 """The human-readable summary `ackclock run` prints: one table of link
-directions, one of UDP flows and one of TCP connections (each table only when
+directions, one of UDP flows, one of TCP connections and one of the nodes that
+route dynamically, have a processor or dropped packets (each table only when
 there is something to show)."""
 
 from __future__ import annotations
 
-from ackclock.results import FlowResult, LinkResult, RunResult
+from ackclock.results import FlowResult, LinkResult, NodeResult, RunResult
 from ackclock.tables import format_table
 from ackclock.units import PS_PER_S, format_bandwidth, format_duration, format_size
 
@@ -106,6 +107,32 @@ def _tcp_table(flows: list[FlowResult]) -> str:
     )
 
 
+def _shows(node: NodeResult) -> bool:
+    """Whether a node has more to tell than a static router that dropped nothing."""
+    dropped = node["no_route_drops"] or node["ttl_drops"]
+    return node["routing"] != "static" or "processor" in node or bool(dropped)
+
+
+def _node_table(nodes: list[NodeResult]) -> str:
+    rows = []
+    for node in nodes:
+        cpu = node.get("processor")
+        rows.append(
+            [
+                node["name"],
+                node["routing"],
+                str(node["no_route_drops"]),
+                str(node["ttl_drops"]),
+                "-" if cpu is None else str(cpu["packets"]),
+                "-" if cpu is None else str(cpu["drops"]),
+                "-" if cpu is None else f"{cpu['utilization'] * 100:.1f}%",
+                "-" if cpu is None else _ms(cpu["mean_wait_s"]),
+            ]
+        )
+    headers = ["node", "routing", "no route", "ttl", "cpu pkts", "cpu drops", "cpu util"]
+    return format_table([*headers, "cpu wait ms"], rows, align="ll" + "r" * 6)
+
+
 def format_summary(results: RunResult, wall_s: float) -> str:
     heading = (
         f"simulated {results['sim_time_s']:g} s in {wall_s:.3f} s wall time, "
@@ -118,4 +145,7 @@ def format_summary(results: RunResult, wall_s: float) -> str:
         parts.append(f"Flows\n{_udp_table(udp)}")
     if tcp:
         parts.append(f"TCP connections\n{_tcp_table(tcp)}")
+    nodes = [node for node in results["nodes"] if _shows(node)]
+    if nodes:
+        parts.append(f"Nodes\n{_node_table(nodes)}")
     return "\n\n".join(parts) + "\n"

@@ -11,6 +11,10 @@
 //! The ledger is consulted lazily: `advance(now)` retires the departures
 //! that happened before `now`, integrating queue length and busy time
 //! exactly between them.
+//!
+//! A link can go down (everything queued or on the wire is lost, as in
+//! ns-2's dynamic links) and come back up, and its rate can change: the
+//! packet being sent keeps the old rate, those waiting are re-timed.
 
 use crate::discipline::{Admission, Backlog, Discipline};
 use crate::jitter::Jitter;
@@ -50,6 +54,8 @@ pub enum DropReason {
     Queue,
     /// The error model lost it at the link head.
     Loss,
+    /// The link is down.
+    LinkDown,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +88,9 @@ pub struct ChannelStats {
     pub tx_bytes: u64,
     pub queue_drops: u64,
     pub loss_drops: u64,
+    /// Packets offered while the link was down, or queued or on the wire
+    /// when it went down.
+    pub down_drops: u64,
     pub ecn_marks: u64,
     /// Transmitter busy time of completed transmissions.
     pub busy: Duration,
@@ -163,12 +172,32 @@ impl ArrivalLine {
             ArrivalLine::Reordering(h) => h.pop(),
         }
     }
+    /// Everything on the line, in arrival order.
     fn drain(&mut self) -> Vec<InFlight> {
         match self {
             ArrivalLine::Fifo(q) => q.drain(..).collect(),
             ArrivalLine::Reordering(h) => std::mem::take(h).into_sorted_vec().into_iter().rev().collect(),
         }
     }
+}
+
+/// What taking a link down removed from it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flushed {
+    /// Packets that had started transmission (in service or on the wire),
+    /// in arrival order, with whether the wire had already lost them.
+    pub sent: Vec<(PacketId, bool)>,
+    /// Packets still waiting in the queue, in queue order.
+    pub waiting: Vec<PacketId>,
+}
+
+/// What a rate change did to the packets waiting in the queue.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Retimed {
+    /// Each waiting packet with its new transmission start, in queue order.
+    pub departures: Vec<(PacketId, Instant)>,
+    /// Set when the engine must schedule an arrival event at this time.
+    pub wake: Option<Instant>,
 }
 
 pub struct Channel {
@@ -199,6 +228,10 @@ pub struct Channel {
     last_arrival: Instant,
     /// Time of this channel's live arrival event in the engine, if any.
     armed: Option<Instant>,
+    up: bool,
+    /// Whether a packet may be refused before the queue (the link is down
+    /// or loses packets there): one test on the fast path for both.
+    head_checks: bool,
     stats: ChannelStats,
     /// (time, waiting packets, waiting bytes) at every change, when asked.
     queue_series: Option<Vec<(Instant, u32, u64)>>,
@@ -208,6 +241,7 @@ impl Channel {
     /// `id` names the channel's random streams.
     pub fn new(config: ChannelConfig, id: u32, streams: &RngStreams) -> Self {
         let reorder = config.jitter.is_some_and(|j| j.reorder);
+        let head_checks = config.loss.as_ref().is_some_and(|l| l.position == LossPosition::BeforeQueue);
         Channel {
             from: config.from,
             to: config.to,
@@ -231,6 +265,8 @@ impl Channel {
             sent_order: 0,
             last_arrival: Instant::ZERO,
             armed: None,
+            up: true,
+            head_checks,
             stats: ChannelStats { occupancy: vec![0], ..ChannelStats::default() },
             queue_series: None,
         }
@@ -260,11 +296,13 @@ impl Channel {
     /// Replaces every loss model by `loss` (for every flow), or none.
     pub fn set_loss(&mut self, loss: Option<LossModel>) {
         self.losses = loss.into_iter().map(|m| (m, FlowFilter::All)).collect();
+        self.update_head_checks();
     }
 
     /// Adds a loss model for the flows `flows` takes; returns its index.
     pub fn add_loss(&mut self, loss: LossModel, flows: FlowFilter) -> usize {
         self.losses.push((loss, flows));
+        self.update_head_checks();
         self.losses.len() - 1
     }
 
@@ -277,6 +315,112 @@ impl Channel {
             }
             None => false,
         }
+    }
+
+    pub fn is_up(&self) -> bool {
+        self.up
+    }
+
+    /// Takes the link down at `now`: it refuses packets until `set_up`, and
+    /// every packet queued, in transmission or on the wire is lost.
+    pub fn set_down(&mut self, now: Instant) -> Flushed {
+        self.advance(now);
+        self.up = false;
+        self.update_head_checks();
+        let waiting = self.waiting_count();
+        let mut entries = self.line.drain();
+        // The waiting packets are the last `waiting` sent; the line holds
+        // them by send order.
+        entries.sort_by_key(|f| f.order);
+        let unsent = entries.split_off(entries.len() - waiting);
+        entries.sort_by_key(|f| (f.at, f.order));
+        if let Some(d) = self.ledger.front().filter(|d| d.started) {
+            self.stats.busy += now - d.tx_start;
+        }
+        self.ledger.clear();
+        self.busy_until = now;
+        self.waiting_packets = 0;
+        self.waiting_bytes = 0;
+        self.note_queue_change(now);
+        let flushed = Flushed {
+            sent: entries.iter().map(|f| (f.arrival.packet, f.arrival.lost)).collect(),
+            waiting: unsent.iter().map(|f| f.arrival.packet).collect(),
+        };
+        let lost_on_wire = flushed.sent.iter().filter(|&&(_, lost)| lost).count();
+        self.stats.down_drops += (flushed.sent.len() - lost_on_wire + flushed.waiting.len()) as u64;
+        flushed
+    }
+
+    /// Brings the link back up.
+    pub fn set_up(&mut self) {
+        self.up = true;
+        self.update_head_checks();
+    }
+
+    fn update_head_checks(&mut self) {
+        self.head_checks = !self.up || self.losses.iter().any(|(l, _)| l.position == LossPosition::BeforeQueue);
+    }
+
+    /// Why a packet is refused before the queue, if it is.
+    #[cold]
+    fn refused_at_head(&mut self, size: u32, flow: u32) -> Option<DropReason> {
+        if !self.up {
+            self.stats.down_drops += 1;
+            Some(DropReason::LinkDown)
+        } else if self.loses(size, flow, LossPosition::BeforeQueue) {
+            self.stats.loss_drops += 1;
+            Some(DropReason::Loss)
+        } else {
+            None
+        }
+    }
+
+    /// Changes the rate at `now`. The packet in transmission finishes at
+    /// the old rate; the waiting packets are re-timed at the new one and
+    /// keep the extra delay (jitter) they drew.
+    pub fn set_bandwidth(&mut self, now: Instant, bandwidth: Bandwidth) -> Retimed {
+        self.advance(now);
+        self.bandwidth = bandwidth;
+        self.last_tx_time = (0, bandwidth.tx_time(0));
+        let waiting = self.waiting_count();
+        let mut entries = self.line.drain();
+        entries.sort_by_key(|f| f.order);
+        let mut retimed = entries.split_off(entries.len() - waiting);
+        self.last_arrival = entries.iter().map(|f| f.at).max().unwrap_or(Instant::ZERO);
+        for f in entries {
+            self.line.push(f);
+        }
+        let first_waiting = self.ledger.len() - waiting;
+        let mut tx_start = self.ledger.get(first_waiting.wrapping_sub(1)).map_or(now, |d| d.tx_end);
+        let mut departures = Vec::with_capacity(waiting);
+        for (f, d) in retimed.iter_mut().zip(self.ledger.range_mut(first_waiting..)) {
+            let extra = f.at - d.tx_end; // propagation delay plus jitter
+            d.tx_start = tx_start;
+            d.tx_end = tx_start + bandwidth.tx_time(d.size);
+            f.at = d.tx_end + extra;
+            if !self.jitter.is_some_and(|j| j.reorder) {
+                f.at = f.at.max(self.last_arrival);
+            }
+            self.last_arrival = self.last_arrival.max(f.at);
+            departures.push((f.arrival.packet, tx_start));
+            tx_start = d.tx_end;
+        }
+        self.busy_until = self.ledger.back().map_or(self.busy_until, |d| d.tx_end);
+        for f in retimed {
+            self.line.push(f);
+        }
+        let head = self.line.head_time();
+        let wake = head.filter(|&h| self.armed.is_none_or(|a| h < a));
+        if wake.is_some() {
+            self.armed = wake;
+        }
+        Retimed { departures, wake }
+    }
+
+    /// Packets in the ledger that have not started transmission (call
+    /// `advance` first); they are the ledger's last entries.
+    fn waiting_count(&self) -> usize {
+        self.ledger.iter().rev().take_while(|d| !d.started).count()
     }
 
     /// Starts recording the queue length at every change (from now on).
@@ -319,9 +463,10 @@ impl Channel {
     /// Offers a packet of `size` bytes of flow `flow` to the channel at `now`.
     pub fn send(&mut self, now: Instant, packet: PacketId, size: u32, flow: u32, ecn_capable: bool) -> SendOutcome {
         self.advance(now);
-        if self.loses(size, flow, LossPosition::BeforeQueue) {
-            self.stats.loss_drops += 1;
-            return SendOutcome::Dropped(DropReason::Loss);
+        if self.head_checks {
+            if let Some(reason) = self.refused_at_head(size, flow) {
+                return SendOutcome::Dropped(reason);
+            }
         }
         let backlog = self.backlog(now);
         let ce_marked = match self.discipline.admit(&backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng) {
@@ -639,6 +784,87 @@ mod tests {
         c.advance(Instant::from_ps(5 * MS));
         let series: Vec<(u64, u32)> = c.queue_series().iter().map(|&(t, n, _)| (t.as_ps() / MS, n)).collect();
         assert_eq!(series, vec![(0, 0), (0, 1), (0, 2), (1, 1), (2, 0)]);
+    }
+
+    #[test]
+    fn a_link_going_down_loses_what_it_holds_and_refuses_packets_until_up() {
+        // 1 ms per packet, 1 ms of wire: at 1.5 ms packet 0 is on the wire,
+        // 1 is being sent and 2, 3 wait.
+        let mut c = channel(8_000_000, 1, QueueLimit::Unlimited, false);
+        for i in 0..4 {
+            send(&mut c, Instant::ZERO, i, 1000);
+        }
+        let down_at = Instant::from_ps(3 * MS / 2);
+        let flushed = c.set_down(down_at);
+        let ids = |v: &[PacketId]| v.iter().map(|p| u64::from(p.raw())).collect::<Vec<_>>();
+        assert_eq!(flushed.sent.iter().map(|&(p, _)| u64::from(p.raw())).collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(ids(&flushed.waiting), vec![2, 3]);
+        assert_eq!(c.stats().down_drops, 4);
+        assert_eq!(c.busy_time(down_at), Duration::from_ps(3 * MS / 2), "the cut transmission counts until the cut");
+        assert_eq!(c.pop_due(Instant::MAX), None, "nothing arrives");
+        assert_eq!(send(&mut c, down_at, 4, 1000), SendOutcome::Dropped(DropReason::LinkDown));
+        assert_eq!(c.stats().down_drops, 5);
+        c.set_up();
+        let later = Instant::from_ps(2 * MS);
+        assert!(matches!(send(&mut c, later, 5, 1000), SendOutcome::Accepted { departs, .. } if departs == later));
+        assert_eq!(arrivals(&mut c), vec![5]);
+    }
+
+    #[test]
+    fn a_rate_change_retimes_the_waiting_packets_only() {
+        // 1 ms per packet at 8 Mbit/s, then 2 ms at 4 Mbit/s from 0.5 ms on.
+        let mut c = channel(8_000_000, 1, QueueLimit::Unlimited, false);
+        for i in 0..3 {
+            send(&mut c, Instant::ZERO, i, 1000);
+        }
+        let retimed = c.set_bandwidth(Instant::from_ps(MS / 2), Bandwidth::from_bps(4_000_000).unwrap());
+        let starts: Vec<(u64, u64)> =
+            retimed.departures.iter().map(|&(p, t)| (u64::from(p.raw()), t.as_ps() / (MS / 10))).collect();
+        assert_eq!(starts, vec![(1, 10), (2, 30)], "the packet in transmission keeps the old rate");
+        assert_eq!(retimed.wake, None, "the head's arrival did not move");
+        let times: Vec<u64> = std::iter::from_fn(|| {
+            c.line.head_time().inspect(|&t| {
+                c.pop_due(t);
+            })
+        })
+        .map(|t| t.as_ps() / (MS / 10))
+        .collect();
+        assert_eq!(times, vec![20, 40, 60], "arrivals at 2, 4 and 6 ms");
+        assert_eq!(c.bandwidth().bps(), 4_000_000);
+        assert_eq!(
+            send(&mut c, Instant::from_ps(MS), 3, 1000),
+            SendOutcome::Accepted { departs: Instant::from_ps(5 * MS), wake: None, ce_marked: false }
+        );
+    }
+
+    #[test]
+    fn a_rate_change_keeps_each_waiting_packets_jitter() {
+        let mut c = channel(8_000_000, 1, QueueLimit::Unlimited, false);
+        c.set_jitter(Some(Jitter {
+            distribution: JitterDistribution::Uniform { low: Duration::ZERO, high: Duration::from_millis(3) },
+            reorder: true,
+        }));
+        for i in 0..5 {
+            send(&mut c, Instant::ZERO, i, 1000);
+        }
+        let mut before: Vec<(u32, Instant)> = Vec::new();
+        let mut copy = c.line.clone();
+        while let Some(f) = copy.pop() {
+            before.push((f.arrival.packet.raw(), f.at));
+        }
+        before.sort();
+        c.set_bandwidth(Instant::ZERO, Bandwidth::from_bps(4_000_000).unwrap());
+        let mut after: Vec<(u32, Instant)> = Vec::new();
+        while let Some(f) = c.line.pop() {
+            after.push((f.arrival.packet.raw(), f.at));
+        }
+        after.sort();
+        for (i, (b, a)) in before.iter().zip(&after).enumerate().skip(1) {
+            // Packet i >= 1 now ends transmission at 1 + 2i ms instead of i + 1 ms.
+            let shift = Duration::from_millis(i as u64);
+            assert_eq!(a.1, b.1 + shift, "packet {i}");
+        }
+        assert_eq!(after[0], before[0], "the packet in transmission is untouched");
     }
 
     fn jittered(reorder: bool) -> Vec<u64> {

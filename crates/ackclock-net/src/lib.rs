@@ -10,16 +10,29 @@ pub mod channel;
 pub mod discipline;
 pub mod jitter;
 pub mod loss;
+pub mod medium;
 pub mod node;
 pub mod packet;
 pub mod pool;
+pub mod processor;
 pub mod routing;
 
-pub use channel::{Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, SendOutcome};
+pub use channel::{
+    Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, Flushed, Retimed, SendOutcome,
+};
 pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
-pub use node::{Interface, Node};
-pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
+pub use medium::{
+    ContentionFree, Frame, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel, Nic, NicId,
+    NicStats, Queued, Reception,
+};
+pub use node::{Interface, Node, NodeStats};
+pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};
 pub use pool::{PacketId, PacketPool};
-pub use routing::{shortest_paths, Adjacency, Fib, NextHop};
+pub use processor::{Processor, ProcessorConfig, ProcessorStats, ServiceTime};
+pub use routing::dv;
+pub use routing::{
+    shortest_paths, Adjacency, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router, RouterOutput,
+    RoutingProtocol,
+};

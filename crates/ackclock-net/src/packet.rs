@@ -53,6 +53,11 @@ pub enum Transport {
     Tcp(TcpRepr),
 }
 
+/// The flow of routing messages: UDP datagrams on their protocol's port
+/// that belong to no flow. Their `seq` names the message, which the
+/// simulation keeps while the packet travels (messages are not `Copy`).
+pub const CONTROL_FLOW: FlowId = FlowId::MAX;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
     /// Unique per run, in creation order (ns-2's packet id).

@@ -10,7 +10,7 @@ mod results;
 mod spec;
 
 use ackclock_core::{units, Duration, Instant, UnitError as CoreUnitError};
-use ackclock_net::{ChannelConfig, FlowFilter, NodeId};
+use ackclock_net::{ChannelConfig, FlowFilter, NextHop, NodeId};
 use ackclock_sim::{
     ConfigError as CoreConfigError, FlowLabel, RunOutcome, Side, Simulation, TcpFlowConfig, UdpSourceConfig,
     SERIES_NAMES,
@@ -189,6 +189,89 @@ impl Sim {
             jitter: jitter.map(spec::jitter).transpose().map_err(config_err)?,
         };
         self.guarded(|s| s.add_channel(config))
+    }
+
+    /// The routing cost of a link direction (ns-2's `$ns cost`).
+    fn set_cost(&mut self, channel: u32, cost: u32) -> PyResult<()> {
+        self.guarded(|s| s.set_cost(channel, cost))
+    }
+
+    fn set_router(&mut self, node: u32, router: &Bound<'_, PyDict>) -> PyResult<()> {
+        let router = spec::router(router).map_err(config_err)?;
+        self.guarded(|s| s.set_router(node, router))
+    }
+
+    fn add_route(&mut self, node: u32, dst: u32, channel: u32) -> PyResult<()> {
+        self.guarded(|s| s.add_route(node, dst, channel))
+    }
+
+    fn set_route_wait(&mut self, node: u32, capacity: usize, timeout_ps: u64) -> PyResult<()> {
+        self.guarded(|s| s.set_route_wait(node, capacity, Duration::from_ps(timeout_ps)))
+    }
+
+    fn record_routes(&mut self) -> PyResult<()> {
+        self.guarded(|s| {
+            s.record_routes();
+            Ok(())
+        })
+    }
+
+    /// [(time_s, node, dst, next hop or None)] since record_routes().
+    fn route_changes(&mut self) -> PyResult<Vec<PyRouteChange>> {
+        self.guarded(|s| {
+            let hop = |via| hop(s, via);
+            Ok(s.route_changes().iter().map(|c| (c.time.as_secs_f64(), c.node, c.dst, c.via.map(hop))).collect())
+        })
+    }
+
+    /// Where `node` sends packets for each node now, by node id.
+    fn routes(&mut self, node: u32) -> PyResult<Vec<Option<PyHop>>> {
+        self.guarded(|s| Ok(s.routes(node)?.into_iter().map(|r| r.map(|via| hop(s, via))).collect()))
+    }
+
+    fn change_links(&mut self, channels: Vec<u32>, change: &Bound<'_, PyDict>) -> PyResult<()> {
+        let change = spec::link_change(change).map_err(config_err)?;
+        self.guarded(|s| s.change_links(&channels, change))
+    }
+
+    fn schedule_link_change(&mut self, at_ps: u64, channels: Vec<u32>, change: &Bound<'_, PyDict>) -> PyResult<()> {
+        let change = spec::link_change(change).map_err(config_err)?;
+        self.guarded(|s| s.schedule_link_change(Instant::from_ps(at_ps), &channels, change))
+    }
+
+    fn add_failure_model(&mut self, channels: Vec<u32>, model: &Bound<'_, PyDict>) -> PyResult<()> {
+        let model = spec::failure_model(model).map_err(config_err)?;
+        self.guarded(|s| s.add_failure_model(&channels, model))
+    }
+
+    #[pyo3(signature = (node, processing = None))]
+    fn set_processor(&mut self, node: u32, processing: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let config = processing.map(spec::processor).transpose().map_err(config_err)?;
+        self.guarded(|s| s.set_processor(node, config))
+    }
+
+    /// A contention-free LAN joining `nodes`; returns their NICs.
+    fn add_lan(
+        &mut self,
+        nodes: Vec<u32>,
+        bandwidth_bps: u64,
+        delay_ps: u64,
+        queue_limit: usize,
+    ) -> PyResult<Vec<u32>> {
+        let bandwidth = ackclock_core::Bandwidth::from_bps(bandwidth_bps).ok_or_else(|| {
+            config_err(CoreConfigError::invalid("bandwidth", bandwidth_bps, "must be greater than zero"))
+        })?;
+        self.guarded(|s| s.add_lan(&nodes, bandwidth, Duration::from_ps(delay_ps), queue_limit))
+    }
+
+    fn node_stats<'py>(&mut self, py: Python<'py>, node: u32) -> PyResult<Bound<'py, PyDict>> {
+        let report = self.guarded(|s| s.node_report(node))?;
+        results::node_dict(py, &report)
+    }
+
+    fn nic_stats<'py>(&mut self, py: Python<'py>, nic: u32) -> PyResult<Bound<'py, PyDict>> {
+        let report = self.guarded(|s| s.nic_report(nic))?;
+        results::nic_dict(py, &report)
     }
 
     #[pyo3(signature = (channel, loss = None))]
@@ -560,10 +643,12 @@ impl Sim {
     }
 
     fn results<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let (links, flows) = self.guarded(|s| {
+        let (links, flows, nodes, nics) = self.guarded(|s| {
             let links = (0..s.channel_count() as u32).map(|c| s.link_report(c)).collect::<Result<Vec<_>, _>>()?;
             let flows = (0..s.flow_count() as u32).map(|f| s.flow_report(f)).collect::<Result<Vec<_>, _>>()?;
-            Ok((links, flows))
+            let nodes = (0..s.node_count() as u32).map(|n| s.node_report(n)).collect::<Result<Vec<_>, _>>()?;
+            let nics = (0..s.nic_count() as u32).map(|n| s.nic_report(n)).collect::<Result<Vec<_>, _>>()?;
+            Ok((links, flows, nodes, nics))
         })?;
         let out = PyDict::new(py);
         out.set_item("sim_time_s", self.inner.now().as_secs_f64())?;
@@ -572,6 +657,8 @@ impl Sim {
         out.set_item("replication", self.replication)?;
         out.set_item("links", links.iter().map(|l| results::link_dict(py, l)).collect::<PyResult<Vec<_>>>()?)?;
         out.set_item("flows", flows.iter().map(|f| results::flow_dict(py, f)).collect::<PyResult<Vec<_>>>()?)?;
+        out.set_item("nodes", nodes.iter().map(|n| results::node_dict(py, n)).collect::<PyResult<Vec<_>>>()?)?;
+        out.set_item("nics", nics.iter().map(|n| results::nic_dict(py, n)).collect::<PyResult<Vec<_>>>()?)?;
         Ok(out)
     }
 }
@@ -590,6 +677,19 @@ fn trace_file(path: &str, append: bool) -> PyResult<Output> {
     };
     let file = file.map_err(|e| io_err(path, e))?;
     Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, file)))
+}
+
+/// A next hop as Python sees it: ("link", channel, neighbour) or ("nic",
+/// nic, neighbour).
+type PyHop = (&'static str, u32, u32);
+/// (time_s, node, destination, next hop).
+type PyRouteChange = (f64, u32, u32, Option<PyHop>);
+
+fn hop(s: &Simulation, via: NextHop) -> PyHop {
+    match via {
+        NextHop::Link(ch) => ("link", ch, s.neighbor(via)),
+        NextHop::Nic { nic, neighbor } => ("nic", nic, neighbor),
+    }
 }
 
 fn flow_label((src_port, dst_port, fid): (u16, u16, u32)) -> FlowLabel {

@@ -1,6 +1,6 @@
 //! Core reports as the plain dicts documented in `_native.pyi`.
 
-use ackclock_sim::{FlowReport, LinkReport};
+use ackclock_sim::{FlowReport, LinkReport, NicReport, NodeReport};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -16,10 +16,48 @@ pub fn link_dict<'py>(py: Python<'py>, r: &LinkReport) -> PyResult<Bound<'py, Py
     d.set_item("drops", r.drops())?;
     d.set_item("queue_drops", r.queue_drops)?;
     d.set_item("loss_drops", r.loss_drops)?;
+    d.set_item("down_drops", r.down_drops)?;
+    d.set_item("up", r.up)?;
     d.set_item("ecn_marks", r.ecn_marks)?;
     d.set_item("utilization", r.utilization)?;
     d.set_item("mean_queue_packets", r.mean_queue_packets)?;
     d.set_item("mean_queue_bytes", r.mean_queue_bytes)?;
+    Ok(d)
+}
+
+pub fn node_dict<'py>(py: Python<'py>, r: &NodeReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("id", r.id)?;
+    d.set_item("name", &r.name)?;
+    d.set_item("routing", r.routing)?;
+    d.set_item("no_route_drops", r.no_route_drops)?;
+    d.set_item("ttl_drops", r.ttl_drops)?;
+    d.set_item("waiting", r.waiting)?;
+    if let Some(p) = &r.processor {
+        let cpu = PyDict::new(py);
+        cpu.set_item("packets", p.packets)?;
+        cpu.set_item("drops", p.drops)?;
+        cpu.set_item("utilization", p.utilization)?;
+        cpu.set_item("mean_wait_s", p.mean_wait_s)?;
+        cpu.set_item("max_waiting", p.max_waiting)?;
+        cpu.set_item("waiting", p.waiting)?;
+        d.set_item("processor", cpu)?;
+    }
+    Ok(d)
+}
+
+pub fn nic_dict<'py>(py: Python<'py>, r: &NicReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("id", r.id)?;
+    d.set_item("node", r.node)?;
+    d.set_item("medium", r.medium)?;
+    d.set_item("tx_packets", r.tx_packets)?;
+    d.set_item("tx_bytes", r.tx_bytes)?;
+    d.set_item("rx_packets", r.rx_packets)?;
+    d.set_item("queue_drops", r.queue_drops)?;
+    d.set_item("rx_errors", r.rx_errors)?;
+    d.set_item("queued", r.queued)?;
+    d.set_item("utilization", r.utilization)?;
     Ok(d)
 }
 

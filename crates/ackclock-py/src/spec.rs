@@ -4,12 +4,12 @@
 //! wrong type or range becomes a ConfigError naming `context.key` and the
 //! value, so a user's mistake reads as one sentence.
 
-use ackclock_core::{Bandwidth, Duration};
+use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
-    Discipline, DropTail, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic,
-    QueueLimit, Red, RedParams, TwoState,
+    dv::DvConfig, Discipline, DropTail, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess,
+    Periodic, ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, TwoState,
 };
-use ackclock_sim::{ConfigError, SizeModel, TcpApp, Traffic};
+use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::{AckPolicy, CcKind, TcpConfig};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -30,11 +30,11 @@ impl<'a, 'py> Spec<'a, 'py> {
         for key in dict.keys() {
             let name = key.extract::<String>().unwrap_or_else(|_| describe(&key));
             if name != "type" && !allowed.contains(&name.as_str()) {
-                let expected = allowed.join(", ");
+                let expected = [&["type"], allowed].concat().join(", ");
                 return Err(ConfigError::invalid(
                     format!("{context}.{name}"),
                     describe(&key),
-                    format!("unknown key (expected one of: type, {expected})"),
+                    format!("unknown key (expected one of: {expected})"),
                 ));
             }
         }
@@ -511,4 +511,98 @@ pub fn tcp_app(dict: &Bound<'_, PyDict>) -> Result<TcpApp, ConfigError> {
         "manual" => Ok(TcpApp::Manual),
         other => Err(s.unknown_type(other, "bulk, telnet, request_response or manual")),
     }
+}
+
+/// How a node makes its routes: {"type": "static" | "session" | "dv", ...}.
+pub fn router(dict: &Bound<'_, PyDict>) -> Result<Router, ConfigError> {
+    let s = Spec::new(dict, "routing", &["advert_interval_ps", "infinity", "header_bytes", "entry_bytes"])?;
+    match s.kind()?.as_str() {
+        "static" => Spec::new(dict, "routing", &[]).map(|_| Router::Static),
+        "session" => Spec::new(dict, "routing", &[]).map(|_| Router::Session),
+        "dv" => {
+            let d = DvConfig::default();
+            let interval = s.optional::<u64>("advert_interval_ps", "a whole number of picoseconds")?;
+            let infinity = s.optional::<u32>("infinity", "a whole number")?.unwrap_or(d.infinity);
+            if infinity < 2 {
+                return Err(ConfigError::invalid(s.field("infinity"), infinity, "must be at least 2"));
+            }
+            let config = DvConfig {
+                advert_interval: interval.map_or(d.advert_interval, Duration::from_ps),
+                infinity,
+                header_bytes: s.optional::<u32>("header_bytes", "a whole number of bytes")?.unwrap_or(d.header_bytes),
+                entry_bytes: s.optional::<u32>("entry_bytes", "a whole number of bytes")?.unwrap_or(d.entry_bytes),
+            };
+            if config.advert_interval == Duration::ZERO {
+                return Err(ConfigError::invalid(s.field("advert_interval_ps"), 0, "must be greater than zero"));
+            }
+            Ok(Router::Dv(config))
+        }
+        other => Err(s.unknown_type(other, "static, session or dv")),
+    }
+}
+
+/// A change of links: {"type": "down" | "up" | "bandwidth", "bandwidth_bps"}.
+pub fn link_change(dict: &Bound<'_, PyDict>) -> Result<LinkChange, ConfigError> {
+    let s = Spec::new(dict, "change", &["bandwidth_bps"])?;
+    match s.kind()?.as_str() {
+        "down" => Spec::new(dict, "change", &[]).map(|_| LinkChange::Down),
+        "up" => Spec::new(dict, "change", &[]).map(|_| LinkChange::Up),
+        "bandwidth" => Ok(LinkChange::Bandwidth(s.bandwidth("bandwidth_bps")?)),
+        other => Err(s.unknown_type(other, "down, up or bandwidth")),
+    }
+}
+
+/// ns-2's rtmodel: {"type": "deterministic" | "exponential", "up_ps",
+/// "down_ps", "start_ps", "finish_ps"}, up and down the periods (or their
+/// means).
+pub fn failure_model(dict: &Bound<'_, PyDict>) -> Result<FailureModel, ConfigError> {
+    let s = Spec::new(dict, "failures", &["up_ps", "down_ps", "start_ps", "finish_ps"])?;
+    let exponential = match s.kind()?.as_str() {
+        "deterministic" => false,
+        "exponential" => true,
+        other => return Err(s.unknown_type(other, "deterministic or exponential")),
+    };
+    let d = FailureModel::ns2(exponential);
+    let ps = |key: &str| s.optional::<u64>(key, "a whole number of picoseconds");
+    let (default_up, default_down) = match d.timing {
+        FailureTiming::Deterministic { up, down } | FailureTiming::Exponential { up_mean: up, down_mean: down } => {
+            (up, down)
+        }
+    };
+    let up = ps("up_ps")?.map_or(default_up, Duration::from_ps);
+    let down = ps("down_ps")?.map_or(default_down, Duration::from_ps);
+    for (key, value) in [("up_ps", up), ("down_ps", down)] {
+        if value == Duration::ZERO {
+            return Err(ConfigError::invalid(s.field(key), 0, "must be greater than zero"));
+        }
+    }
+    let timing = if exponential {
+        FailureTiming::Exponential { up_mean: up, down_mean: down }
+    } else {
+        FailureTiming::Deterministic { up, down }
+    };
+    Ok(FailureModel {
+        timing,
+        start: ps("start_ps")?.map_or(d.start, Instant::from_ps),
+        finish: ps("finish_ps")?.map(Instant::from_ps),
+    })
+}
+
+/// A node's processor: {"service_ps", "distribution": "constant" |
+/// "exponential", "queue_limit"}.
+pub fn processor(dict: &Bound<'_, PyDict>) -> Result<ProcessorConfig, ConfigError> {
+    let s = Spec::new(dict, "processing", &["service_ps", "distribution", "queue_limit"])?;
+    let service = s.duration("service_ps")?;
+    let service = match s.optional::<String>("distribution", "a string")?.as_deref() {
+        None | Some("constant") => ServiceTime::Constant(service),
+        Some("exponential") => ServiceTime::Exponential { mean: service },
+        Some(other) => {
+            return Err(ConfigError::invalid(
+                s.field("distribution"),
+                format!("'{other}'"),
+                "must be 'constant' or 'exponential'",
+            ))
+        }
+    };
+    Ok(ProcessorConfig { service, queue_limit: s.optional::<u32>("queue_limit", "a non-negative whole number")? })
 }

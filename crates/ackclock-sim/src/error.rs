@@ -12,6 +12,8 @@ pub enum ConfigError {
     SelfLoop { node: String },
     #[error("flow '{flow}': node '{dst}' is unreachable from node '{src}'")]
     Unreachable { flow: String, src: String, dst: String },
+    #[error("flow '{flow}': the routes towards node '{dst}' go round in a loop through node '{node}'")]
+    RoutingLoop { flow: String, dst: String, node: String },
     #[error("{field}: {value} is invalid: {why}")]
     Invalid { field: String, value: String, why: String },
 }

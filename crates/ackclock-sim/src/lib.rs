@@ -5,6 +5,7 @@
 //! [`Simulation`] through its builder methods and then call [`Simulation::run`].
 #![forbid(unsafe_code)]
 
+pub mod dynamics;
 pub mod error;
 pub mod histogram;
 pub mod label;
@@ -14,9 +15,10 @@ pub mod source;
 pub mod tcp_flow;
 pub mod udp;
 
+pub use dynamics::{FailureModel, FailureTiming, LinkChange};
 pub use error::ConfigError;
 pub use label::FlowLabel;
-pub use report::{FlowReport, LinkReport, TcpReport};
+pub use report::{FlowReport, LinkReport, NicReport, NodeReport, ProcessorReport, RouteChange, TcpReport};
 pub use simulation::{CallbackId, RunOutcome, Simulation};
 pub use source::{SizeModel, Traffic, UdpSourceConfig};
 pub use tcp_flow::{Side, TcpApp, TcpFlowConfig, SERIES_NAMES};

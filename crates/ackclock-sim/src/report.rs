@@ -2,7 +2,7 @@
 
 use crate::tcp_flow::TcpFlow;
 use ackclock_core::{Duration, Instant};
-use ackclock_net::NodeId;
+use ackclock_net::{NextHop, NodeId};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkReport {
@@ -16,6 +16,10 @@ pub struct LinkReport {
     pub tx_bytes: u64,
     pub queue_drops: u64,
     pub loss_drops: u64,
+    /// Packets lost because the link was down.
+    pub down_drops: u64,
+    /// Whether the link is up now.
+    pub up: bool,
     pub ecn_marks: u64,
     /// Busy time over elapsed time.
     pub utilization: f64,
@@ -26,8 +30,73 @@ pub struct LinkReport {
 
 impl LinkReport {
     pub fn drops(&self) -> u64 {
-        self.queue_drops + self.loss_drops
+        self.queue_drops + self.loss_drops + self.down_drops
     }
+}
+
+/// What happened at a node, beyond its links.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeReport {
+    pub id: NodeId,
+    pub name: String,
+    /// `static`, `session` or the protocol's name.
+    pub routing: &'static str,
+    /// Packets dropped for want of a route (none on arrival and no room to
+    /// wait, or none before their wait ran out).
+    pub no_route_drops: u64,
+    /// Packets dropped because their time to live ran out.
+    pub ttl_drops: u64,
+    /// Packets waiting for a route now.
+    pub waiting: usize,
+    /// Present when the node has a processor.
+    pub processor: Option<ProcessorReport>,
+}
+
+/// What a node's processor did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcessorReport {
+    /// Packets handled.
+    pub packets: u64,
+    /// Arrivals refused by the full queue.
+    pub drops: u64,
+    /// Busy time over elapsed time.
+    pub utilization: f64,
+    /// Mean time an accepted packet waited before its handling began.
+    pub mean_wait_s: Option<f64>,
+    /// The most packets an arrival found waiting.
+    pub max_waiting: u32,
+    /// Packets waiting now.
+    pub waiting: u32,
+}
+
+/// A NIC on a shared medium.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NicReport {
+    pub id: u32,
+    pub node: NodeId,
+    pub medium: u32,
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    /// Packets received for this node (or broadcast).
+    pub rx_packets: u64,
+    /// Packets refused by the full interface queue.
+    pub queue_drops: u64,
+    /// Frames that arrived spoilt.
+    pub rx_errors: u64,
+    /// Packets in the interface queue now.
+    pub queued: usize,
+    /// Time spent sending over elapsed time.
+    pub utilization: f64,
+}
+
+/// A node's route to a destination changed (recorded on request).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteChange {
+    pub time: Instant,
+    pub node: NodeId,
+    pub dst: NodeId,
+    /// The new way out; `None` when the route was withdrawn.
+    pub via: Option<NextHop>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1,17 +1,22 @@
 //! The simulation world and its event loop.
 
+mod medium;
+mod network;
+mod processor;
+
+use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
-use crate::report::{FlowReport, LinkReport, TcpReport};
+use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::{UdpFlow, UdpStats};
-use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, PS_PER_SEC};
-use ackclock_net::{
-    shortest_paths, Adjacency, Channel, ChannelConfig, ChannelId, Discipline, Ecn, Fib, FlowFilter, Interface,
-    Ipv4Header, Jitter, LossModel, NextHop, Node, NodeId, Packet, PacketId, PacketPool, SendOutcome, Transport,
-    UdpHeader,
-};
+use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, RngStreams, SimRng, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason};
+use ackclock_net::{
+    Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, FlowFilter, Frame, Interface, Ipv4Header,
+    Jitter, LinkAddress, LossModel, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool,
+    Reception, SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
+};
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
 use ackclock_wire::TcpRepr;
@@ -38,6 +43,19 @@ enum Event {
     AppWake(u32),
     /// Control returns to the caller of `run`.
     Callback(CallbackId),
+    /// A scheduled change of links (an index into `link_schedules`).
+    LinkChange(u32),
+    /// A node's routing protocol's timer (lazy, like TCP's).
+    RoutingTimer(NodeId),
+    /// The oldest packet waiting at a node for a route may have waited
+    /// too long (lazy).
+    RouteWaitExpiry(NodeId),
+    /// The next packet a node's processor handles is done.
+    Processed(NodeId),
+    /// A NIC's MAC timer (lazy).
+    NicTimer(NicId),
+    /// The first bit of a frame (an index into `frames`) reaches a NIC.
+    FrameArrival(NicId, u32),
 }
 
 /// Why `run` returned.
@@ -79,11 +97,41 @@ pub struct Simulation {
     nodes: Vec<Node>,
     channels: Vec<Channel>,
     channel_ends: Vec<(NodeId, NodeId)>,
+    /// Each channel's opposite direction, when there is one: routing
+    /// messages come back over it.
+    reverse: Vec<Option<ChannelId>>,
     /// Each channel's routing cost (ns-2's link cost, 1 by default).
     costs: Vec<u32>,
-    /// Every node's forwarding table; `None` when the topology changed
-    /// since the routes were computed.
-    fib: Option<Fib>,
+    /// Every node's forwarding table.
+    fib: Fib,
+    /// Set when the topology or a router changed since the routes were
+    /// computed.
+    routes_stale: bool,
+    /// (node, destination, channel) routes the user gave.
+    user_routes: Vec<(NodeId, NodeId, ChannelId)>,
+    /// Every route change, when asked for.
+    route_log: Option<Vec<RouteChange>>,
+    link_schedules: Vec<LinkSchedule>,
+    /// Time of each node's live routing timer and route wait expiry event.
+    routing_armed: Vec<Option<Instant>>,
+    waiting_armed: Vec<Option<Instant>>,
+    /// Routing messages in flight, with the link they were sent on; their
+    /// packets name them by index.
+    messages: Vec<Option<(ControlMessage, NextHop)>>,
+    free_messages: Vec<u32>,
+    /// The number of nodes when the routing protocols were started.
+    protocol_nodes: usize,
+    nics: Vec<Nic>,
+    media: Vec<MediumModel>,
+    /// Time of each NIC's live timer event.
+    nic_armed: Vec<Option<Instant>>,
+    /// Frames on a shared medium, until every NIC that hears them is done.
+    frames: Vec<Option<FrameInFlight>>,
+    free_frames: Vec<u32>,
+    /// Reused for each transmission on a shared medium.
+    receptions: Vec<Reception>,
+    /// Whether some node has a processor: one test per packet when none has.
+    processors: bool,
     flows: Vec<Flow>,
     /// Every packet in the network; channels and events hold its id.
     packets: PacketPool,
@@ -106,8 +154,25 @@ impl Simulation {
             nodes: Vec::new(),
             channels: Vec::new(),
             channel_ends: Vec::new(),
+            reverse: Vec::new(),
             costs: Vec::new(),
-            fib: None,
+            fib: Fib::default(),
+            routes_stale: true,
+            user_routes: Vec::new(),
+            route_log: None,
+            link_schedules: Vec::new(),
+            routing_armed: Vec::new(),
+            waiting_armed: Vec::new(),
+            messages: Vec::new(),
+            free_messages: Vec::new(),
+            protocol_nodes: 0,
+            nics: Vec::new(),
+            media: Vec::new(),
+            nic_armed: Vec::new(),
+            frames: Vec::new(),
+            free_frames: Vec::new(),
+            receptions: Vec::new(),
+            processors: false,
             flows: Vec::new(),
             packets: PacketPool::default(),
             callbacks: HashMap::new(),
@@ -135,7 +200,9 @@ impl Simulation {
 
     pub fn add_node(&mut self, name: &str) -> NodeId {
         self.nodes.push(Node::new(name));
-        self.fib = None;
+        self.routing_armed.push(None);
+        self.waiting_armed.push(None);
+        self.routes_stale = true;
         (self.nodes.len() - 1) as NodeId
     }
 
@@ -158,10 +225,17 @@ impl Simulation {
         }
         let id = self.channels.len() as ChannelId;
         self.nodes[config.from as usize].interfaces.push(Interface::Link(id));
+        // Pairs with the first unpaired link in the other direction.
+        let opposite = (0..id)
+            .find(|&c| self.channel_ends[c as usize] == (config.to, config.from) && self.reverse[c as usize].is_none());
+        if let Some(c) = opposite {
+            self.reverse[c as usize] = Some(id);
+        }
+        self.reverse.push(opposite);
         self.channel_ends.push((config.from, config.to));
         self.costs.push(1);
         self.channels.push(Channel::new(config, id, &self.streams));
-        self.fib = None;
+        self.routes_stale = true;
         Ok(id)
     }
 
@@ -173,7 +247,7 @@ impl Simulation {
             return Err(ConfigError::invalid("cost", cost, "must be at least 1"));
         }
         self.costs[channel as usize] = cost;
-        self.fib = None;
+        self.routes_stale = true;
         Ok(())
     }
 
@@ -190,6 +264,15 @@ impl Simulation {
         let forward = self.add_channel(ChannelConfig::new(a, b, bandwidth, delay, discipline.clone()))?;
         let reverse = self.add_channel(ChannelConfig::new(b, a, bandwidth, delay, discipline))?;
         Ok((forward, reverse))
+    }
+
+    /// The (from, to) nodes of a link direction.
+    pub fn channel_ends(&self, channel: ChannelId) -> Result<(NodeId, NodeId), ConfigError> {
+        self.channel_ends.get(channel as usize).copied().ok_or(ConfigError::UnknownId {
+            field: "channel",
+            what: "channel",
+            id: u64::from(channel),
+        })
     }
 
     pub fn channel_count(&self) -> usize {
@@ -422,6 +505,13 @@ impl Simulation {
     /// between two events, so that a front end can look at signals or
     /// report progress and then continue; pausing does not change results.
     pub fn run_at_most(&mut self, until: Option<Instant>, max_events: u64) -> Result<RunOutcome, ConfigError> {
+        if until.is_none() {
+            if let Some(node) = self.routing_never_idles() {
+                let why =
+                    format!("node '{node}' runs a routing protocol that sends updates for ever: give an end time");
+                return Err(ConfigError::invalid("until", "none", why));
+            }
+        }
         self.prepare()?;
         self.in_callback = false;
         let limit = self.queue.delivered().saturating_add(max_events);
@@ -455,28 +545,27 @@ impl Simulation {
                     self.in_callback = true;
                     return Ok(RunOutcome::Callback(id));
                 }
+                Event::LinkChange(schedule) => self.on_link_schedule(now, schedule),
+                Event::RoutingTimer(node) => self.on_routing_timer(now, node),
+                Event::RouteWaitExpiry(node) => self.on_route_wait_expiry(now, node),
+                Event::Processed(node) => self.on_processed(now, node),
+                Event::NicTimer(nic) => self.on_nic_timer(now, nic),
+                Event::FrameArrival(nic, frame) => self.on_frame_arrival(now, nic, frame),
             }
         }
     }
 
-    /// Computes routes if the topology changed, checks every flow can reach
-    /// its sink and schedules flows added since the last run.
+    /// Computes routes if the topology changed, checks every flow added
+    /// since the last run can reach its sink and schedules those flows.
     fn prepare(&mut self) -> Result<(), ConfigError> {
-        if self.fib.is_none() {
-            self.fib = Some(self.static_routes());
+        let now = self.now();
+        if self.routes_stale {
+            self.rebuild_routes(now);
         }
-        let fib = self.fib.as_ref().expect("just computed");
-        for f in &self.flows {
-            if fib.next_hop(f.src, f.dst).is_none() {
-                return Err(ConfigError::Unreachable {
-                    flow: f.name.clone(),
-                    src: self.nodes[f.src as usize].name.clone(),
-                    dst: self.nodes[f.dst as usize].name.clone(),
-                });
-            }
+        for f in self.flows.iter().filter(|f| !f.scheduled) {
+            self.check_path(f)?;
         }
         self.register_flow_views();
-        let now = self.now();
         for id in 0..self.flows.len() as u32 {
             let f = &mut self.flows[id as usize];
             if std::mem::replace(&mut f.scheduled, true) {
@@ -497,27 +586,63 @@ impl Simulation {
         Ok(())
     }
 
-    /// Shortest paths from every node.
-    fn static_routes(&self) -> Fib {
-        let adjacencies = self.adjacencies();
-        let mut fib = Fib::new(self.nodes.len());
-        for node in 0..self.nodes.len() as NodeId {
-            fib.set_row(node, &shortest_paths(&adjacencies, node));
-        }
-        fib
+    /// A routing message from `node` to the neighbour it reaches over `via`.
+    fn send_message(&mut self, now: Instant, node: NodeId, via: NextHop, message: ControlMessage, size: u32) {
+        let neighbor = self.neighbor(via);
+        let port = message.kind().udp_port();
+        let slot = self.store_message(Some((message, via)));
+        let transport = Transport::Udp(UdpHeader { src_port: port, dst_port: port });
+        let id = self.new_packet(now, CONTROL_FLOW, (node, neighbor), Ecn::NotEct, transport, size, u64::from(slot));
+        self.packets[id].ip.ttl = 1;
+        // Routed like any packet (to a neighbour: over the link to it), so
+        // that the point-to-point fast path stays one inlined send.
+        self.receive(now, node, id);
     }
 
-    /// Every node's neighbours, in interface order.
-    fn adjacencies(&self) -> Vec<Vec<Adjacency>> {
-        let adjacency = |&interface: &Interface| match interface {
-            Interface::Link(ch) => Adjacency {
-                via: NextHop::Link(ch),
-                neighbor: self.channel_ends[ch as usize].1,
-                cost: self.costs[ch as usize],
-                up: true,
-            },
-        };
-        self.nodes.iter().map(|n| n.interfaces.iter().map(adjacency).collect()).collect()
+    fn store_message(&mut self, message: Option<(ControlMessage, NextHop)>) -> u32 {
+        match self.free_messages.pop() {
+            Some(slot) => {
+                self.messages[slot as usize] = message;
+                slot
+            }
+            None => {
+                self.messages.push(message);
+                (self.messages.len() - 1) as u32
+            }
+        }
+    }
+
+    fn release_message(&mut self, slot: u32) -> Option<(ControlMessage, NextHop)> {
+        self.free_messages.push(slot);
+        self.messages[slot as usize].take()
+    }
+
+    /// A packet looped until its time to live ran out.
+    #[cold]
+    #[inline(never)]
+    fn ttl_expired(&mut self, node: NodeId, id: PacketId) {
+        self.nodes[node as usize].stats.ttl_drops += 1;
+        self.drop_packet(id);
+    }
+
+    /// Takes a packet out of the network without delivering it.
+    fn drop_packet(&mut self, id: PacketId) {
+        let packet = &self.packets[id];
+        if packet.flow == CONTROL_FLOW {
+            self.release_message(packet.seq as u32);
+        }
+        self.packets.free(id);
+    }
+
+    /// A second copy of a packet (a duplicating link), with its own
+    /// routing message if it carries one.
+    fn copy_packet(&mut self, id: PacketId) -> PacketId {
+        let mut packet = self.packets[id];
+        if packet.flow == CONTROL_FLOW {
+            let message = self.messages[packet.seq as usize].clone();
+            packet.seq = u64::from(self.store_message(message));
+        }
+        self.packets.insert(packet)
     }
 
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
@@ -526,7 +651,7 @@ impl Simulation {
             if arrival.lost || arrival.duplicated || self.tracer.is_some() {
                 self.arrival_slow_path(now, ch, node, arrival);
             } else {
-                self.forward(now, node, arrival.packet);
+                self.receive(now, node, arrival.packet);
             }
         }
         if let Some(t) = self.channels[ch as usize].rearm(now) {
@@ -551,7 +676,7 @@ impl Simulation {
             self.queue.schedule(t, Event::Departure(id));
         }
         let packet = self.new_packet(now, id, (src, dst), ecn, transport, size, seq);
-        self.forward(now, src, packet);
+        self.receive(now, src, packet);
     }
 
     /// Puts a new packet into the network's pool.
@@ -677,7 +802,18 @@ impl Simulation {
         let size = ackclock_net::packet::IPV4_HEADER_BYTES + seg.wire_len();
         let seq = u64::from(seg.seq.0);
         let packet = self.new_packet(now, id, (node, peer), Ecn::NotEct, Transport::Tcp(seg), size, seq);
-        self.forward(now, node, packet);
+        self.receive(now, node, packet);
+    }
+
+    /// A packet enters `node`'s network layer, arriving or sent by one of
+    /// its applications: its processor handles it first, if it has one.
+    #[inline(always)]
+    fn receive(&mut self, now: Instant, node: NodeId, id: PacketId) {
+        if self.processors {
+            self.process(now, node, id);
+        } else {
+            self.forward(now, node, id);
+        }
     }
 
     /// Hands a packet that is at `node` to its sink or to the next channel.
@@ -687,15 +823,24 @@ impl Simulation {
             self.deliver(now, node, id);
             return;
         }
-        let fib = self.fib.as_ref().expect("routes are computed before any event");
-        let Some(NextHop::Link(ch)) = fib.next_hop(node, packet.ip.dst) else {
-            // prepare() checked every flow, so only a stray packet lands here
-            self.packets.free(id);
+        let Some(hop) = self.fib.next_hop(node, packet.ip.dst) else {
+            self.no_route(now, node, id);
             return;
         };
         if node != packet.ip.src {
-            packet.ip.ttl = packet.ip.ttl.saturating_sub(1);
+            if packet.ip.ttl <= 1 {
+                self.ttl_expired(node, id);
+                return;
+            }
+            packet.ip.ttl -= 1;
         }
+        let ch = match hop {
+            NextHop::Link(ch) => ch,
+            NextHop::Nic { nic, neighbor } => {
+                self.send_on_nic(now, nic, LinkAddress::Node(neighbor), id);
+                return;
+            }
+        };
         let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
         let outcome = self.channels[ch as usize].send(now, id, size, flow, ecn_capable);
         if self.tracer.is_some() {
@@ -710,7 +855,7 @@ impl Simulation {
                     self.queue.schedule(t, Event::Arrival(ch));
                 }
             }
-            SendOutcome::Dropped(_) => self.packets.free(id),
+            SendOutcome::Dropped(_) => self.drop_packet(id),
         }
     }
 
@@ -720,6 +865,7 @@ impl Simulation {
         let packet = &self.packets[id];
         match packet.transport {
             Transport::Tcp(_) => self.receive_tcp(now, node, id),
+            Transport::Udp(_) if packet.flow == CONTROL_FLOW => self.receive_message(now, node, packet.seq as u32),
             Transport::Udp(_) if self.flows[packet.flow as usize].detached[Side::Server as usize] => {}
             Transport::Udp(_) => {
                 if let Transfer::Udp(udp) = &mut self.flows[packet.flow as usize].transfer {
@@ -830,14 +976,14 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn arrival_slow_path(&mut self, now: Instant, ch: ChannelId, node: NodeId, arrival: Arrival) {
-        let copy = arrival.duplicated.then(|| self.packets.insert(self.packets[arrival.packet]));
+        let copy = arrival.duplicated.then(|| self.copy_packet(arrival.packet));
         let event = if arrival.lost { PacketEvent::Drop } else { PacketEvent::Receive };
         for id in std::iter::once(arrival.packet).chain(copy) {
             self.trace_packet(now, event, ch, self.packets[id]);
             if arrival.lost {
-                self.packets.free(id);
+                self.drop_packet(id);
             } else {
-                self.forward(now, node, id);
+                self.receive(now, node, id);
             }
         }
     }
@@ -858,6 +1004,8 @@ impl Simulation {
                 self.trace_packet(now, PacketEvent::Drop, ch, packet);
             }
             SendOutcome::Dropped(DropReason::Loss) => self.trace_packet(now, PacketEvent::Drop, ch, packet),
+            // ns-2's dynamic link drops these without a trace record.
+            SendOutcome::Dropped(DropReason::LinkDown) => {}
         }
     }
 
@@ -920,6 +1068,8 @@ impl Simulation {
             tx_bytes: s.tx_bytes,
             queue_drops: s.queue_drops,
             loss_drops: s.loss_drops,
+            down_drops: s.down_drops,
+            up: c.is_up(),
             ecn_marks: s.ecn_marks,
             utilization: per_time(c.busy_time(now).as_ps() as f64),
             mean_queue_packets: per_time(s.queue_packet_ps as f64),
@@ -1012,6 +1162,22 @@ impl Simulation {
             id: u64::from(channel),
         })
     }
+}
+
+/// A frame on a shared medium and how many NICs have yet to finish
+/// receiving it.
+struct FrameInFlight {
+    frame: Frame,
+    duration: Duration,
+    receivers: u32,
+}
+
+/// Link changes scheduled for a time, or made by a failure model.
+struct LinkSchedule {
+    channels: Vec<ChannelId>,
+    change: LinkChange,
+    /// The failure model that made `change`, which makes the next.
+    model: Option<(FailureModel, SimRng)>,
 }
 
 fn unknown_flow(flow: u32, what: &'static str) -> ConfigError {

@@ -6,28 +6,10 @@ use ackclock_net::{Discipline, DropTail, NodeId, QueueLimit, Red, RedParams};
 use ackclock_sim::{Simulation, SizeModel, TcpApp, TcpFlowConfig, Traffic, UdpSourceConfig};
 use ackclock_tcp::{AckPolicy, CcKind, Reader, TcpConfig};
 use ackclock_trace::tracer::{Capture, Sink, TracedVars};
+use common::Shared;
 use std::io::Write;
-use std::sync::{Arc, Mutex};
 
-/// A `Write` whose bytes the test can read back.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Shared {
-    fn text(&self) -> String {
-        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-    }
-}
+mod common;
 
 fn duplex(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, ms: u64, limit: u32) {
     let rate = Bandwidth::from_bps(bps).unwrap();
@@ -123,7 +105,7 @@ fn pcap_starts_with_a_nanosecond_header_and_raw_ip_records() {
     let writer =
         ackclock_trace::pcap::PcapWriter::new(Box::new(out.clone()) as Box<dyn Write + Send + Sync>, 65535).unwrap();
     basic1(1, Sink::Pcap { out: writer, capture: Capture::Channels(vec![0]) });
-    let bytes = out.0.lock().unwrap().clone();
+    let bytes = out.bytes();
     assert_eq!(&bytes[..4], &0xa1b2_3c4du32.to_le_bytes());
     assert_eq!(u32::from_le_bytes(bytes[20..24].try_into().unwrap()), 101, "LINKTYPE_RAW");
     let caplen = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
@@ -162,7 +144,7 @@ fn pcap_after_a_red_queue_shows_the_ce_marks_it_made() {
     sim.finish_traces().unwrap();
     // Each record: 16 bytes of pcap header, then the IPv4 header (ECN in
     // the low two bits of its second byte).
-    let bytes = out.0.lock().unwrap().clone();
+    let bytes = out.bytes();
     let (mut at, mut ecn_counts) = (24, [0u64; 4]);
     while at < bytes.len() {
         let caplen = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;

@@ -18,5 +18,5 @@ pub mod tracer;
 pub mod view;
 
 pub use monitor::{Counts, FlowKey, Monitor};
-pub use record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
+pub use record::{FlowView, LinkRecord, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
 pub use tracer::{Sink, SinkId, TracedVars, Tracer};

@@ -10,8 +10,8 @@
 //! The header lines (nodes, links, colours) come from the front end that
 //! knows them; see `Sink::Nam`.
 
-use crate::ns2::{write_g15, Ns2Packet};
-use crate::record::{FlowView, PacketEvent, PacketRecord};
+use crate::ns2::{link_event, write_g15, write_g17, Ns2Packet};
+use crate::record::{FlowView, LinkRecord, PacketEvent, PacketRecord};
 use std::io::{self, Write};
 
 pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowView>) -> io::Result<()> {
@@ -21,6 +21,16 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
         write_event(out, 'h', r, &p, -1)?;
     }
     Ok(())
+}
+
+/// `v -t 0.10000000000000001 link-down 0.10000000000000001 0 1`, the
+/// record nam animates a link change from.
+pub fn write_link(out: &mut dyn Write, l: &LinkRecord) -> io::Result<()> {
+    let time = || {
+        let mut t = Vec::new();
+        write_g17(&mut t, l.time.as_secs_f64()).map(|_| String::from_utf8(t).expect("ASCII"))
+    };
+    writeln!(out, "v -t {} {} {} {} {}", time()?, link_event(l), time()?, l.from, l.to)
 }
 
 fn write_event(out: &mut dyn Write, symbol: char, r: &PacketRecord, p: &Ns2Packet, seq: i64) -> io::Result<()> {

@@ -6,9 +6,9 @@
 //!
 //! `0.58616  0  0  2  0  cwnd_ 20.935`: a traced variable's new value.
 
-use crate::record::{FlowView, PacketRecord, VarRecord, VarValue};
+use crate::record::{FlowView, LinkRecord, PacketRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
-use ackclock_net::{NodeId, Transport};
+use ackclock_net::{ControlKind, NodeId, Transport, CONTROL_FLOW};
 use std::io::{self, Write};
 
 /// Seconds rounded to the microsecond, as ns-2's `%.15g` of a
@@ -81,6 +81,7 @@ impl Ns2Packet {
         let (kind, seq) = type_and_seq(r, view);
         let fid = match view {
             Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
+            None if r.packet.flow == CONTROL_FLOW => 0,
             None => r.packet.flow,
         };
         let (sport, dport) = ports(r);
@@ -110,6 +111,9 @@ fn type_and_seq(r: &PacketRecord, view: Option<&FlowView>) -> (&'static str, i64
         }
         (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),
         (Transport::Udp(_), Some(&FlowView::Udp { type_name, .. })) => (type_name, r.packet.seq as i64),
+        (Transport::Udp(h), _) if r.packet.flow == CONTROL_FLOW => {
+            (ControlKind::from_port(h.dst_port).map_or("udp", ControlKind::ns2_name), -1)
+        }
         (Transport::Udp(_), _) => ("udp", r.packet.seq as i64),
     }
 }
@@ -117,6 +121,9 @@ fn type_and_seq(r: &PacketRecord, view: Option<&FlowView>) -> (&'static str, i64
 fn ports(r: &PacketRecord) -> (u16, u16) {
     match r.packet.transport {
         Transport::Tcp(seg) => (seg.src_port, seg.dst_port),
+        // ns-2's routing agent is the second attached to its node (after
+        // the one for direct routes), so its port is 1.
+        Transport::Udp(_) if r.packet.flow == CONTROL_FLOW => (1, 1),
         Transport::Udp(h) => (h.src_port, h.dst_port),
     }
 }
@@ -130,6 +137,49 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
         " {} {} {} {} {} {} {}.{} {}.{} {} {}",
         r.from, r.to, p.kind, p.size, p.flags, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, p.seq, p.uid
     )
+}
+
+/// `v 0.10000000000000001 link-down 0 1`: ns-2 prints the time as Tcl
+/// does with its `tcl_precision` of 17.
+pub fn write_link(out: &mut dyn Write, l: &LinkRecord) -> io::Result<()> {
+    write!(out, "v ")?;
+    write_g17(out, l.time.as_secs_f64())?;
+    writeln!(out, " {} {} {}", link_event(l), l.from, l.to)
+}
+
+pub(crate) fn link_event(l: &LinkRecord) -> &'static str {
+    if l.up {
+        "link-up"
+    } else {
+        "link-down"
+    }
+}
+
+/// `x` as C's `%.17g` prints it.
+pub(crate) fn write_g17(out: &mut dyn Write, x: f64) -> io::Result<()> {
+    // `{:.16e}` gives the same seventeen significant digits, rounded as
+    // printf rounds them; only the layout differs.
+    let sci = format!("{x:.16e}");
+    let (mantissa, exp) = sci.split_once('e').expect("exponent form");
+    let exp: i32 = exp.parse().expect("an integer exponent");
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    if !(-4..17).contains(&exp) {
+        let (lead, rest) = digits.split_at(1);
+        let dot = if rest.is_empty() { "" } else { "." };
+        let sign = if exp < 0 { '-' } else { '+' };
+        return write!(out, "{lead}{dot}{rest}e{sign}{:02}", exp.abs());
+    }
+    let point = exp + 1; // digits before the decimal point
+    if point <= 0 {
+        write!(out, "0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if digits.len() <= point as usize {
+        write!(out, "{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        let (int, frac) = digits.split_at(point as usize);
+        write!(out, "{int}.{frac}")
+    }
 }
 
 pub fn write_var(out: &mut dyn Write, v: &VarRecord) -> io::Result<()> {
@@ -177,6 +227,32 @@ mod tests {
         assert_eq!(g15(706_365_333_333, -12), "0.706365333333");
         assert_eq!(g15(5, 20), "5e+20");
         assert_eq!(g15(12, -7), "1.2e-06");
+    }
+
+    fn g17(x: f64) -> String {
+        let mut out = Vec::new();
+        write_g17(&mut out, x).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn g17_prints_doubles_as_ns2s_tcl_does() {
+        // As ns-2 2.35 prints link-down times in its traces.
+        assert_eq!(g17(0.1), "0.10000000000000001");
+        assert_eq!(g17(0.2), "0.20000000000000001");
+        assert_eq!(g17(1.0), "1");
+        assert_eq!(g17(12.5), "12.5");
+        assert_eq!(g17(0.0), "0");
+        assert_eq!(g17(3.2e-5), "3.1999999999999999e-05", "C printf rounds the double, not 3.2");
+        assert_eq!(g17(1e20), "1e+20");
+    }
+
+    #[test]
+    fn link_changes_print_as_ns2s_dynamics_records() {
+        let l = LinkRecord { time: Instant::from_ps(100_000_000_000), channel: 1, from: 0, to: 1, up: false };
+        let mut out = Vec::new();
+        write_link(&mut out, &l).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "v 0.10000000000000001 link-down 0 1\n");
     }
 
     fn tcp_record(event: PacketEvent, seg: TcpRepr, size: u32) -> PacketRecord {

@@ -47,6 +47,11 @@ impl<T> TimeOrdered<T> {
         self.seq += 1;
     }
 
+    /// Keeps only the items `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        self.heap.retain(|e| keep(&e.item));
+    }
+
     /// Removes the earliest item if it is due by `now`.
     pub fn pop_due(&mut self, now: Instant) -> Option<T> {
         if self.heap.peek()?.key.0 .0 <= now {

@@ -59,10 +59,21 @@ pub struct VarRecord {
     pub value: VarValue,
 }
 
+/// A link direction went down or came back up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkRecord {
+    pub time: Instant,
+    pub channel: ChannelId,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub up: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TraceRecord {
     Packet(PacketRecord),
     Var(VarRecord),
+    Link(LinkRecord),
 }
 
 impl TraceRecord {
@@ -70,6 +81,7 @@ impl TraceRecord {
         match self {
             TraceRecord::Packet(p) => p.time,
             TraceRecord::Var(v) => v.time,
+            TraceRecord::Link(l) => l.time,
         }
     }
 }

@@ -57,7 +57,10 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
     let time = format!("{:.6}", r.time.as_secs_f64());
     let (src, dst) = (dotted(p.ip.src), dotted(p.ip.dst));
     match p.transport {
-        Transport::Udp(h) => writeln!(out, "{time} {src}.{} > {dst}.{}: udp {}", h.src_port, h.dst_port, p.size - 28),
+        Transport::Udp(h) => {
+            let len = p.size.saturating_sub(28); // ns-2-sized routing messages are smaller
+            writeln!(out, "{time} {src}.{} > {dst}.{}: udp {len}", h.src_port, h.dst_port)
+        }
         Transport::Tcp(seg) => {
             let (own_iss, peer_iss) = match view {
                 Some(&FlowView::Tcp { client, client_iss, server_iss, .. }) if p.ip.src == client => {

@@ -96,6 +96,11 @@ impl Sink {
                 ns2::write_packet(out, p, view(p.packet.flow).as_ref())
             }
             (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
+            (Sink::Ns2 { out, channels, .. }, TraceRecord::Link(l))
+                if channels.as_ref().is_none_or(|c| c.contains(&l.channel)) =>
+            {
+                ns2::write_link(out, l)
+            }
             (Sink::Tcpdump { out, capture }, TraceRecord::Packet(p)) if capture.sees(p) => {
                 tcpdump::write_packet(out, p, view(p.packet.flow).as_ref())
             }
@@ -114,6 +119,10 @@ impl Sink {
             (Sink::View(sink), TraceRecord::Var(v)) => {
                 sink.variable(v);
                 Ok(())
+            }
+            (Sink::Nam { out, preamble }, TraceRecord::Link(l)) => {
+                write_preamble(out, preamble)?;
+                nam::write_link(out, l)
             }
             _ => Ok(()),
         }
@@ -208,6 +217,16 @@ impl Tracer {
             p.congestion_action = self.congestion_actions.contains(&p.packet.uid);
         }
         self.pending.push(rec.time(), rec);
+    }
+
+    /// Withdraws the `-` records of these packets on `channel` that are
+    /// still waiting to be written: their transmission was re-timed or
+    /// will not happen.
+    pub fn retract_dequeues(&mut self, channel: ChannelId, uids: &[u64]) {
+        self.pending.retain(|rec| {
+            !matches!(rec, TraceRecord::Packet(p)
+                if p.event == PacketEvent::Dequeue && p.channel == channel && uids.contains(&p.packet.uid))
+        });
     }
 
     /// Packet `uid` is the first its sender sent after cutting its window.

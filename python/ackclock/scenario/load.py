@@ -18,11 +18,19 @@ from pydantic import ValidationError
 
 from ackclock.errors import ConfigError, ParameterError, ScenarioError
 from ackclock.handles import Link, Node
+from ackclock.network_specs import DV, Routing, SessionRouting, StaticRouting
 from ackclock.scenario.lines import PathPart, line_of
 from ackclock.scenario.schema import (
     AppTable,
+    BandwidthChangeTable,
+    DynamicsTable,
+    FailuresTable,
+    LanTable,
+    LinkDownTable,
     LinkTable,
     ReverseTable,
+    RouteTable,
+    RoutingTable,
     ScenarioFile,
     SpecTable,
     TcpFlowTable,
@@ -133,9 +141,9 @@ class Scenario:
         Trace files with relative names go to `trace_dir` (default: the
         current directory)."""
         try:
-            sim = self._build(seed)
+            sim, named = self._build(seed)
             for index, trace in enumerate(self.spec.traces):
-                _build_trace(sim, index, trace, trace_dir or Path.cwd())
+                _build_trace(sim, named, index, trace, trace_dir or Path.cwd())
             return sim
         except _FieldProblem as problem:
             raise _scenario_error(self.path, self.text, problem) from None
@@ -154,7 +162,8 @@ class Scenario:
             sim.close_traces()
         return sim
 
-    def _build(self, seed: int | None) -> Simulator:
+    def _build(self, seed: int | None) -> tuple[Simulator, dict[str, Link]]:
+        """The simulation and its links by name."""
         settings = self.spec.simulation.given("until")
         if seed is not None:
             settings["seed"] = seed
@@ -162,39 +171,138 @@ class Scenario:
             sim = Simulator(**settings)
         nodes: dict[str, Node] = {}
         for index, node in enumerate(self.spec.nodes):
+            processing = (
+                None
+                if node.processing is None
+                else _spec(node.processing, "nodes", index, "processing")
+            )
             with _at("nodes", index):
-                nodes[node.name] = sim.node(node.name)
+                nodes[node.name] = sim.node(node.name, processing=processing)
+            if node.route_wait is not None:
+                with _at("nodes", index, "route_wait"):
+                    nodes[node.name].wait_for_routes(
+                        node.route_wait.packets, node.route_wait.timeout
+                    )
+        named: dict[str, Link] = {}
         for index, link in enumerate(self.spec.links):
-            _build_link(sim, nodes, index, link)
+            _build_link(sim, nodes, named, index, link)
+        for index, lan in enumerate(self.spec.lans):
+            _build_lan(sim, nodes, index, lan)
+        if self.spec.routing is not None:
+            _build_routing(sim, nodes, self.spec.routing)
+        for index, route in enumerate(self.spec.routes):
+            _build_route(sim, nodes, named, index, route)
+        for index, change in enumerate(self.spec.dynamics):
+            _build_dynamics(sim, nodes, named, index, change)
         for index, app in enumerate(self.spec.apps):
             _build_app(sim, nodes, index, app)
-        return sim
+        return sim, named
 
 
-def _build_link(sim: Simulator, nodes: dict[str, Node], index: int, link: LinkTable) -> None:
+def _build_link(
+    sim: Simulator, nodes: dict[str, Node], named: dict[str, Link], index: int, link: LinkTable
+) -> None:
     where = ("links", index)
     src, dst = _node(nodes, link.from_, *where, "from"), _node(nodes, link.to, *where, "to")
-    options = link.given("from_", "to", "duplex", "loss", "jitter", "reverse")
+    if link.name is not None and link.name in named:
+        raise _FieldProblem((*where, "name"), f"{link.name!r} is already the name of a link")
+    options = link.given("name", "from_", "to", "duplex", "loss", "jitter", "reverse", "cost")
     if link.queue is not None:
         options["queue"] = _spec(link.queue, *where, "queue")
     reverse = link.reverse
     if reverse is not None and not link.duplex:
         raise _FieldProblem((*where, "reverse"), "only a duplex link has a reverse direction")
     if link.duplex:
-        overrides = reverse.given("loss", "jitter") if reverse is not None else {}
+        overrides = reverse.given("loss", "jitter", "cost") if reverse is not None else {}
         if reverse is not None and reverse.queue is not None:
             overrides["queue"] = _spec(reverse.queue, *where, "reverse", "queue")
         with _at(*where, "reverse"):
             options["reverse"] = LinkParams(**overrides)
         with _at(*where):
-            sim.duplex_link(src, dst, **options)
+            forward = sim.duplex_link(src, dst, **options)
     else:
         with _at(*where):
-            sim.simplex_link(src, dst, **options)
-    # Error models and jitter belong to one direction, as in ns-2's lossmodel.
-    _set_loss_and_jitter(sim.link(src, dst), link, where)
-    if reverse is not None:
-        _set_loss_and_jitter(sim.link(dst, src), reverse, (*where, "reverse"))
+            forward = sim.simplex_link(src, dst, **options)
+    if link.name is not None:
+        named[link.name] = forward
+    # Error models, jitter and costs belong to one direction, as in ns-2.
+    _set_direction(forward, link, where)
+    if reverse is not None and forward.reverse is not None:
+        _set_direction(forward.reverse, reverse, (*where, "reverse"))
+    elif link.cost is not None and forward.reverse is not None:
+        with _at(*where):
+            forward.reverse.set_cost(link.cost)
+
+
+def _build_lan(sim: Simulator, nodes: dict[str, Node], index: int, lan: LanTable) -> None:
+    where = ("lans", index)
+    members = [_node(nodes, name, *where, "nodes") for name in lan.nodes]
+    with _at(*where):
+        sim.lan(members, **lan.given("nodes"))
+
+
+def _build_routing(sim: Simulator, nodes: dict[str, Node], routing: RoutingTable) -> None:
+    where = ("routing",)
+    options = routing.given("protocol", "nodes")
+    if routing.protocol != "dv" and options:
+        key = sorted(options)[0]
+        raise _FieldProblem((*where, key), f"only the dv protocol takes {key!r}")
+    spec: Routing
+    with _at(*where):
+        if routing.protocol == "dv":
+            spec = DV(**options)
+        else:
+            spec = StaticRouting() if routing.protocol == "static" else SessionRouting()
+    members = None
+    if routing.nodes is not None:
+        members = [_node(nodes, name, *where, "nodes") for name in routing.nodes]
+    with _at(*where):
+        sim.routing(spec, members)
+
+
+def _build_route(
+    sim: Simulator, nodes: dict[str, Node], named: dict[str, Link], index: int, route: RouteTable
+) -> None:
+    where = ("routes", index)
+    node, dst = _node(nodes, route.node, *where, "node"), _node(nodes, route.to, *where, "to")
+    if (route.via is None) == (route.link is None):
+        raise _FieldProblem(where, "give either via (the next node) or link (a link's name)")
+    if route.link is not None:
+        via = _named_link(named, route.link, *where, "link")
+    else:
+        neighbour = _node(nodes, route.via or "", *where, "via")
+        with _at(*where, "via"):
+            via = sim.link(node, neighbour)
+    with _at(*where):
+        sim.route(node, dst, via)
+
+
+def _build_dynamics(
+    sim: Simulator,
+    nodes: dict[str, Node],
+    named: dict[str, Link],
+    index: int,
+    change: DynamicsTable,
+) -> None:
+    where = ("dynamics", index)
+    if isinstance(change.link, str):
+        a: Node | Link = _named_link(named, change.link, *where, "link")
+        b = None
+    elif len(change.link) == 2:
+        a, b = (_node(nodes, name, *where, "link") for name in change.link)
+    else:
+        raise _FieldProblem((*where, "link"), f"{change.link!r} is not a link name or [a, b]")
+    with _at(*where):
+        if isinstance(change, FailuresTable):
+            sim.link_failures(a, b, failures=_spec(change, *where))
+        elif isinstance(change, BandwidthChangeTable):
+            links = [a] if b is None else sim.links_between(a, b)  # type: ignore[arg-type]
+            for link in links:
+                link.set_bandwidth(change.bandwidth, change.at)  # type: ignore[union-attr]
+        elif isinstance(change, LinkDownTable):
+            sim.link_down(a, b, change.at)
+        else:
+            sim.link_up(a, b, change.at)
 
 
 def _build_app(sim: Simulator, nodes: dict[str, Node], index: int, app: AppTable) -> None:
@@ -222,14 +330,20 @@ def _build_tcp(sim: Simulator, nodes: dict[str, Node], index: int, app: TcpFlowT
         sim.tcp(src, dst, **options)
 
 
-def _build_trace(sim: Simulator, index: int, trace: TraceTable, trace_dir: Path) -> None:
+def _build_trace(
+    sim: Simulator, named: dict[str, Link], index: int, trace: TraceTable, trace_dir: Path
+) -> None:
     where = ("traces", index)
     nodes = {node.name: node for node in sim.nodes}
     node = None if trace.node is None else _node(nodes, trace.node, *where, "node")
     link = None
-    if trace.link is not None:
+    if isinstance(trace.link, str):
+        link = _named_link(named, trace.link, *where, "link")
+    elif trace.link is not None:
         if len(trace.link) != 2:
-            raise _FieldProblem((*where, "link"), f"{trace.link!r} is not [from, to]")
+            raise _FieldProblem(
+                (*where, "link"), f"{trace.link!r} is not a link name or [from, to]"
+            )
         ends = [_node(nodes, name, *where, "link") for name in trace.link]
         with _at(*where, "link"):
             link = sim.link(ends[0], ends[1])
@@ -249,13 +363,21 @@ def _build_trace(sim: Simulator, index: int, trace: TraceTable, trace_dir: Path)
             sim.pcap(path, node=node, link=link, snaplen=trace.snaplen or 65535)
 
 
-def _set_loss_and_jitter(
-    link: Link, table: LinkTable | ReverseTable, path: tuple[PathPart, ...]
-) -> None:
+def _set_direction(link: Link, table: LinkTable | ReverseTable, path: tuple[PathPart, ...]) -> None:
     if table.loss is not None:
         link.set_loss(_spec(table.loss, *path, "loss"))
     if table.jitter is not None:
         link.set_jitter(_spec(table.jitter, *path, "jitter"))
+    if table.cost is not None:
+        with _at(*path):
+            link.set_cost(table.cost)
+
+
+def _named_link(named: dict[str, Link], name: str, *path: PathPart) -> Link:
+    if name not in named:
+        known = f"links are {', '.join(named)}" if named else "no link has a name"
+        raise _FieldProblem(path, f"unknown link {name!r} ({known})")
+    return named[name]
 
 
 def _spec(table: SpecTable, *path: PathPart) -> Any:

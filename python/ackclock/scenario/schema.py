@@ -21,7 +21,7 @@ from pydantic import (
 from pydantic import Tag as UnionTag
 from pydantic_core import PydanticCustomError
 
-from ackclock import specs, tcp_specs, units
+from ackclock import network_specs, specs, tcp_specs, units
 from ackclock.errors import ParameterError
 
 
@@ -357,8 +357,26 @@ class SimulationTable(Table):
     until: Optional[DurationValue] = None  # absent: run until no events remain
 
 
+class ProcessingTable(SpecTable):
+    """A node's processor (`ackclock.Processing`)."""
+
+    spec = network_specs.Processing
+    service: DurationValue
+    distribution: Optional[Literal["constant", "exponential"]] = None
+    limit: Optional[int] = None
+
+
+class RouteWaitTable(Table):
+    """Packets without a route wait at the node (`Node.wait_for_routes`)."""
+
+    packets: int
+    timeout: DurationValue
+
+
 class NodeTable(Table):
     name: str
+    processing: Optional[ProcessingTable] = None
+    route_wait: Optional[RouteWaitTable] = None
 
 
 class ReverseTable(Table):
@@ -369,12 +387,15 @@ class ReverseTable(Table):
     queue: Optional[QueueTable] = None
     loss: Optional[LossTable] = None
     jitter: Optional[JitterTable] = None
+    cost: Optional[int] = None
 
 
 class LinkTable(Table):
+    name: Optional[str] = None  # for routes, dynamics and traces to refer to
     from_: str = Field(alias="from")
     to: str
     duplex: bool = True
+    cost: Optional[int] = None  # routing cost of each direction (default 1)
     bandwidth: BandwidthValue
     delay: DurationValue
     queue: Optional[QueueTable] = None
@@ -434,6 +455,80 @@ AppTable = Annotated[
 ]
 
 
+class LanTable(Table):
+    """A contention-free LAN segment (`Simulator.lan`)."""
+
+    nodes: list[str]
+    bandwidth: BandwidthValue
+    delay: DurationValue
+    queue_limit: Optional[int] = None
+
+
+class RoutingTable(Table):
+    """How nodes route (`Simulator.routing`): `protocol` for `nodes` (all by
+    default); the other keys are DV's."""
+
+    protocol: Literal["static", "session", "dv"]
+    nodes: Optional[list[str]] = None
+    advert_interval: Optional[DurationValue] = None
+    infinity: Optional[int] = None
+    sizes: Optional[Literal["rip", "ns2"]] = None
+
+
+class RouteTable(Table):
+    """A static route (`Simulator.route`): `node` sends `to`'s packets to the
+    neighbour `via`, or on the link named `link`."""
+
+    node: str
+    to: str
+    via: Optional[str] = None
+    link: Optional[str] = None
+
+
+# A link by name, or [a, b]: every link between a and b.
+LinkRef = Union[str, list[str]]
+
+
+class _ChangeTable(Table):
+    link: LinkRef
+    at: DurationValue
+
+
+class LinkDownTable(_ChangeTable):
+    type: Literal["down"]
+
+
+class LinkUpTable(_ChangeTable):
+    type: Literal["up"]
+
+
+class BandwidthChangeTable(_ChangeTable):
+    type: Literal["bandwidth"]
+    bandwidth: BandwidthValue
+
+
+class FailuresTable(SpecTable):
+    """ns-2's rtmodel (`ackclock.LinkFailures`); `type` is its kind."""
+
+    spec = network_specs.LinkFailures
+    type: Literal["deterministic", "exponential"]
+    link: LinkRef
+    up: Optional[DurationValue] = None
+    down: Optional[DurationValue] = None
+    start: Optional[DurationValue] = None
+    finish: Optional[DurationValue] = None
+
+    def to_spec(self) -> Any:
+        return self.spec(kind=self.type, **self.given("type", "link"))
+
+
+DynamicsTable = Annotated[
+    Union[LinkDownTable, LinkUpTable, BandwidthChangeTable, FailuresTable],
+    Field(discriminator="type"),
+    _type_among("link change", LinkDownTable, LinkUpTable, BandwidthChangeTable, FailuresTable),
+]
+
+
 class TraceTable(Table):
     """A trace file: ns-2 text of every link (or of `link`), or tcpdump text or a
     pcap of what `node` sends and receives or what leaves on `link`."""
@@ -441,7 +536,7 @@ class TraceTable(Table):
     type: Literal["ns2", "tcpdump", "pcap"]
     file: str
     node: Optional[str] = None
-    link: Optional[list[str]] = None  # [from, to]
+    link: Optional[LinkRef] = None  # a link name or [from, to]
     variables: Optional[bool] = None  # ns2 only: TCP variable records (default true)
     snaplen: Optional[int] = None  # pcap only
 
@@ -450,5 +545,9 @@ class ScenarioFile(Table):
     simulation: SimulationTable = Field(default_factory=SimulationTable)
     nodes: list[NodeTable] = []
     links: list[LinkTable] = []
+    lans: list[LanTable] = []
+    routing: Optional[RoutingTable] = None
+    routes: list[RouteTable] = []
+    dynamics: list[DynamicsTable] = []
     apps: list[AppTable] = []
     traces: list[TraceTable] = []

@@ -50,7 +50,13 @@ mod tests {
     fn topology(nodes: usize, channels: &[(NodeId, NodeId, u32)]) -> Vec<Vec<Adjacency>> {
         let mut adj = vec![Vec::new(); nodes];
         for (id, &(from, to, cost)) in channels.iter().enumerate() {
-            adj[from as usize].push(Adjacency { via: NextHop::Link(id as u32), neighbor: to, cost, up: true });
+            adj[from as usize].push(Adjacency {
+                via: NextHop::Link(id as u32),
+                neighbor: to,
+                cost,
+                up: true,
+                peer: false,
+            });
         }
         adj
     }
@@ -60,7 +66,10 @@ mod tests {
     }
 
     fn hop(adj: &[Vec<Adjacency>], src: NodeId, dst: NodeId) -> Option<u32> {
-        shortest_paths(adj, src)[dst as usize].map(|NextHop::Link(c)| c)
+        shortest_paths(adj, src)[dst as usize].map(|h| match h {
+            NextHop::Link(c) => c,
+            NextHop::Nic { .. } => unreachable!("links only"),
+        })
     }
 
     #[test]

@@ -1,0 +1,336 @@
+//! Interfaces on a shared medium: NICs, the medium that carries their
+//! frames to one another, and the MAC that decides when a NIC sends.
+//!
+//! Unlike a point-to-point link, a NIC cannot know a packet's departure
+//! when the packet is queued: its MAC decides at dequeue time (once the
+//! medium is free, after a backoff, after an acknowledgement...). So a NIC
+//! keeps a real interface queue and the engine drives it with events: the
+//! MAC's own timer, and the arrival of each frame's first bit at every NIC
+//! the medium says hears it, each with its own delay.
+//!
+//! Both the medium and the MAC are sans-I/O traits with the models in
+//! enums, as elsewhere: a radio medium (propagation, positions) and an
+//! 802.11 MAC plug in as new variants. The model here is the simplest
+//! that uses the whole path: a LAN segment without contention.
+
+use crate::packet::NodeId;
+use crate::pool::PacketId;
+use ackclock_core::{Bandwidth, Duration, Instant};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+pub type NicId = u32;
+pub type MediumId = u32;
+
+/// Where a frame is addressed on its medium.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkAddress {
+    Node(NodeId),
+    Broadcast,
+}
+
+/// A frame on a shared medium: the packet it carries and its link-layer
+/// addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub packet: PacketId,
+    pub from: NodeId,
+    pub to: LinkAddress,
+    pub bytes: u32,
+}
+
+/// A frame as one receiver gets it: when its first bit arrives there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reception {
+    pub nic: NicId,
+    pub first_bit: Instant,
+}
+
+/// What carries frames between NICs.
+pub trait Medium {
+    /// The NICs that hear a transmission by `from` starting at `now`, with
+    /// when each hears its first bit.
+    fn receptions(&mut self, now: Instant, from: NicId, out: &mut Vec<Reception>);
+    /// The NICs `nic` can always reach, which routing treats as neighbours
+    /// (a LAN's other NICs; none on a radio medium, whose reach changes).
+    fn neighbours(&self, nic: NicId) -> Vec<NicId>;
+    /// Attaches a NIC.
+    fn attach(&mut self, nic: NicId);
+}
+
+/// The media, dispatched by `match`.
+#[derive(Clone, Debug)]
+pub enum MediumModel {
+    Lan(Lan),
+}
+
+impl Medium for MediumModel {
+    fn receptions(&mut self, now: Instant, from: NicId, out: &mut Vec<Reception>) {
+        match self {
+            MediumModel::Lan(m) => m.receptions(now, from, out),
+        }
+    }
+    fn neighbours(&self, nic: NicId) -> Vec<NicId> {
+        match self {
+            MediumModel::Lan(m) => m.neighbours(nic),
+        }
+    }
+    fn attach(&mut self, nic: NicId) {
+        match self {
+            MediumModel::Lan(m) => m.attach(nic),
+        }
+    }
+}
+
+/// A LAN segment: every NIC hears every other after the same delay.
+#[derive(Clone, Debug)]
+pub struct Lan {
+    pub delay: Duration,
+    nics: Vec<NicId>,
+}
+
+impl Lan {
+    pub fn new(delay: Duration) -> Self {
+        Lan { delay, nics: Vec::new() }
+    }
+}
+
+impl Medium for Lan {
+    fn receptions(&mut self, now: Instant, from: NicId, out: &mut Vec<Reception>) {
+        let first_bit = now + self.delay;
+        out.extend(self.nics.iter().filter(|&&n| n != from).map(|&nic| Reception { nic, first_bit }));
+    }
+    fn neighbours(&self, nic: NicId) -> Vec<NicId> {
+        self.nics.iter().copied().filter(|&n| n != nic).collect()
+    }
+    fn attach(&mut self, nic: NicId) {
+        self.nics.push(nic);
+    }
+}
+
+/// A frame in the NIC's interface queue, waiting for the MAC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queued {
+    pub packet: PacketId,
+    pub bytes: u32,
+    pub to: LinkAddress,
+}
+
+/// A NIC's interface queue: FIFO, dropping arrivals beyond `limit`
+/// packets (ns-2's IFQ is such a DropTail queue of 50).
+#[derive(Clone, Debug)]
+pub struct InterfaceQueue {
+    limit: usize,
+    frames: VecDeque<Queued>,
+}
+
+impl InterfaceQueue {
+    pub fn new(limit: usize) -> Self {
+        InterfaceQueue { limit, frames: VecDeque::new() }
+    }
+
+    /// Queues a frame; false when the queue is full.
+    pub fn push(&mut self, frame: Queued) -> bool {
+        let room = self.frames.len() < self.limit;
+        if room {
+            self.frames.push_back(frame);
+        }
+        room
+    }
+
+    pub fn pop(&mut self) -> Option<Queued> {
+        self.frames.pop_front()
+    }
+
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+}
+
+/// A NIC's medium access control. The engine tells it of frames arriving
+/// and of its timer, and asks what it sends and what it has received; each
+/// frame a reception started is handed back exactly once, delivered or not.
+pub trait Mac {
+    /// A frame to send now, taken from `queue`, with how long it occupies
+    /// the medium; `None` while the MAC holds back.
+    fn poll_transmit(&mut self, now: Instant, queue: &mut InterfaceQueue) -> Option<(Frame, Duration)>;
+    /// The first bit of a frame arrived (`frame` names it to the engine);
+    /// its last bit follows `duration` later.
+    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration);
+    /// A frame whose reception ended by `now`, and whether it was received
+    /// intact (a collision would spoil it).
+    fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)>;
+    fn on_timer(&mut self, now: Instant);
+    fn poll_at(&self) -> Option<Instant>;
+}
+
+/// The MACs, dispatched by `match`.
+#[derive(Clone, Debug)]
+pub enum MacModel {
+    ContentionFree(ContentionFree),
+}
+
+impl Mac for MacModel {
+    fn poll_transmit(&mut self, now: Instant, queue: &mut InterfaceQueue) -> Option<(Frame, Duration)> {
+        match self {
+            MacModel::ContentionFree(m) => m.poll_transmit(now, queue),
+        }
+    }
+    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration) {
+        match self {
+            MacModel::ContentionFree(m) => m.on_frame(now, frame, duration),
+        }
+    }
+    fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
+        match self {
+            MacModel::ContentionFree(m) => m.poll_received(now),
+        }
+    }
+    fn on_timer(&mut self, now: Instant) {
+        match self {
+            MacModel::ContentionFree(m) => m.on_timer(now),
+        }
+    }
+    fn poll_at(&self) -> Option<Instant> {
+        match self {
+            MacModel::ContentionFree(m) => m.poll_at(),
+        }
+    }
+}
+
+/// A MAC without contention: the NIC sends its next frame as soon as its
+/// own transmitter is free, at its rate, and every frame is received
+/// intact. (Each NIC has the medium's capacity to itself, as on a switched
+/// LAN; there is no carrier sense and no collision.)
+#[derive(Clone, Debug)]
+pub struct ContentionFree {
+    rate: Bandwidth,
+    /// The node whose frames this NIC sends.
+    node: NodeId,
+    /// When the frame being sent ends.
+    sending_until: Option<Instant>,
+    /// Receptions in progress: (last bit, frame).
+    receiving: BinaryHeap<Reverse<(Instant, u32)>>,
+}
+
+impl ContentionFree {
+    pub fn new(node: NodeId, rate: Bandwidth) -> Self {
+        ContentionFree { rate, node, sending_until: None, receiving: BinaryHeap::new() }
+    }
+}
+
+impl Mac for ContentionFree {
+    fn poll_transmit(&mut self, now: Instant, queue: &mut InterfaceQueue) -> Option<(Frame, Duration)> {
+        if self.sending_until.is_some_and(|t| t > now) {
+            return None;
+        }
+        self.sending_until = None;
+        let q = queue.pop()?;
+        let duration = self.rate.tx_time(q.bytes);
+        self.sending_until = Some(now + duration);
+        Some((Frame { packet: q.packet, from: self.node, to: q.to, bytes: q.bytes }, duration))
+    }
+
+    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration) {
+        self.receiving.push(Reverse((now + duration, frame)));
+    }
+
+    fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
+        match self.receiving.peek() {
+            Some(Reverse((end, _))) if *end <= now => self.receiving.pop().map(|Reverse((_, f))| (f, true)),
+            _ => None,
+        }
+    }
+
+    fn on_timer(&mut self, _now: Instant) {}
+
+    fn poll_at(&self) -> Option<Instant> {
+        let receiving = self.receiving.peek().map(|Reverse((end, _))| *end);
+        match (self.sending_until, receiving) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// Counters of a NIC.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NicStats {
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    pub rx_packets: u64,
+    /// Packets refused by the full interface queue.
+    pub queue_drops: u64,
+    /// Frames that reached this NIC spoilt (collisions).
+    pub rx_errors: u64,
+    /// Time spent sending.
+    pub busy: Duration,
+}
+
+/// A network interface on a shared medium.
+#[derive(Clone, Debug)]
+pub struct Nic {
+    pub node: NodeId,
+    pub medium: MediumId,
+    pub queue: InterfaceQueue,
+    pub mac: MacModel,
+    pub stats: NicStats,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queued(n: u32, bytes: u32) -> Queued {
+        Queued { packet: PacketId::new(n), bytes, to: LinkAddress::Node(1) }
+    }
+
+    #[test]
+    fn a_lan_delivers_to_every_other_nic_after_its_delay() {
+        let mut lan = Lan::new(Duration::from_millis(2));
+        for nic in [4, 7, 9] {
+            lan.attach(nic);
+        }
+        let mut out = Vec::new();
+        lan.receptions(Instant::ZERO, 7, &mut out);
+        let at = Instant::ZERO + Duration::from_millis(2);
+        assert_eq!(out, vec![Reception { nic: 4, first_bit: at }, Reception { nic: 9, first_bit: at }]);
+        assert_eq!(lan.neighbours(9), vec![4, 7]);
+    }
+
+    #[test]
+    fn a_full_interface_queue_refuses_frames() {
+        let mut q = InterfaceQueue::new(2);
+        assert!(q.push(queued(0, 100)) && q.push(queued(1, 100)));
+        assert!(!q.push(queued(2, 100)));
+        assert_eq!(q.pop(), Some(queued(0, 100)));
+    }
+
+    #[test]
+    fn the_contention_free_mac_sends_back_to_back_and_receives_at_the_last_bit() {
+        // 1000 bytes at 8 Mb/s: 1 ms each.
+        let mut mac = ContentionFree::new(3, Bandwidth::from_bps(8_000_000).unwrap());
+        let mut q = InterfaceQueue::new(10);
+        q.push(queued(0, 1000));
+        q.push(queued(1, 1000));
+        let ms = |n| Instant::ZERO + Duration::from_millis(n);
+        let (frame, d) = mac.poll_transmit(ms(0), &mut q).unwrap();
+        assert_eq!((frame.packet, frame.from, d), (PacketId::new(0), 3, Duration::from_millis(1)));
+        assert_eq!(mac.poll_transmit(ms(0), &mut q), None, "busy sending");
+        assert_eq!(mac.poll_at(), Some(ms(1)));
+        assert!(mac.poll_transmit(ms(1), &mut q).is_some());
+        mac.on_frame(ms(1), 40, Duration::from_millis(3));
+        assert_eq!(mac.poll_at(), Some(ms(2)), "the end of the second transmission");
+        assert_eq!(mac.poll_transmit(ms(2), &mut q), None, "nothing left");
+        mac.on_frame(ms(2), 41, Duration::from_millis(1));
+        assert_eq!(mac.poll_at(), Some(ms(3)), "idle: only the receptions");
+        assert_eq!(mac.poll_received(ms(3)), Some((41, true)), "the shorter frame ends first");
+        assert_eq!(mac.poll_received(ms(3)), None);
+        assert_eq!(mac.poll_received(ms(4)), Some((40, true)));
+        assert_eq!(mac.poll_at(), None);
+    }
+}

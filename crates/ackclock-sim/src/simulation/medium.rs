@@ -1,0 +1,188 @@
+//! Interfaces on shared media: NICs queue packets, their MACs decide when
+//! to send, and the medium hands each frame to the NICs that hear it.
+
+use super::{Event, FrameInFlight, Simulation};
+use crate::error::ConfigError;
+use crate::report::NicReport;
+use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_net::{
+    ContentionFree, Frame, Interface, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel,
+    Nic, NicId, NicStats, NodeId, PacketId, Queued,
+};
+
+impl Simulation {
+    /// A LAN segment joining `nodes`, each through a new NIC: every frame
+    /// reaches every other NIC `delay` after it starts; each NIC sends at
+    /// `bandwidth` without contention (see `ContentionFree`) and queues at
+    /// most `queue_limit` packets. Returns the NICs, in the order of `nodes`.
+    pub fn add_lan(
+        &mut self,
+        nodes: &[NodeId],
+        bandwidth: Bandwidth,
+        delay: Duration,
+        queue_limit: usize,
+    ) -> Result<Vec<NicId>, ConfigError> {
+        for &node in nodes {
+            self.check_node("nodes", node)?;
+        }
+        if let Some(twice) = nodes.iter().enumerate().find(|(i, n)| nodes[..*i].contains(n)) {
+            let name = self.nodes[*twice.1 as usize].name.clone();
+            return Err(ConfigError::invalid("nodes", name, "appears twice on the LAN"));
+        }
+        let medium = self.media.len() as MediumId;
+        self.media.push(MediumModel::Lan(Lan::new(delay)));
+        let nics = nodes
+            .iter()
+            .map(|&node| {
+                let mac = MacModel::ContentionFree(ContentionFree::new(node, bandwidth));
+                self.add_nic(node, medium, mac, queue_limit)
+            })
+            .collect();
+        Ok(nics)
+    }
+
+    fn add_nic(&mut self, node: NodeId, medium: MediumId, mac: MacModel, queue_limit: usize) -> NicId {
+        let nic = self.nics.len() as NicId;
+        let queue = InterfaceQueue::new(queue_limit);
+        self.nics.push(Nic { node, medium, queue, mac, stats: NicStats::default() });
+        self.nic_armed.push(None);
+        self.media[medium as usize].attach(nic);
+        self.nodes[node as usize].interfaces.push(Interface::Nic(nic));
+        self.routes_stale = true;
+        nic
+    }
+
+    pub fn nic_count(&self) -> usize {
+        self.nics.len()
+    }
+
+    pub fn nic_report(&self, nic: NicId) -> Result<NicReport, ConfigError> {
+        let n = self.nics.get(nic as usize).ok_or(ConfigError::UnknownId {
+            field: "nic",
+            what: "NIC",
+            id: u64::from(nic),
+        })?;
+        let elapsed = self.now().as_ps() as f64;
+        Ok(NicReport {
+            id: nic,
+            node: n.node,
+            medium: n.medium,
+            tx_packets: n.stats.tx_packets,
+            tx_bytes: n.stats.tx_bytes,
+            rx_packets: n.stats.rx_packets,
+            queue_drops: n.stats.queue_drops,
+            rx_errors: n.stats.rx_errors,
+            queued: n.queue.len(),
+            utilization: if elapsed > 0.0 { n.stats.busy.as_ps() as f64 / elapsed } else { 0.0 },
+        })
+    }
+
+    /// Queues a packet on a NIC for the neighbour `to`. Kept out of line so
+    /// that the point-to-point path in `forward` stays as compact as
+    /// without shared media.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn send_on_nic(&mut self, now: Instant, nic: NicId, to: LinkAddress, id: PacketId) {
+        let bytes = self.packets[id].size;
+        let n = &mut self.nics[nic as usize];
+        if !n.queue.push(Queued { packet: id, bytes, to }) {
+            n.stats.queue_drops += 1;
+            self.drop_packet(id);
+            return;
+        }
+        self.service_nic(now, nic);
+    }
+
+    /// Lets a NIC's MAC send what it will and hand over what it received,
+    /// then re-arms its timer.
+    fn service_nic(&mut self, now: Instant, nic: NicId) {
+        loop {
+            let n = &mut self.nics[nic as usize];
+            let Some((frame, duration)) = n.mac.poll_transmit(now, &mut n.queue) else { break };
+            n.stats.tx_packets += 1;
+            n.stats.tx_bytes += u64::from(frame.bytes);
+            n.stats.busy += duration;
+            self.transmit(now, nic, frame, duration);
+        }
+        while let Some((slot, intact)) = self.nics[nic as usize].mac.poll_received(now) {
+            self.frame_received(now, nic, slot, intact);
+        }
+        let wake = self.nics[nic as usize].mac.poll_at();
+        let armed = &mut self.nic_armed[nic as usize];
+        if let Some(t) = wake.filter(|&t| armed.is_none_or(|a| t < a)) {
+            *armed = Some(t);
+            self.queue.schedule(t.max(now), Event::NicTimer(nic));
+        }
+    }
+
+    /// Puts a frame on the medium: each NIC that hears it gets an event at
+    /// its first bit.
+    fn transmit(&mut self, now: Instant, nic: NicId, frame: Frame, duration: Duration) {
+        let mut receptions = std::mem::take(&mut self.receptions);
+        receptions.clear();
+        self.media[self.nics[nic as usize].medium as usize].receptions(now, nic, &mut receptions);
+        if receptions.is_empty() {
+            self.drop_packet(frame.packet); // nobody hears it
+        } else {
+            let slot = self.store_frame(FrameInFlight { frame, duration, receivers: receptions.len() as u32 });
+            for r in &receptions {
+                self.queue.schedule(r.first_bit, Event::FrameArrival(r.nic, slot));
+            }
+        }
+        self.receptions = receptions;
+    }
+
+    fn store_frame(&mut self, frame: FrameInFlight) -> u32 {
+        match self.free_frames.pop() {
+            Some(slot) => {
+                self.frames[slot as usize] = Some(frame);
+                slot
+            }
+            None => {
+                self.frames.push(Some(frame));
+                (self.frames.len() - 1) as u32
+            }
+        }
+    }
+
+    pub(super) fn on_frame_arrival(&mut self, now: Instant, nic: NicId, slot: u32) {
+        let duration = self.frames[slot as usize].as_ref().expect("a frame in flight").duration;
+        self.nics[nic as usize].mac.on_frame(now, slot, duration);
+        self.service_nic(now, nic);
+    }
+
+    pub(super) fn on_nic_timer(&mut self, now: Instant, nic: NicId) {
+        let armed = &mut self.nic_armed[nic as usize];
+        if *armed != Some(now) {
+            return; // superseded by an earlier event that already re-armed
+        }
+        *armed = None;
+        self.nics[nic as usize].mac.on_timer(now);
+        self.service_nic(now, nic);
+    }
+
+    /// A NIC finished receiving a frame: its node takes the packet if the
+    /// frame was for it; the last receiver frees the frame.
+    fn frame_received(&mut self, now: Instant, nic: NicId, slot: u32, intact: bool) {
+        let f = self.frames[slot as usize].as_mut().expect("a frame in flight");
+        f.receivers -= 1;
+        let (frame, last) = (f.frame, f.receivers == 0);
+        if last {
+            self.frames[slot as usize] = None;
+            self.free_frames.push(slot);
+        }
+        let n = &mut self.nics[nic as usize];
+        let for_us = frame.to == LinkAddress::Broadcast || frame.to == LinkAddress::Node(n.node);
+        if !intact {
+            n.stats.rx_errors += 1;
+        }
+        let node = n.node;
+        if intact && for_us {
+            n.stats.rx_packets += 1;
+            let packet = if last { frame.packet } else { self.copy_packet(frame.packet) };
+            self.receive(now, node, packet);
+        } else if last {
+            self.drop_packet(frame.packet);
+        }
+    }
+}
