@@ -37,11 +37,14 @@ bench:
 # Long fuzzing, on demand (make test runs the same fuzzers briefly, from a
 # pinned seed): the Rust parsers' properties with many more cases, and many
 # more generated scenarios and API call sequences, new ones each time
-# (every tests/test_fuzz_*.py; the statistics show cases run and outcomes).
+# (every tests/test_fuzz_*.py; the statistics show cases run and outcomes),
+# and thousands of generated and mutated ns-2 scripts with a fresh seed
+# (failures land in tests/fixtures/tcl_fuzz/ as regression tests).
 FUZZ_CASES ?= 100000
 fuzz:
 	PROPTEST_CASES=$(FUZZ_CASES) cargo test -p ackclock-core -p ackclock-wire --lib
 	HYPOTHESIS_PROFILE=fuzz $(PYTHON) -m pytest $(wildcard tests/test_fuzz_*.py) --hypothesis-show-statistics
+	$(PYTHON) tests/tcl_fuzz.py --cases 5000 --seed $$(date +%s)
 
 # ns-2's results on the differential grid, recorded with real ns-2 2.35 (apt-get
 # install ns2) as the fixtures the tests compare with; about 10 minutes.

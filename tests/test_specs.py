@@ -30,6 +30,10 @@ def test_red_defaults_are_ns2s():
         "gentle": True,
         "ecn": False,
         "mean_packet_size": 500,
+        "wait": False,
+        "byte_mode": False,
+        "mark_p": None,
+        "ns2": False,
     }
 
 

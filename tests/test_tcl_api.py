@@ -83,7 +83,7 @@ def test_ftp_stop_ends_new_data_and_now_reports_the_time(tmp_path: Path) -> None
     lines = run_tcl(tmp_path, script).stdout.split("\n")
     at_stop = int(lines[0])
     now, at_end = lines[1].split()
-    assert (now, int(at_end)) == ("3.0", at_stop), "nothing new after the stop"
+    assert (now, int(at_end)) == ("3", at_stop), "nothing new after the stop"
 
 
 def test_cbr_over_udp_with_interval_counts_packets_at_a_loss_monitor(tmp_path: Path) -> None:
@@ -109,15 +109,16 @@ def test_cbr_over_udp_with_interval_counts_packets_at_a_loss_monitor(tmp_path: P
 
 
 def test_error_model_list_drops_the_listed_packets_before_the_queue(tmp_path: Path) -> None:
+    # As in ns-2, trace-all traces the links created after it.
     script = (
-        TOPOLOGY
+        TOPOLOGY.replace(
+            "$ns duplex-link", "set f [open out.tr w]\n$ns trace-all $f\n$ns duplex-link"
+        )
         + TCP_PAIR
         + (
             "set em [new ErrorModel/List]\n"
             "$em droplist {3}\n"
             "$ns lossmodel $em $A $B\n"
-            "set f [open out.tr w]\n"
-            "$ns trace-all $f\n"
             '$ns at 0.0 "$ftp start"\n'
             '$ns at 1.0 "close $f; exit 0"\n'
             "$ns run\n"
@@ -179,11 +180,10 @@ def test_select_ca_picks_an_agent_tcp_linux_algorithm_or_names_the_choices(tmp_p
 
 
 def test_unknown_class_lists_the_supported_ones(tmp_path: Path) -> None:
-    done = run_tcl(tmp_path, "set x [new Agent/TCP/FullTcp]\n")
+    done = run_tcl(tmp_path, "set x [new Agent/SCTP]\n")
     assert done.returncode == 2
     assert "s.tcl:1:" in done.stderr
-    assert "'Agent/TCP/FullTcp' is not supported" in done.stderr
-    assert "Agent/TCP/Newreno" in done.stderr
+    assert "Agent/SCTP: SCTP is not implemented" in done.stderr
 
 
 def test_unknown_command_in_a_scheduled_procedure_names_procedure_and_line(
@@ -194,7 +194,8 @@ def test_unknown_command_in_a_scheduled_procedure_names_procedure_and_line(
     )
     done = run_tcl(tmp_path, script)
     assert done.returncode == 2
-    assert "procedure 'finish', its line 3" in done.stderr
+    # The procedure's third line is the script's eighth.
+    assert 's.tcl:8 (in finish): "$ns teleport"' in done.stderr
     assert "Simulator has no command 'teleport'" in done.stderr
     assert "duplex-link" in done.stderr, "the supported commands are listed"
 
@@ -232,15 +233,11 @@ def test_default_rng_and_ns_random_seed_the_run(tmp_path: Path) -> None:
 
 def test_delack_sink_acknowledges_every_second_packet(tmp_path: Path) -> None:
     script = (
-        TOPOLOGY
-        + TCP_PAIR.replace("Agent/TCPSink", "Agent/TCPSink/DelAck")
-        + (
-            "set f [open out.tr w]\n"
-            "$ns trace-all $f\n"
-            '$ns at 0.0 "$ftp start"\n'
-            '$ns at 2.0 "exit 0"\n'
-            "$ns run\n"
+        TOPOLOGY.replace(
+            "$ns duplex-link", "set f [open out.tr w]\n$ns trace-all $f\n$ns duplex-link"
         )
+        + TCP_PAIR.replace("Agent/TCPSink", "Agent/TCPSink/DelAck")
+        + ('$ns at 0.0 "$ftp start"\n$ns at 2.0 "exit 0"\n$ns run\n')
     )
     assert run_tcl(tmp_path, script).returncode == 0
     records = [line.split() for line in (tmp_path / "out.tr").read_text().splitlines()]
@@ -301,3 +298,29 @@ def test_tcp_agents_draw_boot_time_when_created_and_when_the_run_starts(tmp_path
         "1 592852 592852 1 4294101466 1908070559",
         "592852 3185751641 3581159857 1908070559 3124743091 3202675884",
     ]
+
+
+def test_docs_list_every_ignored_variable_and_refused_class() -> None:
+    from ackclock.tcl import registry
+    from conftest import ROOT
+
+    docs = (ROOT / "docs" / "tcl.md").read_text()
+    ignored = {
+        var
+        for shadow in registry.IMPLEMENTED.values()
+        for var, spec in shadow.known_variables().items()
+        if spec.ignored
+    }
+    assert [var for var in sorted(ignored) if f"`{var}`" not in docs] == []
+    refused = [cls.split("/")[-1] for cls in registry.UNSUPPORTED]
+    assert [cls for cls in refused if cls not in docs] == []
+
+
+def test_ns2s_random_number_shortcuts_draw_from_the_default_generator(tmp_path: Path) -> None:
+    script = (
+        "set a [uniform 2 3]\n"
+        "set b [exponential 1.0]\n"
+        "set c [integer 5]\n"
+        'puts "[expr {$a >= 2 && $a < 3}] [expr {$b > 0}] [expr {$c >= 0 && $c < 5}]"\n'
+    )
+    assert run_tcl(tmp_path, script).stdout == "1 1 1\n"

@@ -32,10 +32,12 @@ from ackclock.specs import (
     FlowLabel,
     GilbertElliott,
     LinkParams,
+    Periodic,
+    TwoStateLoss,
     UniformDelay,
     UniformLoss,
 )
-from ackclock.tcp_specs import Bulk, RequestResponse, TcpParams, Telnet, congestion_controls
+from ackclock.tcp_specs import Bulk, Manual, RequestResponse, TcpParams, Telnet, congestion_controls
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 
 __all__ = [
@@ -57,6 +59,9 @@ __all__ = [
     "Link",
     "LinkFailures",
     "LinkParams",
+    "Manual",
+    "Periodic",
+    "TwoStateLoss",
     "LinkResult",
     "NicResult",
     "Node",

@@ -82,6 +82,10 @@ class RedSpec(TypedDict, total=False):
     gentle: bool
     ecn: bool
     mean_packet_size: int
+    wait: bool  # early drops 1/p to 2/p packets apart (ns-2's wait_)
+    byte_mode: bool  # count bytes; large packets more likely dropped (ns-2's bytes_)
+    mark_p: float | None  # with ecn: mark only while p <= mark_p, else drop
+    ns2: bool  # ns-2's red.cc details
 
 QueueSpec = DropTailSpec | RedSpec
 
@@ -111,7 +115,31 @@ class DropListSpec(TypedDict, total=False):
     drops: list[int]  # 1-based indices of the packets (in crossing order) to drop
     position: Literal["queue", "wire"]
 
-LossSpec = UniformLossSpec | BitErrorSpec | GilbertElliottSpec | DropListSpec
+class PeriodicLossSpec(TypedDict, total=False):
+    type: Literal["periodic"]
+    period: int  # packets (or bytes) between losses
+    offset: int  # count before the first loss
+    burst: int  # losses continue while the count since one is below this
+    bytes: bool  # count bytes instead of packets
+    inverted: bool  # keep only those packets (ns-2's default_drop_)
+    position: Literal["queue", "wire"]
+
+class TwoStateLossSpec(TypedDict, total=False):
+    type: Literal["two_state"]
+    # ("constant" or "exponential", value, None) or ("uniform", low, high)
+    good: tuple[str, float, float | None]
+    bad: tuple[str, float, float | None]
+    bytes: bool  # lengths in bytes instead of packets
+    position: Literal["queue", "wire"]
+
+LossSpec = (
+    UniformLossSpec
+    | BitErrorSpec
+    | GilbertElliottSpec
+    | DropListSpec
+    | PeriodicLossSpec
+    | TwoStateLossSpec
+)
 
 # Extra random delay added to the propagation delay of each packet.
 # reorder False: a packet never overtakes an earlier one (arrival is pushed
@@ -225,7 +253,10 @@ class RequestResponseAppSpec(TypedDict, total=False):
     count: int  # exchanges (default 1)
     think_ps: int  # client pause between a response and the next request
 
-TcpAppSpec = BulkAppSpec | TelnetAppSpec | RequestResponseAppSpec
+class ManualAppSpec(TypedDict):
+    type: Literal["manual"]  # writes only through Sim.tcp_write
+
+TcpAppSpec = BulkAppSpec | TelnetAppSpec | RequestResponseAppSpec | ManualAppSpec
 
 # --- routing, link changes, processors --------------------------------------------
 class StaticRoutingSpec(TypedDict):
@@ -276,6 +307,24 @@ class ProcessingSpec(TypedDict, total=False):
 NextHop = tuple[Literal["link", "nic"], int, int]
 
 # --- results -------------------------------------------------------------------
+class MonitorCounts(TypedDict):
+    channel: int
+    fid: int
+    src: int  # node ids
+    dst: int
+    arrivals: int
+    arrived_bytes: int
+    departures: int
+    departed_bytes: int
+    drops: int
+    dropped_bytes: int
+    packets: int  # waiting now
+    bytes: int
+    packet_seconds: float  # time integrals of packets and bytes waiting
+    byte_seconds: float
+    delay_sum: float  # seconds waited by the departed packets
+    delay_squares: float
+
 class LinkStats(TypedDict):
     id: int
     src: int  # node ids
@@ -452,6 +501,21 @@ class Sim:
     def node_stats(self, node: int) -> NodeStats: ...
     def nic_stats(self, nic: int) -> NicStats: ...
     def set_loss(self, channel: int, loss: LossSpec | None = None) -> None: ...
+    def queue_now(self, channel: int) -> tuple[int, int, float | None]:
+        """(packets, bytes) waiting in a channel's queue now, and RED's average
+        queue (None for other queues)."""
+    def add_loss(
+        self,
+        channel: int,
+        loss: LossSpec,
+        flows: list[int] | None = None,
+        all_but: bool = False,
+    ) -> int:
+        """Adds a loss model to a channel for the listed flows (every flow when
+        None, every other one with `all_but`); packets meet a channel's models in
+        the order added. Returns the model's index on the channel."""
+    def add_loss_flow(self, channel: int, index: int, flow: int) -> None:
+        """Names one more flow in the filter of loss model `index`."""
     def set_jitter(self, channel: int, jitter: JitterSpec | None = None) -> None: ...
     def add_udp_flow(
         self,
@@ -501,6 +565,16 @@ class Sim:
     def stop_flow(self, flow: int) -> None:
         """Stops a flow's sender now: a UDP source sends no more; a TCP
         application writes no more, but what it wrote is still delivered."""
+    def tcp_sequence(self, flow: int) -> tuple[int, int]:
+        """(highest byte acknowledged, highest byte sent) of a TCP flow's
+        client, counted from its initial sequence number."""
+    def detach(self, flow: int, sink: bool) -> None:
+        """Takes the source (or, with `sink`, the sink) of a flow off its node:
+        it sends and receives nothing more."""
+    def tcp_write(self, flow: int, bytes: int | None = None) -> None:
+        """The client of a TCP flow writes `bytes` more (None: without end)."""
+    def tcp_close(self, flow: int) -> None:
+        """The client of a TCP flow closes its side (FIN after its data)."""
     def ns2_vars(self, flow: int) -> dict[str, float | int]:
         """A TCP sender's variables now, in ns-2's units: cwnd_ (packets, a
         float), ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
@@ -533,19 +607,31 @@ class Sim:
         channels: list[int] | None = None,
         variables: bool = True,
         traced: list[tuple[int, int, str]] | None = None,
-    ) -> None:
+        append: bool = False,
+    ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
         ones, and (with variables) ns-2 variable records of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
         `traced` (node, port, variable) triples instead select variables of the
         senders at those addresses, like ns-2's tracevar. Each flow's initial
         values come first, with peer `-1 -1`.
-        Records are written in time order as the run proceeds; see "Trace
-        files" in the module docstring for where and when they appear."""
-    def trace_nam(self, path: str, preamble: str) -> None:
+        The file is created now (under a temporary name, or with `append`
+        opened to add at its end; OSError naming it if it cannot be); records
+        are written in time order as the run proceeds and flushed when run()
+        returns. Returns an id for close_trace."""
+    def trace_nam(self, path: str, preamble: str, append: bool = False) -> int:
         """Writes ns-2 nam packet events (+ - h r d, as namtrace-all does) for every
         channel, after `preamble`: the header lines (V A c n l q), written once
-        before the first event (see ackclock.nam.preamble)."""
+        before the first event (see ackclock.nam.preamble). The file is opened
+        now; `append` and the id as trace_ns2."""
+    def add_monitor(self, channels: list[int] | None = None) -> int:
+        """A queue/flow monitor of the given channels (all when None); its id."""
+    def monitor_counts(self, monitor: int) -> list[MonitorCounts]:
+        """The monitor's counts now, one row per (channel, fid, src, dst)."""
+    def close_trace(self, trace: int) -> None:
+        """Writes what is due to one trace and closes its file; the run goes on."""
+    def flush_traces(self) -> None:
+        """Writes the records due so far and flushes every trace file."""
     def trace_view(self, path: str, preamble: str) -> None:
         """Writes the viewer's index (`ackclock view`) of every channel's packets and
         the TCP senders' cwnd_ and ssthresh_, with the topology of the nam header

@@ -20,7 +20,7 @@ from ackclock.results import (
 from ackclock.series import Row, rows, with_segments
 
 if TYPE_CHECKING:
-    from ackclock._native import LinkChangeSpec, Sim
+    from ackclock._native import LinkChangeSpec, MonitorCounts, Sim
 
 
 class Node:
@@ -103,6 +103,29 @@ class Link:
         """Attaches an error model to this direction (None removes it)."""
         self._native.set_loss(self.id, specs.loss_spec(loss, "loss"))
 
+    def add_loss(
+        self, loss: specs.LossModel, flows: list[Flow] | None = None, all_but: bool = False
+    ) -> int:
+        """Adds an error model for the packets of `flows` (every flow when
+        None; every flow but those with `all_but`), after the models already
+        there: each model a packet meets may lose it (ns-2's lossmodel,
+        link-lossmodel and ErrorModule). Returns an index for `add_loss_flow`."""
+        spec = specs.loss_spec(loss, "loss")
+        if spec is None:
+            raise ConfigError("add_loss: give a loss model (set_loss(None) removes them all)")
+        ids = None if flows is None else [self._flow_id(flow) for flow in flows]
+        return self._native.add_loss(self.id, spec, ids, checks.flag(all_but, "all_but"))
+
+    def add_loss_flow(self, index: int, flow: Flow) -> None:
+        """Names one more flow in the filter of the error model `index`."""
+        index = checks.integer(index, "index", "index")
+        self._native.add_loss_flow(self.id, index, self._flow_id(flow))
+
+    def _flow_id(self, flow: Flow) -> int:
+        if not isinstance(flow, Flow) or not flow.belongs_to(self._native):
+            raise ConfigError(f"{flow!r} is not a flow of this simulation")
+        return flow.id
+
     def set_jitter(self, jitter: specs.Jitter | None) -> None:
         """Adds random delay to this direction (None removes it)."""
         self._native.set_jitter(self.id, specs.jitter_spec(jitter, "jitter"))
@@ -113,6 +136,11 @@ class Link:
 
     def stats(self) -> LinkResult:
         return link_result(self._native.link_stats(self.id), self.src.name, self.dst.name)
+
+    def queue_now(self) -> tuple[int, int, float | None]:
+        """(packets, bytes) waiting now, and RED's average queue (None for a
+        queue without one), in the unit of its limit."""
+        return self._native.queue_now(self.id)
 
     def record_queue(self) -> None:
         """Starts recording this direction's queue length at every change."""
@@ -180,6 +208,9 @@ class Flow:
         self.src = src
         self.dst = dst
 
+    def belongs_to(self, native: Sim) -> bool:
+        return self._native is native
+
     def stats(self) -> FlowResult:
         stats = self._native.flow_stats(self.id)
         names = {channel: self._link_name(channel) for channel, _ in stats["link_drops"]}
@@ -193,6 +224,12 @@ class Flow:
         """Stops the sender now (ns-2's `$app stop`): a UDP source sends no
         more; a TCP application writes no more, what it wrote still arrives."""
         self._native.stop_flow(self.id)
+
+    def detach(self, sink: bool = False) -> None:
+        """Takes the source (or, with `sink`, the sink) off its node now, as
+        ns-2's `detach-agent`: it sends and receives nothing more; packets
+        already in the network still travel and arrive to nobody."""
+        self._native.detach(self.id, checks.flag(sink, "sink"))
 
     def __repr__(self) -> str:
         return f"Flow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"
@@ -220,6 +257,21 @@ class TcpFlow(Flow):
         self.mss = mss
         self.record = record
 
+    def write(self, nbytes: int | None) -> None:
+        """The client application writes `nbytes` more (None: without end);
+        for flows with the `Manual` application."""
+        size = None if nbytes is None else checks.integer(nbytes, "nbytes", "byte count")
+        self._native.tcp_write(self.id, size)
+
+    def close(self) -> None:
+        """The client application closes its side: FIN after its data."""
+        self._native.tcp_close(self.id)
+
+    def sequence(self) -> tuple[int, int]:
+        """(highest byte acknowledged, highest byte sent) by the client, in
+        sequence space from its initial sequence number (SYN and FIN count one)."""
+        return self._native.tcp_sequence(self.id)
+
     def ns2_vars(self) -> dict[str, float | int]:
         """The client's variables now in ns-2's units: cwnd_ (packets),
         ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
@@ -243,3 +295,21 @@ class TcpFlow(Flow):
 
     def __repr__(self) -> str:
         return f"TcpFlow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"
+
+
+class Monitor:
+    """Counts of the packets arriving at, leaving and dropped from link
+    queues (ns-2's queue and flow monitors); see `Simulator.monitor`."""
+
+    def __init__(self, native: Sim, monitor_id: int) -> None:
+        self._native = native
+        self.id = monitor_id
+
+    def counts(self) -> list[MonitorCounts]:
+        """One row per link direction, flow id, source and destination node
+        seen so far: arrivals, departures, drops (packets and bytes), what
+        waits now, its time integrals and the summed waits of departures."""
+        return self._native.monitor_counts(self.id)
+
+    def __repr__(self) -> str:
+        return f"Monitor({self.id})"

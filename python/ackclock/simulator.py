@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
 from ackclock import _native, checks, nam, network_specs, specs, tcp_specs, units, workload
 from ackclock.errors import ConfigError, ParameterError
-from ackclock.handles import Flow, Lan, Link, Node, TcpFlow, change_links
+from ackclock.handles import Flow, Lan, Link, Monitor, Node, TcpFlow, change_links
 from ackclock.results import RunResult, run_result
 
 if TYPE_CHECKING:
@@ -227,6 +227,11 @@ class Simulator:
                 raise ParameterError("a", f"{a!r} is not a link of this simulation")
             return [a] if a.reverse is None else [a, a.reverse]
         return self.links_between(a, b)
+
+    def _own_link(self, link: Any) -> Link:
+        if not isinstance(link, Link) or link not in self._links:
+            raise ParameterError("links", f"{link!r} is not a link of this simulation")
+        return link
 
     def _own_node(self, node: Any, parameter: str) -> Node:
         if not isinstance(node, Node) or not node.belongs_to(self._native):
@@ -677,15 +682,13 @@ class Simulator:
         links: list[Link] | None,
         variables: bool = True,
         traced: list[tuple[Node, int, str]] | None = None,
-    ) -> None:
+        append: bool = False,
+    ) -> int:
         """One ns-2 trace file: the records of `links` (every link when None)
-        and the variable records that `variables` or `traced` select."""
-        channels = None
-        if links is not None:
-            for link in links:
-                if link not in self._links:
-                    raise ParameterError("links", f"{link!r} is not a link of this simulation")
-            channels = [link.id for link in links]
+        and the variable records that `variables` or `traced` select. With
+        `append`, records go after what the file holds. Returns an id for
+        `close_trace`."""
+        channels = None if links is None else [self._own_link(link, "links").id for link in links]
         selected = None
         if traced is not None:
             selected = [
@@ -693,18 +696,44 @@ class Simulator:
                 for node, port, name in traced
             ]
         variables = checks.flag(variables, "variables")
-        self._open_trace(
-            path, lambda file: self._native.trace_ns2(file, channels, variables, selected)
+        append = checks.flag(append, "append")
+        return self._open_trace(
+            path,
+            lambda file: self._native.trace_ns2(file, channels, variables, selected, append),
+            append,
         )
 
-    def trace_nam(self, path: str | os.PathLike[str], preamble: str | None = None) -> None:
+    def trace_nam(
+        self, path: str | os.PathLike[str], preamble: str | None = None, append: bool = False
+    ) -> int:
         """ns-2's `namtrace-all`: every packet event in nam's format, after
         `preamble`: by default the nodes (labelled with their names) and links
         built so far, so call it after building the topology; or the given
-        lines (see `ackclock.nam.preamble`)."""
+        lines (see `ackclock.nam.preamble`). `append` and the id returned as
+        for `trace_ns2`."""
         if preamble is None:
             preamble = self._nam_topology()
-        self._open_trace(path, lambda file: self._native.trace_nam(file, preamble))
+        append = checks.flag(append, "append")
+        return self._open_trace(
+            path, lambda file: self._native.trace_nam(file, preamble, append), append
+        )
+
+    def monitor(self, links: list[Link] | None = None) -> Monitor:
+        """Counts the packets of `links` (every link direction when None) as
+        they arrive at the queue, leave it and are dropped (ns-2's
+        QueueMonitor; per flow, its flow monitor): `Monitor.counts()`."""
+        channels = None if links is None else [self._own_link(link, "links").id for link in links]
+        return Monitor(self._native, self._native.add_monitor(channels))
+
+    def close_trace(self, trace: int) -> None:
+        """Writes what is due to one trace (an id from `trace_ns2` or
+        `trace_nam`) and closes its file; the simulation can go on."""
+        self._native.close_trace(checks.integer(trace, "trace", "trace id"))
+
+    def flush_traces(self) -> None:
+        """Writes the records due so far to every trace file (as `run()`
+        does whenever it returns)."""
+        self._native.flush_traces()
 
     def trace_view(self, path: str | os.PathLike[str], preamble: str | None = None) -> None:
         """The index `ackclock view` animates: every packet event and the TCP
@@ -781,16 +810,24 @@ class Simulator:
         """The open trace files, as absolute paths."""
         return tuple(self._trace_files)
 
-    def _open_trace(self, path: Any, open_native: Callable[[str], None]) -> None:
-        """Opens one trace file, refusing a file that another trace writes.
-        The file is created under a temporary name now (a path that cannot be
-        written is an OSError naming it) and appears when `run()` completes."""
+    def _open_trace(
+        self, path: Any, open_native: Callable[[str], Any], append: bool = False
+    ) -> Any:
+        """Opens one trace file, refusing a file that another trace writes,
+        and returns what `open_native` does. The file is created under a
+        temporary name now (a path that cannot be written is an OSError
+        naming it) and appears when `run()` completes; with `append` (a Tcl
+        script's own channel, which several traces may share) it is the file
+        itself, added to."""
         file = checks.file_name(path, "path")
+        if append:
+            return open_native(file)
         resolved = Path(file).resolve()
         if resolved in self._trace_files:
             raise ParameterError("path", f"{file!r} is already a trace file of this simulation")
-        open_native(file)
+        opened = open_native(file)
         self._trace_files.append(resolved)
+        return opened
 
     def _capture(
         self, node: Node | None, link: Link | None, interface: Link | None

@@ -25,9 +25,11 @@ if TYPE_CHECKING:
         GilbertElliottSpec,
         JitterSpec,
         LossSpec,
+        PeriodicLossSpec,
         QueueSpec,
         RedSpec,
         SizeSpec,
+        TwoStateLossSpec,
         UniformJitterSpec,
         UniformLossSpec,
     )
@@ -118,7 +120,13 @@ class RED(Spec):
 
     Thresholds are in `unit`s; `ecn` marks ECN-capable packets instead of
     dropping them early; `mean_packet_size` sets how fast the average decays
-    while the queue is idle.
+    while the queue is idle. ns-2's variants: `wait` spaces early drops
+    between 1/p and 2/p packets apart (not up to 1/p); `byte_mode` counts
+    arrivals in bytes and drops large packets more often; `mark_p` marks
+    only while the base probability is at most mark_p and drops beyond it;
+    `ns2` takes ns-2's details (red.cc: the first arrival above min_th only
+    starts the count, no early drop while at most one packet waits, idle
+    time in whole packets).
     """
 
     limit: int | None = 50
@@ -131,6 +139,10 @@ class RED(Spec):
     gentle: bool = True
     ecn: bool = False
     mean_packet_size: units.Size = 500
+    wait: bool = False
+    byte_mode: bool = False
+    mark_p: float | None = None
+    ns2: bool = False
 
     def to_native(self) -> RedSpec:
         limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
@@ -160,6 +172,10 @@ class RED(Spec):
             "gentle": checks.flag(self.gentle, "gentle"),
             "ecn": checks.flag(self.ecn, "ecn"),
             "mean_packet_size": mean_packet_size,
+            "wait": checks.flag(self.wait, "wait"),
+            "byte_mode": checks.flag(self.byte_mode, "byte_mode"),
+            "mark_p": None if self.mark_p is None else checks.probability(self.mark_p, "mark_p"),
+            "ns2": checks.flag(self.ns2, "ns2"),
         }
 
 
@@ -245,6 +261,69 @@ class DropList(Spec):
 
 
 @dataclass(frozen=True)
+class Periodic(Spec):
+    """ns-2's periodic error model: counting packets (or, with `bytes`,
+    bytes) that reach it, the first loss when the count reaches `offset`,
+    then one each `period`, each followed by losses while the count since
+    it stays below `burst`. `inverted` keeps only those packets and loses
+    the others (ns-2's default_drop_)."""
+
+    period: int
+    offset: int = 0
+    burst: int = 0
+    bytes: bool = False
+    inverted: bool = False
+    position: LossPosition = "wire"
+
+    def to_native(self) -> PeriodicLossSpec:
+        return {
+            "type": "periodic",
+            "period": checks.integer(self.period, "period", "count", minimum=1),
+            "offset": checks.integer(self.offset, "offset", "count"),
+            "burst": checks.integer(self.burst, "burst", "count"),
+            "bytes": checks.flag(self.bytes, "bytes"),
+            "inverted": checks.flag(self.inverted, "inverted"),
+            "position": _position(self.position),
+        }
+
+
+StretchLength = Union[tuple[str, float], tuple[str, float, float]]
+"""("constant", n), ("exponential", mean) or ("uniform", low, high)."""
+
+
+@dataclass(frozen=True)
+class TwoStateLoss(Spec):
+    """ns-2's two-state error model: good and bad stretches alternate, their
+    lengths in packets (or, with `bytes`, bytes) drawn from `good` and
+    `bad`; a packet that reaches into a bad stretch is lost."""
+
+    good: StretchLength
+    bad: StretchLength
+    bytes: bool = False
+    position: LossPosition = "wire"
+
+    def to_native(self) -> TwoStateLossSpec:
+        return {
+            "type": "two_state",
+            "good": _stretch(self.good, "good"),
+            "bad": _stretch(self.bad, "bad"),
+            "bytes": checks.flag(self.bytes, "bytes"),
+            "position": _position(self.position),
+        }
+
+
+def _stretch(length: Any, parameter: str) -> tuple[str, float, float | None]:
+    if not isinstance(length, tuple) or len(length) not in (2, 3) or not isinstance(length[0], str):
+        raise ParameterError(
+            parameter,
+            f"{length!r} is not a length: use ('constant', n), ('exponential', mean) "
+            "or ('uniform', low, high)",
+        )
+    values = [checks.real(v, parameter, "length") for v in length[1:]]
+    return (length[0], values[0], values[1] if len(values) == 2 else None)
+
+
+@dataclass(frozen=True)
 class ExponentialDelay(Spec):
     """Adds an exponentially distributed delay of mean `mean` to each packet.
 
@@ -297,7 +376,7 @@ class ExponentialSize(Spec):
 
 
 Queue = Union[DropTail, RED]
-LossModel = Union[UniformLoss, BitErrors, GilbertElliott, DropList]
+LossModel = Union[UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss]
 Jitter = Union[ExponentialDelay, UniformDelay]
 PacketSize = Union[units.Size, ExponentialSize]
 """A fixed size in bytes (number or string such as "1500B") or a distribution."""
@@ -334,12 +413,14 @@ def queue_spec(queue: Any, parameter: str) -> QueueSpec:
 def loss_spec(loss: Any, parameter: str) -> LossSpec | None:
     if loss is None:
         return None
-    if not isinstance(loss, (UniformLoss, BitErrors, GilbertElliott, DropList)):
+    models = (UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss)
+    if not isinstance(loss, models):
         raise _not_a(
             loss,
             parameter,
             "a loss model",
-            "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList or None",
+            "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss "
+            "or None",
         )
     return loss.to_native()
 

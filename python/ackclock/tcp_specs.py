@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ackclock._native import (
         BulkAppSpec,
         CongestionControlInfo,
+        ManualAppSpec,
         RequestResponseAppSpec,
         TcpAppSpec,
         TcpSpec,
@@ -314,6 +315,15 @@ class RequestResponse(Spec):
         }
 
 
+@dataclass(frozen=True)
+class Manual(Spec):
+    """Writes only what `TcpFlow.write` asks, and closes on `TcpFlow.close`
+    (ns-2's agents driven by `advance`, `send` and `close`)."""
+
+    def to_native(self) -> ManualAppSpec:
+        return {"type": "manual"}
+
+
 def _positive_size(value: Any, parameter: str) -> int:
     size = units.size_bytes(value, parameter)
     if size == 0:
@@ -321,7 +331,7 @@ def _positive_size(value: Any, parameter: str) -> int:
     return size
 
 
-TcpApp = Union[Bulk, Telnet, RequestResponse]
+TcpApp = Union[Bulk, Telnet, RequestResponse, Manual]
 
 
 def tcp_spec(params: Any, parameter: str) -> TcpSpec:
@@ -331,9 +341,10 @@ def tcp_spec(params: Any, parameter: str) -> TcpSpec:
 
 
 def app_spec(app: Any, parameter: str) -> TcpAppSpec:
-    if not isinstance(app, (Bulk, Telnet, RequestResponse)):
+    if not isinstance(app, (Bulk, Telnet, RequestResponse, Manual)):
         raise ParameterError(
             parameter,
-            f"{app!r} is not a TCP application: use ackclock.Bulk, Telnet or RequestResponse",
+            f"{app!r} is not a TCP application: use ackclock.Bulk, Telnet, RequestResponse "
+            "or Manual",
         )
     return app.to_native()

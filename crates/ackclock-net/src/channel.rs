@@ -21,7 +21,7 @@
 
 use crate::discipline::{Admission, Backlog, Discipline};
 use crate::jitter::Jitter;
-use crate::loss::{LossModel, LossPosition};
+use crate::loss::{FlowFilter, LossModel, LossPosition};
 use crate::ns2_link::{Ns2Link, Ns2Offer};
 use crate::packet::NodeId;
 use crate::pool::PacketId;
@@ -219,7 +219,8 @@ pub struct Channel {
     last_tx_time: (u32, Duration),
     delay: Duration,
     discipline: Discipline,
-    loss: Option<LossModel>,
+    /// Loss models in the order a packet meets them, each for some flows.
+    losses: Vec<(LossModel, FlowFilter)>,
     jitter: Option<Jitter>,
     loss_rng: SimRng,
     jitter_rng: SimRng,
@@ -260,7 +261,7 @@ impl Channel {
             last_tx_time: (0, config.bandwidth.tx_time(0)),
             delay: config.delay,
             discipline: config.discipline,
-            loss: config.loss,
+            losses: config.loss.into_iter().map(|m| (m, FlowFilter::All)).collect(),
             jitter: config.jitter,
             loss_rng: streams.stream(&format!("channel/{id}/loss")),
             jitter_rng: streams.stream(&format!("channel/{id}/jitter")),
@@ -288,8 +289,45 @@ impl Channel {
         self.bandwidth
     }
 
+    /// (packets, bytes) waiting as of the last `advance`.
+    pub fn waiting(&self) -> (u32, u64) {
+        (self.waiting_packets, self.waiting_bytes)
+    }
+
+    /// The discipline's average queue, for one that keeps one (RED).
+    pub fn average_queue(&self) -> Option<f64> {
+        match &self.discipline {
+            Discipline::Red(red) => Some(red.average()),
+            Discipline::DropTail(_) => None,
+        }
+    }
+
     pub fn delay(&self) -> Duration {
         self.delay
+    }
+
+    /// Replaces every loss model by `loss` (for every flow), or none.
+    pub fn set_loss(&mut self, loss: Option<LossModel>) {
+        self.losses = loss.into_iter().map(|m| (m, FlowFilter::All)).collect();
+        self.update_head_checks();
+    }
+
+    /// Adds a loss model for the flows `flows` takes; returns its index.
+    pub fn add_loss(&mut self, loss: LossModel, flows: FlowFilter) -> usize {
+        self.losses.push((loss, flows));
+        self.update_head_checks();
+        self.losses.len() - 1
+    }
+
+    /// Names one more flow in loss model `index`'s filter.
+    pub fn add_loss_flow(&mut self, index: usize, flow: u32) -> bool {
+        match self.losses.get_mut(index) {
+            Some((_, filter)) => {
+                filter.add(flow);
+                true
+            }
+            None => false,
+        }
     }
 
     pub fn is_up(&self) -> bool {
@@ -333,16 +371,16 @@ impl Channel {
     }
 
     fn update_head_checks(&mut self) {
-        self.head_checks = !self.up || self.loss.as_ref().is_some_and(|l| l.position == LossPosition::BeforeQueue);
+        self.head_checks = !self.up || self.losses.iter().any(|(l, _)| l.position == LossPosition::BeforeQueue);
     }
 
     /// Why a packet is refused before the queue, if it is.
     #[cold]
-    fn refused_at_head(&mut self, size: u32) -> Option<DropReason> {
+    fn refused_at_head(&mut self, size: u32, flow: u32) -> Option<DropReason> {
         if !self.up {
             self.stats.down_drops += 1;
             Some(DropReason::LinkDown)
-        } else if self.loses(size, LossPosition::BeforeQueue) {
+        } else if self.loses(size, flow, LossPosition::BeforeQueue) {
             self.stats.loss_drops += 1;
             Some(DropReason::Loss)
         } else {
@@ -398,11 +436,6 @@ impl Channel {
         self.ledger.iter().rev().take_while(|d| !d.started).count()
     }
 
-    pub fn set_loss(&mut self, loss: Option<LossModel>) {
-        self.loss = loss;
-        self.update_head_checks();
-    }
-
     /// Starts recording the queue length at every change (from now on).
     pub fn record_queue(&mut self, now: Instant) {
         self.advance(now);
@@ -440,19 +473,20 @@ impl Channel {
         self.jitter = jitter;
     }
 
-    /// Offers a packet of `size` bytes to the channel at `now` (in ns-2's
-    /// order: with the channel's `Ns2Link` and the packet's place).
+    /// Offers a packet of `size` bytes of flow `flow` to the channel at `now`
+    /// (in ns-2's order: with the channel's `Ns2Link` and the packet's place).
     pub fn send(
         &mut self,
         now: Instant,
         mut ns2: Option<(&mut Ns2Link, Ns2Offer)>,
         packet: PacketId,
         size: u32,
+        flow: u32,
         ecn_capable: bool,
     ) -> SendOutcome {
         self.advance_before(now, ns2.as_mut().map(|(link, offer)| (&mut **link, offer.during)));
         if self.head_checks {
-            if let Some(reason) = self.refused_at_head(size) {
+            if let Some(reason) = self.refused_at_head(size, flow) {
                 return SendOutcome::Dropped(reason);
             }
         }
@@ -469,7 +503,7 @@ impl Channel {
             Admission::Accept => false,
         };
         let (departs, tx_end) = self.commit_departure(now, size);
-        let lost = self.loses(size, LossPosition::OnWire);
+        let lost = self.loses(size, flow, LossPosition::OnWire);
         if lost {
             self.stats.loss_drops += 1;
         }
@@ -568,11 +602,12 @@ impl Channel {
         Backlog { waiting_packets: self.waiting_packets, waiting_bytes: self.waiting_bytes, in_service_bytes, idle_for }
     }
 
-    fn loses(&mut self, size: u32, position: LossPosition) -> bool {
-        match &mut self.loss {
-            Some(m) if m.position == position => m.process.is_lost(size, &mut self.loss_rng),
-            _ => false,
-        }
+    /// Whether the models at `position` that apply to `flow` lose the
+    /// packet; each draws in turn until one does.
+    fn loses(&mut self, size: u32, flow: u32, position: LossPosition) -> bool {
+        self.losses.iter_mut().any(|(m, filter)| {
+            m.position == position && filter.takes(flow) && m.process.is_lost(size, &mut self.loss_rng)
+        })
     }
 
     /// Books the transmitter for a packet arriving at `now`; returns when
@@ -646,7 +681,7 @@ mod tests {
 
     /// Offers the packet named `seq` (not ECN-capable).
     fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
-        c.send(now, None, PacketId::new(seq as u32), size, false)
+        c.send(now, None, PacketId::new(seq as u32), size, 0, false)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {

@@ -73,6 +73,21 @@ pub struct RedParams {
     pub ecn: bool,
     /// Typical packet size, for decaying the average over idle time.
     pub mean_packet_size: u32,
+    /// Space early drops at least 1/p apart, uniformly up to 2/p (ns-2's
+    /// `wait_`) instead of up to 1/p.
+    pub wait: bool,
+    /// Byte mode (ns-2's `bytes_`): arrivals since the last drop are counted
+    /// in mean-sized packets of bytes, and a packet's drop probability
+    /// grows with its size.
+    pub byte_mode: bool,
+    /// With ECN, mark only while the base probability is at most this (else
+    /// drop), and never drop for a high average alone (ns-2's `mark_p_`
+    /// with `use_mark_p_`).
+    pub mark_p: Option<f64>,
+    /// ns-2's details (red.cc): the first arrival above min_th only starts
+    /// the count, nothing is dropped early while at most one packet waits,
+    /// and an idle period counts as whole packets.
+    pub ns2: bool,
 }
 
 impl Default for RedParams {
@@ -85,6 +100,10 @@ impl Default for RedParams {
             gentle: true,
             ecn: false,
             mean_packet_size: 500,
+            wait: false,
+            byte_mode: false,
+            mark_p: None,
+            ns2: false,
         }
     }
 }
@@ -96,11 +115,13 @@ pub struct Red {
     avg: f64,
     /// Packets since the last early drop or mark; -1 below min_th.
     count: i64,
+    /// Bytes since the last early drop or mark (byte mode).
+    count_bytes: u64,
 }
 
 impl Red {
     pub fn new(params: RedParams, hard: DropTail) -> Self {
-        Red { params, hard, avg: 0.0, count: -1 }
+        Red { params, hard, avg: 0.0, count: -1, count_bytes: 0 }
     }
 
     pub fn average(&self) -> f64 {
@@ -118,7 +139,7 @@ impl Red {
             // packets had arrived to an empty queue meanwhile.
             let per_packet = bandwidth.tx_time(self.params.mean_packet_size).as_ps().max(1) as f64;
             let m = idle.as_ps() as f64 / per_packet;
-            self.avg *= (1.0 - w).powf(m);
+            self.avg *= (1.0 - w).powf(if self.params.ns2 { m.trunc() } else { m });
         }
         self.avg = (1.0 - w) * self.avg + w * q;
     }
@@ -145,36 +166,76 @@ impl Red {
         rng: &mut SimRng,
     ) -> Admission {
         self.update_average(b, bandwidth);
-        let early = if self.avg < self.params.min_th {
+        let early = if self.avg < self.params.min_th || (self.params.ns2 && b.waiting_packets <= 1) {
             self.count = -1;
             Admission::Accept
+        } else if self.params.ns2 && self.count < 0 {
+            // ns-2 only starts counting with the first arrival above min_th.
+            self.count = 1;
+            self.count_bytes = u64::from(size);
+            Admission::Accept
         } else {
+            self.count += 1;
+            self.count_bytes += u64::from(size);
             match self.base_probability() {
-                Some(pb) => {
-                    self.count += 1;
-                    let spread = self.count as f64 * pb;
-                    let pa = if spread >= 1.0 { 1.0 } else { pb / (1.0 - spread) };
-                    if rng.random::<f64>() < pa {
-                        self.count = 0;
-                        if self.params.ecn && ecn_capable {
-                            Admission::Mark
-                        } else {
-                            Admission::Drop
-                        }
-                    } else {
-                        Admission::Accept
-                    }
+                Some(pb) if self.params.mark_p.is_none_or(|limit| pb <= limit) || !self.params.ecn => {
+                    self.early(pb, size, ecn_capable, rng)
                 }
+                Some(pb) => self.early(pb, size, false, rng),
+                None if self.params.mark_p.is_some() => self.early(1.0, size, false, rng),
                 None => {
                     self.count = 0;
+                    self.count_bytes = 0;
                     Admission::Drop
                 }
             }
         };
         if early != Admission::Drop && self.hard.is_full(b, size) {
+            if self.params.ns2 {
+                // ns-2 restarts the count after a forced drop too.
+                self.count = 0;
+                self.count_bytes = 0;
+            }
             return Admission::Drop;
         }
         early
+    }
+
+    /// The count-corrected early decision for base probability `pb`.
+    fn early(&mut self, pb: f64, size: u32, may_mark: bool, rng: &mut SimRng) -> Admission {
+        let p = &self.params;
+        let since = if p.byte_mode {
+            (self.count_bytes / u64::from(p.mean_packet_size.max(1))) as f64
+        } else {
+            self.count as f64
+        };
+        let spread = since * pb;
+        let mut pa = if p.wait {
+            if spread < 1.0 {
+                0.0
+            } else if spread < 2.0 {
+                pb / (2.0 - spread)
+            } else {
+                1.0
+            }
+        } else if spread < 1.0 {
+            pb / (1.0 - spread)
+        } else {
+            1.0
+        };
+        if p.byte_mode && pa < 1.0 {
+            pa = pa * f64::from(size) / f64::from(p.mean_packet_size.max(1));
+        }
+        if rng.random::<f64>() >= pa.min(1.0) {
+            return Admission::Accept;
+        }
+        self.count = 0;
+        self.count_bytes = 0;
+        if may_mark && p.ecn {
+            Admission::Mark
+        } else {
+            Admission::Drop
+        }
     }
 }
 

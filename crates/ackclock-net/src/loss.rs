@@ -31,12 +31,134 @@ pub enum LossProcess {
     /// Loses exactly the listed packets, counted 1, 2, 3, ... in the order
     /// they reach the model (ns-2's ErrorModel/List). Sorted, deduplicated.
     DropList { drops: Vec<u64>, seen: u64, next: usize },
+    /// ns-2's ErrorModel/Periodic, counting packets (or bytes): the first
+    /// loss when the count reaches `offset`, then one each `period`, each
+    /// followed by losses while the count since it is below `burst`. With
+    /// `inverted` (ns-2's default_drop_), those are the only ones kept.
+    Periodic(Periodic),
+    /// ns-2's ErrorModel/TwoState: alternating good and bad stretches whose
+    /// lengths (in packets or bytes) are drawn from `lengths`; packets
+    /// overlapping a bad stretch are lost.
+    TwoState(TwoState),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Periodic {
+    pub period: u64,
+    pub offset: u64,
+    pub burst: u64,
+    pub bytes: bool,
+    pub inverted: bool,
+    count: u64,
+    started: bool,
+}
+
+impl Periodic {
+    pub fn new(period: u64, offset: u64, burst: u64, bytes: bool, inverted: bool) -> Self {
+        Periodic { period, offset, burst, bytes, inverted, count: 0, started: false }
+    }
+
+    fn hits(&mut self, size: u32) -> bool {
+        self.count += if self.bytes { u64::from(size) } else { 1 };
+        if !self.started {
+            if self.count < self.offset {
+                return false;
+            }
+            self.started = true;
+            self.count = 0;
+            return !self.inverted;
+        }
+        if self.count >= self.period {
+            self.count = 0;
+            return !self.inverted;
+        }
+        // The inverted model keeps only the periodic packets.
+        self.inverted || self.count < self.burst
+    }
+}
+
+/// A length drawn for a stretch of the two-state model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Length {
+    Constant(f64),
+    Uniform { low: f64, high: f64 },
+    Exponential { mean: f64 },
+}
+
+impl Length {
+    fn sample(&self, rng: &mut SimRng) -> f64 {
+        match *self {
+            Length::Constant(v) => v,
+            Length::Uniform { low, high } => low + (high - low) * rng.random::<f64>(),
+            Length::Exponential { mean } => -mean * (1.0 - rng.random::<f64>()).ln(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TwoState {
+    /// Lengths of the good (0) and bad (1) stretches.
+    pub lengths: [Length; 2],
+    pub bytes: bool,
+    bad: bool,
+    /// What is left of the current stretch; `None` before the first packet.
+    remaining: Option<f64>,
+}
+
+impl TwoState {
+    pub fn new(good: Length, bad: Length, bytes: bool) -> Self {
+        TwoState { lengths: [good, bad], bytes, bad: false, remaining: None }
+    }
+
+    fn hits(&mut self, size: u32, rng: &mut SimRng) -> bool {
+        let mut remaining = match self.remaining {
+            Some(r) => r,
+            None => self.lengths[0].sample(rng),
+        };
+        let mut lost = self.bad && remaining > 0.0;
+        remaining -= if self.bytes { f64::from(size) } else { 1.0 };
+        // Stretches the packet reaches into; a bad one loses it.
+        while remaining <= 0.0 {
+            self.bad = !self.bad;
+            remaining += self.lengths[usize::from(self.bad)].sample(rng).max(f64::MIN_POSITIVE);
+            lost |= self.bad;
+        }
+        self.remaining = Some(remaining);
+        lost
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LossModel {
     pub process: LossProcess,
     pub position: LossPosition,
+}
+
+/// Which flows (by index in the simulation) a loss model on a channel
+/// applies to, as ns-2's ErrorModule picks error models by flow id.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum FlowFilter {
+    #[default]
+    All,
+    Only(Vec<u32>),
+    AllBut(Vec<u32>),
+}
+
+impl FlowFilter {
+    pub fn takes(&self, flow: u32) -> bool {
+        match self {
+            FlowFilter::All => true,
+            FlowFilter::Only(flows) => flows.contains(&flow),
+            FlowFilter::AllBut(flows) => !flows.contains(&flow),
+        }
+    }
+
+    /// Names one more flow: taken by `Only`, left out by `AllBut`.
+    pub fn add(&mut self, flow: u32) {
+        if let FlowFilter::Only(flows) | FlowFilter::AllBut(flows) = self {
+            flows.push(flow);
+        }
+    }
 }
 
 impl LossProcess {
@@ -75,6 +197,8 @@ impl LossProcess {
                     false
                 }
             }
+            LossProcess::Periodic(p) => p.hits(size),
+            LossProcess::TwoState(t) => t.hits(size, rng),
         }
     }
 }
@@ -99,6 +223,34 @@ mod tests {
         let mut r = rng();
         let lost: Vec<u64> = (1..=12).filter(|_| m.is_lost(1000, &mut r)).collect();
         assert_eq!(lost, vec![2, 5, 9]);
+    }
+
+    #[test]
+    fn periodic_loses_at_the_offset_then_every_period_with_bursts() {
+        // What ns-2.35 drops with offset_ 3, period_ 5, burstlen_ 2.
+        let mut m = LossProcess::Periodic(Periodic::new(5, 3, 2, false, false));
+        let mut r = rng();
+        let lost: Vec<u64> = (1..=15).filter(|_| m.is_lost(1000, &mut r)).collect();
+        assert_eq!(lost, vec![3, 4, 8, 9, 13, 14]);
+    }
+
+    #[test]
+    fn periodic_inverted_keeps_only_the_periodic_packets() {
+        // ns-2.35 with offset_ 2, period_ 4, default_drop_ 1.
+        let mut m = LossProcess::Periodic(Periodic::new(4, 2, 0, false, true));
+        let mut r = rng();
+        let kept: Vec<u64> = (1..=16).filter(|_| !m.is_lost(1000, &mut r)).collect();
+        assert_eq!(kept, vec![1, 2, 6, 10, 14]);
+    }
+
+    #[test]
+    fn two_state_with_constant_stretches_alternates_good_and_bad_runs() {
+        // ns-2.35 with constant stretches of 3 (good) and 2 (bad) packets:
+        // a packet reaching into a bad stretch is lost.
+        let mut m = LossProcess::TwoState(TwoState::new(Length::Constant(3.0), Length::Constant(2.0), false));
+        let mut r = rng();
+        let lost: Vec<u64> = (1..=15).filter(|_| m.is_lost(1000, &mut r)).collect();
+        assert_eq!(lost, vec![3, 4, 5, 8, 9, 10, 13, 14, 15]);
     }
 
     #[test]

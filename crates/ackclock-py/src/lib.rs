@@ -10,16 +10,17 @@ mod results;
 mod spec;
 
 use ackclock_core::{units, Duration, Instant, Mrg32k3a as CoreMrg32k3a, UnitError as CoreUnitError};
-use ackclock_net::{ChannelConfig, NextHop, NodeId};
+use ackclock_net::{ChannelConfig, FlowFilter, NextHop, NodeId};
 use ackclock_sim::{
-    ConfigError as CoreConfigError, FlowLabel, RunOutcome, Simulation, TcpFlowConfig, UdpSourceConfig, SERIES_NAMES,
+    ConfigError as CoreConfigError, FlowLabel, RunOutcome, Side, Simulation, TcpFlowConfig, UdpSourceConfig,
+    SERIES_NAMES,
 };
 use ackclock_tcp::Reader;
 use ackclock_trace::file::{FileError, OutputFile};
 use ackclock_trace::pcap::PcapWriter;
-use ackclock_trace::tracer::{Capture, Output, Sink, TracedVars};
+use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
 use ackclock_trace::view::{self, IndexError, ViewSink};
-use ackclock_trace::VarValue;
+use ackclock_trace::{Monitor, VarValue};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -309,6 +310,36 @@ impl Sim {
         self.guarded(|s| s.set_loss(channel, loss))
     }
 
+    /// (packets, bytes) waiting in a channel's queue now, and the average
+    /// queue of its discipline if it keeps one (RED), else None.
+    fn queue_now(&mut self, channel: u32) -> PyResult<(u32, u64, Option<f64>)> {
+        self.guarded(|s| s.queue_now(channel))
+    }
+
+    /// Adds a loss model to a channel for the listed flows (all when None;
+    /// all but them with `all_but`); returns its index on the channel.
+    #[pyo3(signature = (channel, loss, flows = None, all_but = false))]
+    fn add_loss(
+        &mut self,
+        channel: u32,
+        loss: &Bound<'_, PyDict>,
+        flows: Option<Vec<u32>>,
+        all_but: bool,
+    ) -> PyResult<usize> {
+        let loss = spec::loss(loss).map_err(config_err)?;
+        let filter = match (flows, all_but) {
+            (None, _) => FlowFilter::All,
+            (Some(f), false) => FlowFilter::Only(f),
+            (Some(f), true) => FlowFilter::AllBut(f),
+        };
+        self.guarded(|s| s.add_loss(channel, loss, filter))
+    }
+
+    /// Names one more flow in the filter of loss model `index` of a channel.
+    fn add_loss_flow(&mut self, channel: u32, index: usize, flow: u32) -> PyResult<()> {
+        self.guarded(|s| s.add_loss_flow(channel, index, flow))
+    }
+
     #[pyo3(signature = (channel, jitter = None))]
     fn set_jitter(&mut self, channel: u32, jitter: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
         let jitter = jitter.map(spec::jitter).transpose().map_err(config_err)?;
@@ -383,6 +414,28 @@ impl Sim {
 
     fn stop_flow(&mut self, flow: u32) -> PyResult<()> {
         self.guarded(|s| s.stop_flow(flow))
+    }
+
+    /// Takes the source (`sink` false) or the sink of a flow off its node.
+    fn detach(&mut self, flow: u32, sink: bool) -> PyResult<()> {
+        self.guarded(|s| s.detach(flow, if sink { Side::Server } else { Side::Client }))
+    }
+
+    /// The client of TCP flow `flow` writes `bytes` more (None: without end).
+    #[pyo3(signature = (flow, bytes = None))]
+    fn tcp_write(&mut self, flow: u32, bytes: Option<u64>) -> PyResult<()> {
+        self.guarded(|s| s.tcp_write(flow, bytes))
+    }
+
+    /// The client of TCP flow `flow` closes its side (FIN after its data).
+    fn tcp_close(&mut self, flow: u32) -> PyResult<()> {
+        self.guarded(|s| s.tcp_close(flow))
+    }
+
+    /// (highest byte acknowledged, highest byte sent) of a TCP flow's client,
+    /// from its initial sequence number.
+    fn tcp_sequence(&mut self, flow: u32) -> PyResult<(u64, u64)> {
+        self.guarded(|s| s.tcp_sequence(flow))
     }
 
     /// {name: value} of a TCP sender's ns-2 variables (cwnd_ a float, the rest ints).
@@ -500,8 +553,10 @@ impl Sim {
 
     /// ns-2 trace text (`trace-all`, or `trace-queue` for chosen channels)
     /// with every TCP variable (`variables`) or only the `traced` variables
-    /// (node, port, name) of the senders at those addresses.
-    #[pyo3(signature = (path, channels = None, variables = true, traced = None))]
+    /// (node, port, name) of the senders at those addresses. `append` adds
+    /// to the end of an existing file instead of replacing it. Returns the
+    /// trace's id for `close_trace`.
+    #[pyo3(signature = (path, channels = None, variables = true, traced = None, append = false))]
     fn trace_ns2(
         &mut self,
         py: Python<'_>,
@@ -509,7 +564,8 @@ impl Sim {
         channels: Option<Vec<u32>>,
         variables: bool,
         traced: Option<Vec<(u32, u16, String)>>,
-    ) -> PyResult<()> {
+        append: bool,
+    ) -> PyResult<SinkId> {
         let vars = match (traced, variables) {
             (Some(list), _) => {
                 TracedVars::Only(list.into_iter().map(|(node, port, name)| ((node, port), name)).collect())
@@ -517,21 +573,16 @@ impl Sim {
             (None, true) => TracedVars::All,
             (None, false) => TracedVars::None,
         };
-        let out = trace_file(py, path)?;
-        self.guarded(|s| {
-            s.tracer().add_sink(Sink::Ns2 { out, channels, vars });
-            Ok(())
-        })
+        let out = trace_file(py, path, append)?;
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars })))
     }
 
     /// ns-2 nam events (`namtrace-all`) for every channel, after the
-    /// header lines in `preamble`.
-    fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String) -> PyResult<()> {
-        let out = trace_file(py, path)?;
-        self.guarded(|s| {
-            s.tracer().add_sink(Sink::Nam { out, preamble });
-            Ok(())
-        })
+    /// header lines in `preamble`; `append` as for `trace_ns2`.
+    #[pyo3(signature = (path, preamble, append = false))]
+    fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
+        let out = trace_file(py, path, append)?;
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
     }
 
     /// The viewer's index of every channel's packets and the TCP senders'
@@ -557,7 +608,7 @@ impl Sim {
         interface: Option<(u32, Option<u32>)>,
     ) -> PyResult<()> {
         let capture = capture(channels, node, interface)?;
-        let out = trace_file(py, path)?;
+        let out = trace_file(py, path, false)?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Tcpdump { out, capture });
             Ok(())
@@ -577,11 +628,60 @@ impl Sim {
         interface: Option<(u32, Option<u32>)>,
     ) -> PyResult<()> {
         let capture = capture(channels, node, interface)?;
-        let writer = PcapWriter::new(trace_file(py, path)?, snaplen.max(1)).map_err(|e| file_err(py, e))?;
+        let writer = PcapWriter::new(trace_file(py, path, false)?, snaplen.max(1)).map_err(|e| file_err(py, e))?;
         self.guarded(|s| {
             s.tracer().add_sink(Sink::Pcap { out: writer, capture });
             Ok(())
         })
+    }
+
+    /// A queue or flow monitor of the given channels (all when None): counts
+    /// of arrivals, departures and drops. Returns its id.
+    #[pyo3(signature = (channels = None))]
+    fn add_monitor(&mut self, channels: Option<Vec<u32>>) -> PyResult<SinkId> {
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Monitor(Monitor::new(channels)))))
+    }
+
+    /// A monitor's counts now: one dict per (channel, flow id, source node,
+    /// destination node) it has seen.
+    fn monitor_counts<'py>(&mut self, py: Python<'py>, monitor: SinkId) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let counts = self.guarded(|s| s.monitor_counts(monitor))?;
+        counts
+            .into_iter()
+            .map(|(key, c)| {
+                let d = PyDict::new(py);
+                d.set_item("channel", key.channel)?;
+                d.set_item("fid", key.fid)?;
+                d.set_item("src", key.src)?;
+                d.set_item("dst", key.dst)?;
+                d.set_item("arrivals", c.arrivals)?;
+                d.set_item("arrived_bytes", c.arrived_bytes)?;
+                d.set_item("departures", c.departures)?;
+                d.set_item("departed_bytes", c.departed_bytes)?;
+                d.set_item("drops", c.drops)?;
+                d.set_item("dropped_bytes", c.dropped_bytes)?;
+                d.set_item("packets", c.packets)?;
+                d.set_item("bytes", c.bytes)?;
+                d.set_item("packet_seconds", c.packet_seconds)?;
+                d.set_item("byte_seconds", c.byte_seconds)?;
+                d.set_item("delay_sum", c.delay_sum)?;
+                d.set_item("delay_squares", c.delay_squares)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// Writes what is due to one trace (an id from `trace_ns2` or
+    /// `trace_nam`) and closes its file; the run can go on.
+    fn close_trace(&mut self, trace: SinkId) -> PyResult<()> {
+        let result = self.guarded(|s| Ok(s.remove_trace(trace)))?;
+        result.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))
+    }
+
+    /// Writes the records due so far and flushes every trace file.
+    fn flush_traces(&mut self) -> PyResult<()> {
+        let result = self.guarded(|s| Ok(s.flush_traces()))?;
+        result.map_err(|e| SimulationError::new_err(format!("writing a trace failed: {e}")))
     }
 
     /// Writes what is due and closes every trace file.
@@ -657,9 +757,18 @@ fn file_err(py: Python<'_>, e: std::io::Error) -> PyErr {
     }
 }
 
-/// A trace file, opened (under a temporary name) now so that a bad path is
-/// reported before the run.
-fn trace_file(py: Python<'_>, path: &str) -> PyResult<Output> {
+/// A trace file, opened now so that a bad path is reported before the run:
+/// under a temporary name that takes the file's place when it is closed, or,
+/// with `append`, the file itself, added to (a Tcl script's own channel).
+fn trace_file(py: Python<'_>, path: &str, append: bool) -> PyResult<Output> {
+    if append {
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| file_err(py, FileError::wrap(std::path::Path::new(path), e)))?;
+        return Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, file)));
+    }
     Ok(Box::new(OutputFile::create(path).map_err(|e| file_err(py, e))?))
 }
 

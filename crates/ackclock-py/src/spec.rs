@@ -6,8 +6,8 @@
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
-    dv::DvConfig, Discipline, DropTail, Jitter, JitterDistribution, LossModel, LossPosition, LossProcess,
-    ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime,
+    dv::DvConfig, Discipline, DropTail, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess,
+    Periodic, ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, TwoState,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::cc::Flavour;
@@ -151,8 +151,22 @@ fn queue_limit(s: &Spec) -> Result<(QueueLimit, bool), ConfigError> {
 
 pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
     const LIMIT_KEYS: &[&str] = &["limit", "unit", "ns2_limit"];
-    const RED_KEYS: &[&str] =
-        &["limit", "unit", "ns2_limit", "min_th", "max_th", "max_p", "weight", "gentle", "ecn", "mean_packet_size"];
+    const RED_KEYS: &[&str] = &[
+        "limit",
+        "unit",
+        "ns2_limit",
+        "min_th",
+        "max_th",
+        "max_p",
+        "weight",
+        "gentle",
+        "ecn",
+        "mean_packet_size",
+        "wait",
+        "byte_mode",
+        "mark_p",
+        "ns2",
+    ];
     match Spec::kind_of(dict, "queue")?.as_str() {
         "droptail" => {
             let (limit, ns2_limit) = queue_limit(&Spec::new(dict, "queue", LIMIT_KEYS)?)?;
@@ -172,6 +186,13 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
                 mean_packet_size: s
                     .optional::<u32>("mean_packet_size", "a whole number of bytes")?
                     .unwrap_or(d.mean_packet_size),
+                wait: s.optional::<bool>("wait", "a boolean")?.unwrap_or(d.wait),
+                byte_mode: s.optional::<bool>("byte_mode", "a boolean")?.unwrap_or(d.byte_mode),
+                mark_p: match s.given("mark_p") {
+                    Some(true) => Some(s.probability("mark_p", None)?),
+                    _ => None,
+                },
+                ns2: s.optional::<bool>("ns2", "a boolean")?.unwrap_or(d.ns2),
             };
             if params.min_th >= params.max_th {
                 let why = format!("must be below queue.max_th ({})", params.max_th);
@@ -209,7 +230,40 @@ pub fn loss(dict: &Bound<'_, PyDict>) -> Result<LossModel, ConfigError> {
             let s = with_position(&["drops"])?;
             (LossProcess::drop_list(s.required::<Vec<u64>>("drops", "a list of packet numbers (1, 2, ...)")?), s)
         }
-        other => return Err(unknown_type("loss", other, "uniform, ber, gilbert_elliott or list")),
+        "periodic" => {
+            let s = with_position(&["period", "offset", "burst", "bytes", "inverted"])?;
+            let count = |name| s.optional::<u64>(name, "a whole number");
+            let period = count("period")?.unwrap_or(1).max(1);
+            let flag = |name| s.optional::<bool>(name, "a boolean");
+            let process = LossProcess::Periodic(Periodic::new(
+                period,
+                count("offset")?.unwrap_or(0),
+                count("burst")?.unwrap_or(0),
+                flag("bytes")?.unwrap_or(false),
+                flag("inverted")?.unwrap_or(false),
+            ));
+            (process, s)
+        }
+        "two_state" => {
+            let s = with_position(&["good", "bad", "bytes"])?;
+            let length = |name: &'static str| -> Result<Length, ConfigError> {
+                let (kind, a, b): (String, f64, Option<f64>) =
+                    s.required(name, "a (kind, value) or (\"uniform\", low, high) tuple")?;
+                let bad = |why: &str| ConfigError::invalid(s.field(name), format!("({kind}, {a}, {b:?})"), why);
+                if !(a.is_finite() && a >= 0.0) {
+                    return Err(bad("lengths must be finite and not negative"));
+                }
+                match (kind.as_str(), b) {
+                    ("constant", None) => Ok(Length::Constant(a)),
+                    ("exponential", None) => Ok(Length::Exponential { mean: a }),
+                    ("uniform", Some(high)) if high >= a && high.is_finite() => Ok(Length::Uniform { low: a, high }),
+                    _ => Err(bad("use (\"constant\", v), (\"exponential\", mean) or (\"uniform\", low, high)")),
+                }
+            };
+            let bytes = s.optional::<bool>("bytes", "a boolean")?.unwrap_or(false);
+            (LossProcess::TwoState(TwoState::new(length("good")?, length("bad")?, bytes)), s)
+        }
+        other => return Err(unknown_type("loss", other, "uniform, ber, gilbert_elliott, list, periodic or two_state")),
     };
     let position = match s.optional::<String>("position", "a string")?.as_deref() {
         None | Some("wire") => LossPosition::OnWire,
@@ -476,7 +530,8 @@ pub fn tcp_app(dict: &Bound<'_, PyDict>) -> Result<TcpApp, ConfigError> {
                 .optional::<u64>("think_ps", "a whole number of picoseconds")?
                 .map_or(Duration::ZERO, Duration::from_ps),
         }),
-        other => Err(s.unknown_type(other, "bulk, telnet or request_response")),
+        "manual" => Ok(TcpApp::Manual),
+        other => Err(s.unknown_type(other, "bulk, telnet, request_response or manual")),
     }
 }
 

@@ -14,9 +14,9 @@ use crate::udp::UdpFlow;
 use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a, RngStreams, SimRng, PS_PER_SEC};
 use ackclock_net::{Arrival, DropReason, Ns2Link, Ns2Offer};
 use ackclock_net::{
-    Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, Frame, Interface, Ipv4Header, Jitter,
-    LinkAddress, LossModel, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool, Reception,
-    SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
+    Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, FlowFilter, Frame, Interface, Ipv4Header,
+    Jitter, LinkAddress, LossModel, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool,
+    Reception, SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
@@ -86,6 +86,9 @@ struct Flow {
     dst: NodeId,
     /// Whether the flow's first event has been put in the event queue.
     scheduled: bool,
+    /// Ends taken off their node (source, sink): they neither send nor
+    /// receive any more, as after ns-2's `detach-agent`.
+    detached: [bool; 2],
     transfer: Transfer,
     /// Its packets from src to dst, at the network layer.
     monitor: FlowMonitor,
@@ -139,6 +142,9 @@ pub struct Simulation {
     next_callback: CallbackId,
     next_uid: u64,
     stop_requested: bool,
+    /// `run` returned for a callback and has not resumed: events at this
+    /// instant after the callback's have not happened yet.
+    in_callback: bool,
     /// Present only while something is traced.
     tracer: Option<Box<Tracer>>,
     /// In ns-2's order: each channel's times as ns-2 computes them.
@@ -181,6 +187,7 @@ impl Simulation {
             next_callback: 0,
             next_uid: 0,
             stop_requested: false,
+            in_callback: false,
             tracer: None,
             ns2_rng: None,
             ns2_links: Vec::new(),
@@ -326,6 +333,40 @@ impl Simulation {
         Ok(())
     }
 
+    /// Adds a loss model to a channel for the flows `flows` takes (packets
+    /// meet the models in the order added); returns its index there.
+    pub fn add_loss(&mut self, channel: ChannelId, loss: LossModel, flows: FlowFilter) -> Result<usize, ConfigError> {
+        Ok(self.channel_mut(channel)?.add_loss(loss, flows))
+    }
+
+    /// Names one more flow in the filter of loss model `index` of a channel.
+    pub fn add_loss_flow(&mut self, channel: ChannelId, index: usize, flow: u32) -> Result<(), ConfigError> {
+        self.check_flow(flow)?;
+        if self.channel_mut(channel)?.add_loss_flow(index, flow) {
+            Ok(())
+        } else {
+            Err(ConfigError::UnknownId { field: "loss", what: "loss model", id: index as u64 })
+        }
+    }
+
+    fn check_flow(&self, flow: u32) -> Result<(), ConfigError> {
+        if (flow as usize) < self.flows.len() {
+            Ok(())
+        } else {
+            Err(unknown_flow(flow, "flow"))
+        }
+    }
+
+    /// (packets, bytes) waiting in a channel's queue now, and the average
+    /// queue of its discipline if it keeps one (RED).
+    pub fn queue_now(&mut self, channel: ChannelId) -> Result<(u32, u64, Option<f64>), ConfigError> {
+        let now = self.now();
+        let c = self.channel_mut(channel)?;
+        c.advance(now);
+        let (packets, bytes) = c.waiting();
+        Ok((packets, bytes, c.average_queue()))
+    }
+
     /// Starts recording the channel's queue length at every change.
     pub fn record_queue(&mut self, channel: ChannelId) -> Result<(), ConfigError> {
         let now = self.now();
@@ -377,6 +418,7 @@ impl Simulation {
             src,
             dst,
             scheduled: false,
+            detached: [false; 2],
             transfer: Transfer::Udp(Box::new(udp)),
             monitor: FlowMonitor::default(),
         });
@@ -404,6 +446,7 @@ impl Simulation {
             src,
             dst,
             scheduled: false,
+            detached: [false; 2],
             transfer: Transfer::Tcp(Box::new(tcp)),
             monitor: FlowMonitor::default(),
         });
@@ -432,6 +475,53 @@ impl Simulation {
             Transfer::Tcp(t) => t.client.stop_writing(),
         }
         Ok(())
+    }
+
+    /// Takes one end of a flow off its node (ns-2's `detach-agent`): the
+    /// source (`Side::Client`) or the sink sends and receives nothing more;
+    /// packets already in the network still travel and arrive to nobody.
+    pub fn detach(&mut self, flow: u32, side: Side) -> Result<(), ConfigError> {
+        let f = self.flows.get_mut(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
+        f.detached[side as usize] = true;
+        if let (Side::Client, Transfer::Udp(u)) = (side, &mut f.transfer) {
+            u.source.halt();
+        }
+        Ok(())
+    }
+
+    /// The client application of a TCP flow writes `bytes` more (`None`:
+    /// without end) and sends what its window allows.
+    pub fn tcp_write(&mut self, flow: u32, bytes: Option<u64>) -> Result<(), ConfigError> {
+        self.tcp_flow(flow)?;
+        let t = self.tcp(flow);
+        match bytes {
+            Some(b) => t.client.write(b),
+            None => t.client.write_unlimited(),
+        }
+        if t.client_started {
+            self.flush(self.now(), flow, Side::Client);
+        }
+        Ok(())
+    }
+
+    /// The client application closes its side of a TCP connection (FIN
+    /// after the data written so far).
+    pub fn tcp_close(&mut self, flow: u32) -> Result<(), ConfigError> {
+        self.tcp_flow(flow)?;
+        let t = self.tcp(flow);
+        t.client.close();
+        if t.client_started {
+            self.flush(self.now(), flow, Side::Client);
+        }
+        Ok(())
+    }
+
+    /// A TCP flow's client: highest byte acknowledged and highest byte sent,
+    /// counted from its initial sequence number (the SYN and FIN count one
+    /// each, as in sequence space).
+    pub fn tcp_sequence(&self, flow: u32) -> Result<(u64, u64), ConfigError> {
+        let c = &self.tcp_flow(flow)?.client;
+        Ok((c.snd_una(), c.snd_max()))
     }
 
     /// A TCP flow's sender variables in ns-2's units, by ns-2 name.
@@ -486,6 +576,7 @@ impl Simulation {
             }
         }
         self.prepare()?;
+        self.in_callback = false;
         let limit = self.queue.delivered().saturating_add(max_events);
         loop {
             if std::mem::take(&mut self.stop_requested) {
@@ -514,6 +605,7 @@ impl Simulation {
                 Event::AppWake(flow) => self.on_app_wake(now, flow),
                 Event::Callback(id) => {
                     self.callbacks.remove(&id);
+                    self.in_callback = true;
                     return Ok(RunOutcome::Callback(id));
                 }
                 Event::LinkChange(schedule) => self.on_link_schedule(now, schedule),
@@ -725,6 +817,9 @@ impl Simulation {
     }
 
     fn on_tcp_timer(&mut self, now: Instant, id: u32, side: Side) {
+        if self.flows[id as usize].detached[side as usize] {
+            return;
+        }
         let flow = self.tcp(id);
         let slot = &mut flow.armed[side as usize];
         if *slot != Some(now) {
@@ -745,6 +840,9 @@ impl Simulation {
         let (id, ecn) = (p.flow, p.ip.ecn);
         let f = &mut self.flows[id as usize];
         let side = if node == f.src { Side::Client } else { Side::Server };
+        if f.detached[side as usize] {
+            return;
+        }
         let Transfer::Tcp(flow) = &mut f.transfer else { unreachable!("TCP packets name TCP flows") };
         let ep = flow.endpoint(side);
         if matches!(ep.state(), State::Closed) {
@@ -764,6 +862,9 @@ impl Simulation {
     /// Sends what an endpoint has to send and re-arms its timer.
     fn flush(&mut self, now: Instant, id: u32, side: Side) {
         let f = &self.flows[id as usize];
+        if f.detached[side as usize] {
+            return;
+        }
         let node = if side == Side::Client { f.src } else { f.dst };
         // Traced variables are written as ns-2 writes them: what the input
         // changed first, then maxseq_ after each segment sent; the first
@@ -871,12 +972,12 @@ impl Simulation {
                 return;
             }
         };
-        let (size, ecn_capable) = (packet.size, packet.ip.ecn.is_capable());
+        let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
         let ns2 = match self.ns2_links.get_mut(ch as usize) {
             Some(link) => Some((link, Ns2Offer { during: self.queue.current_key(), seq: self.queue.reserve_seq() })),
             None => None,
         };
-        let outcome = self.channels[ch as usize].send(now, ns2, id, size, ecn_capable);
+        let outcome = self.channels[ch as usize].send(now, ns2, id, size, flow, ecn_capable);
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
         }
@@ -901,7 +1002,9 @@ impl Simulation {
             self.receive_message(now, node, packet.seq as u32);
         } else {
             let f = &mut self.flows[packet.flow as usize];
-            if packet.ip.src == f.src {
+            // A detached end neither sends nor receives (ns-2's detach-agent).
+            let received = !(matches!(packet.transport, Transport::Udp(_)) && f.detached[Side::Server as usize]);
+            if received && packet.ip.src == f.src {
                 f.monitor.received(now, packet.size, packet.created);
             }
             if matches!(packet.transport, Transport::Tcp(_)) {
@@ -921,15 +1024,48 @@ impl Simulation {
     /// Writes the records due so far and flushes the trace files, keeping
     /// later records (transmissions already scheduled) for a continued run.
     pub fn flush_traces(&mut self) -> std::io::Result<()> {
+        let due = self.traced_until();
+        self.tracer.as_mut().map_or(Ok(()), |t| t.flush_files(due))
+    }
+
+    /// The time up to which trace records are due: now, or during a
+    /// callback just before now, since the events at this instant that
+    /// come after the callback (a transmission ending now, ...) have not
+    /// happened yet, as in ns-2, where a script's `$ns at` runs before the
+    /// packet events scheduled later for the same time.
+    fn traced_until(&self) -> Instant {
         let now = self.now();
-        self.tracer.as_mut().map_or(Ok(()), |t| t.flush_files(now))
+        if self.in_callback {
+            Instant::from_ps(now.as_ps().saturating_sub(1))
+        } else {
+            now
+        }
+    }
+
+    /// A monitor's counts (ackclock_trace::Monitor) up to now.
+    pub fn monitor_counts(
+        &mut self,
+        monitor: ackclock_trace::SinkId,
+    ) -> Result<Vec<(ackclock_trace::FlowKey, ackclock_trace::Counts)>, ConfigError> {
+        let due = self.traced_until();
+        self.tracer().monitor_counts(monitor, due).ok_or(ConfigError::UnknownId {
+            field: "monitor",
+            what: "monitor",
+            id: u64::from(monitor),
+        })
+    }
+
+    /// Writes what is due to one trace sink and closes it; the run goes on.
+    pub fn remove_trace(&mut self, sink: ackclock_trace::SinkId) -> std::io::Result<()> {
+        let due = self.traced_until();
+        self.tracer.as_mut().map_or(Ok(()), |t| t.remove_sink(sink, due))
     }
 
     /// Ends tracing: writes what is due, flushes and closes every sink and
     /// reports the first write error, if any.
     pub fn finish_traces(&mut self) -> std::io::Result<()> {
-        let now = self.now();
-        let result = self.tracer.as_mut().map_or(Ok(()), |t| t.finish(now));
+        let due = self.traced_until();
+        let result = self.tracer.as_mut().map_or(Ok(()), |t| t.finish(due));
         self.tracer = None;
         result
     }

@@ -21,6 +21,9 @@ pub enum TcpApp {
     /// `count` exchanges: the client sends `request` bytes, the server
     /// answers with `response` bytes, the client thinks for `think`.
     RequestResponse { request: u64, response: u64, count: u32, think: Duration },
+    /// Writes only what its user asks for, when asked (ns-2's agents
+    /// driven by `advance`, `send` and `close`; see `Simulation::tcp_write`).
+    Manual,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -206,6 +209,7 @@ impl TcpFlow {
             TcpApp::Bulk { .. } => "tcp_bulk",
             TcpApp::Telnet { .. } => "tcp_telnet",
             TcpApp::RequestResponse { .. } => "tcp_request_response",
+            TcpApp::Manual => "tcp_manual",
         }
     }
 
@@ -228,6 +232,7 @@ impl TcpFlow {
                 TcpApp::Bulk { bytes: None } => self.client.write_unlimited(),
                 TcpApp::RequestResponse { request, .. } => self.client.write(request),
                 TcpApp::Telnet { .. } => self.next_write = Some(now),
+                TcpApp::Manual => {}
             }
         }
         if self.next_write.is_some_and(|t| t <= now) {
@@ -240,7 +245,7 @@ impl TcpFlow {
                         Some(now + Duration::from_ps((gap * mean_interval.as_ps() as f64).round() as u64));
                 }
                 TcpApp::RequestResponse { request, .. } => self.client.write(request),
-                TcpApp::Bulk { .. } => {}
+                TcpApp::Bulk { .. } | TcpApp::Manual => {}
             }
         }
         [self.config.server_start, self.config.start].into_iter().filter(|&t| t > now).chain(self.next_write).min()

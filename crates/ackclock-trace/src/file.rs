@@ -26,7 +26,7 @@ pub struct FileError {
 
 impl FileError {
     /// `source` as an `io::Error` of the same kind that carries the path.
-    fn wrap(path: &Path, source: io::Error) -> io::Error {
+    pub fn wrap(path: &Path, source: io::Error) -> io::Error {
         io::Error::new(source.kind(), FileError { path: path.to_path_buf(), source })
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod address;
 pub mod file;
+pub mod monitor;
 pub mod nam;
 pub mod ns2;
 pub mod ordering;
@@ -17,5 +18,6 @@ pub mod tcpdump;
 pub mod tracer;
 pub mod view;
 
+pub use monitor::{Counts, FlowKey, Monitor};
 pub use record::{FlowView, LinkRecord, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
-pub use tracer::{Sink, TracedVars, Tracer};
+pub use tracer::{Sink, SinkId, TracedVars, Tracer};

@@ -1,5 +1,6 @@
 //! The trace bus: records in, time-ordered lines and packets out.
 
+use crate::monitor::{Counts, FlowKey, Monitor};
 use crate::nam;
 use crate::ns2;
 use crate::ordering::TimeOrdered;
@@ -87,6 +88,8 @@ pub enum Sink {
         out: Output,
         preamble: String,
     },
+    /// Counts, not lines: a queue or flow monitor (monitor.rs).
+    Monitor(Monitor),
     /// The viewer's index (`ackclock view`), complete when the tracer finishes.
     View(Box<ViewSink>),
 }
@@ -116,6 +119,10 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 nam::write_packet(out, p, view(p.packet.flow).as_ref())
             }
+            (Sink::Monitor(m), TraceRecord::Packet(p)) => {
+                m.record(p, view(p.packet.flow).as_ref());
+                Ok(())
+            }
             (Sink::View(sink), TraceRecord::Packet(p)) => sink.packet(p, view(p.packet.flow).as_ref()),
             (Sink::View(sink), TraceRecord::Var(v)) => {
                 sink.variable(v);
@@ -137,6 +144,7 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 out.flush()
             }
+            Sink::Monitor(_) => Ok(()),
             // The index is written when it is complete.
             Sink::View(_) => Ok(()),
         }
@@ -155,10 +163,14 @@ fn write_preamble(out: &mut Output, preamble: &mut String) -> io::Result<()> {
     out.write_all(std::mem::take(preamble).as_bytes())
 }
 
+/// Names a sink added with [`Tracer::add_sink`], to remove it later.
+pub type SinkId = u32;
+
 #[derive(Default)]
 pub struct Tracer {
     pending: TimeOrdered<TraceRecord>,
-    sinks: Vec<Sink>,
+    sinks: Vec<(SinkId, Sink)>,
+    next_sink: SinkId,
     flows: Vec<Option<FlowView>>,
     /// Packets that carry ns-2's congestion-action flag.
     congestion_actions: HashSet<u64>,
@@ -168,8 +180,32 @@ pub struct Tracer {
 }
 
 impl Tracer {
-    pub fn add_sink(&mut self, sink: Sink) {
-        self.sinks.push(sink);
+    pub fn add_sink(&mut self, sink: Sink) -> SinkId {
+        let id = self.next_sink;
+        self.next_sink += 1;
+        self.sinks.push((id, sink));
+        id
+    }
+
+    /// A monitor's counts (see `Monitor::counts`) after the records due by
+    /// `now`; `None` if `id` is not a monitor.
+    pub fn monitor_counts(&mut self, id: SinkId, now: Instant) -> Option<Vec<(FlowKey, Counts)>> {
+        self.flush_until(now);
+        match self.sinks.iter().find(|(sink, _)| *sink == id) {
+            Some((_, Sink::Monitor(m))) => Some(m.counts(now)),
+            _ => None,
+        }
+    }
+
+    /// Writes the records due by `now`, then flushes and drops one sink
+    /// (its file is closed); later records no longer reach it.
+    pub fn remove_sink(&mut self, id: SinkId, now: Instant) -> io::Result<()> {
+        self.flush_until(now);
+        let Some(i) = self.sinks.iter().position(|(sink, _)| *sink == id) else {
+            return Ok(());
+        };
+        let (_, mut sink) = self.sinks.remove(i);
+        sink.flush()
     }
 
     pub fn set_flow_view(&mut self, flow: u32, view: FlowView) {
@@ -181,7 +217,7 @@ impl Tracer {
     }
 
     pub fn wants_vars(&self) -> bool {
-        self.sinks.iter().any(Sink::wants_vars)
+        self.sinks.iter().any(|(_, sink)| sink.wants_vars())
     }
 
     pub fn record(&mut self, mut rec: TraceRecord) {
@@ -212,7 +248,7 @@ impl Tracer {
             if self.error.is_some() {
                 continue;
             }
-            for sink in &mut self.sinks {
+            for (_, sink) in &mut self.sinks {
                 if let Err(e) = sink.write(&rec, &self.flows) {
                     self.error = Some(e);
                     break;
@@ -225,7 +261,7 @@ impl Tracer {
     /// files, keeping later records for a run that continues.
     pub fn flush_files(&mut self, now: Instant) -> io::Result<()> {
         self.flush_until(now);
-        for sink in &mut self.sinks {
+        for (_, sink) in &mut self.sinks {
             sink.flush()?;
         }
         match self.error.take() {
@@ -240,7 +276,7 @@ impl Tracer {
     pub fn finish(&mut self, now: Instant) -> io::Result<()> {
         let mut result = self.flush_files(now);
         self.pending = TimeOrdered::default();
-        for sink in self.sinks.drain(..) {
+        for (_, sink) in self.sinks.drain(..) {
             if let Sink::View(view) = sink {
                 let finished = view.finish().map_err(|e| match e {
                     IndexError::Io(e) => e,

@@ -144,6 +144,10 @@ class RedTable(_QueueLimits):
     gentle: Optional[bool] = None
     ecn: Optional[bool] = None
     mean_packet_size: Optional[SizeValue] = None
+    wait: Optional[bool] = None
+    byte_mode: Optional[bool] = None
+    mark_p: Optional[float] = None
+    ns2: Optional[bool] = None
 
 
 QueueTable = Annotated[

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from ackclock import specs
+from ackclock import nam
 from ackclock.handles import Node
 from ackclock.simulator import Simulator
-from ackclock.tcl.world import Agent, LinkDecl, TcpAgent, World
+from ackclock.tcl.agents import TcpAgent
+from ackclock.tcl.links import LinkObject
+from ackclock.tcl.world import World
 
 
 def build(world: World) -> Simulator:
@@ -16,75 +18,65 @@ def build(world: World) -> Simulator:
     sim = Simulator(seed=world.seed, replication=world.replication, ns2_order=True)
     assert world.default_rng is not None
     sim.ns2_rng = world.default_rng.generator
-    t = world.topology
-    for node in t.nodes:
+    for node in world.nodes:
         node.handle = sim.node(f"n{node.id}")
-    for link in t.links:
-        _add_link(world, sim, link)
-    for model, a, b, position in t.losses:
-        assert a.handle is not None and b.handle is not None
-        sim.link(a.handle, b.handle).set_loss(model.spec(position))
+    for link in world.links.values():
+        _add_link(sim, link)
     _add_traces(world, sim)
-    world.sim = sim  # so that the scripts scheduled so far go into it
-    for time, script in world.pending_at:
-        world.schedule(time, script)
-    world.pending_at.clear()
     return sim
 
 
-def _add_link(world: World, sim: Simulator, link: LinkDecl) -> None:
-    directions = [(link.a, link.b), (link.b, link.a)] if link.duplex else [(link.a, link.b)]
-    for src, dst in directions:
-        assert src.handle is not None and dst.handle is not None
-        sim.simplex_link(
-            src.handle,
-            dst.handle,
-            link.bandwidth,
-            link.delay,
-            queue=_queue(world, link.queue, world.topology.limits.get((src.id, dst.id))),
-        )
-
-
-def _queue(world: World, kind: str, limit: int | None) -> specs.Queue:
-    cls = f"Queue/{kind}"
-    value = world.class_vars.require
-    if limit is None:
-        limit = int(float(value(cls, "limit_")))
-    if kind == "DropTail":
-        return specs.DropTail(limit=limit, ns2_limit=True)
-    return specs.RED(
-        limit=limit,
-        ns2_limit=True,
-        min_th=float(value(cls, "thresh_")),
-        max_th=float(value(cls, "maxthresh_")),
-        max_p=1 / float(value(cls, "linterm_")),
-        weight=float(value(cls, "q_weight_")),
-        gentle=value(cls, "gentle_") in ("1", "true"),
-        ecn=value(cls, "setbit_") in ("1", "true"),
-        mean_packet_size=int(float(value(cls, "mean_pktsize_"))),
+def _add_link(sim: Simulator, link: LinkObject) -> None:
+    assert link.src.handle is not None and link.dst.handle is not None
+    link.handle = sim.simplex_link(
+        link.src.handle,
+        link.dst.handle,
+        f"{link.bandwidth_bps}bps",
+        link.delay_s,  # ns-2's double, which ns-2's order computes with
+        queue=link.queue.spec(),
     )
+    link.install_losses()
 
 
 def _add_traces(world: World, sim: Simulator) -> None:
-    """One ns-2 trace file per path: its links' records and the variables of
-    the agents attached to it."""
-    files: dict[str, tuple[list | None, list[tuple[Node, int, str]]]] = {}
-    for channel in world.trace_all:
-        files[world.channel_path(channel)] = (None, [])
-    for a, b, channel in world.trace_queues:
-        links, _ = files.setdefault(world.channel_path(channel), ([], []))
-        if links is not None:
-            assert a.handle is not None and b.handle is not None
-            links.append(sim.link(a.handle, b.handle))
-    for agent in world.objects.values():
-        if isinstance(agent, Agent) and agent.traced and agent.trace_channel is not None:
-            node, port = agent.address()
-            assert node.handle is not None
-            _, traced = files.setdefault(world.channel_path(agent.trace_channel), ([], []))
-            traced += [(node.handle, port, var) for var in agent.traced]
-    for path, (links, traced) in files.items():
-        sim.trace_ns2(path, links, variables=False, traced=traced or None)
-    for channel in world.nam_channels:
-        sim.trace_nam(world.channel_path(channel), world.nam_preamble())
+    """One ns-2 trace per channel: its links' records and the variables of
+    the agents attached to it; and the nam traces."""
+    traces: dict[str, tuple[list, list[tuple[Node, int, str]]]] = {}
+    for link, channel in world.link_traces:
+        assert link.handle is not None
+        traces.setdefault(channel, ([], []))[0].append(link.handle)
+    for agent, channel in world.variable_traces():
+        node, port = agent.address()
+        assert node.handle is not None
+        traces.setdefault(channel, ([], []))[1].extend((node.handle, port, v) for v in agent.traced)
+    for channel, (links, traced) in traces.items():
+        path = world.channels.require_writable(channel)
+        world.trace_ids.setdefault(channel, []).append(
+            sim.trace_ns2(path, links, variables=False, traced=traced or None, append=True)
+        )
+    for channel in world.nam.channels:
+        path = world.channels.require_writable(channel)
+        world.trace_ids.setdefault(channel, []).append(
+            sim.trace_nam(path, nam_preamble(world), append=True)
+        )
     for path in world.view_paths:
-        sim.trace_view(path, world.nam_preamble())
+        sim.trace_view(path, nam_preamble(world))
+
+
+def nam_preamble(world: World) -> str:
+    duplex: dict[frozenset[int], LinkObject] = {}
+    for link in world.links.values():
+        duplex.setdefault(frozenset((link.src.id, link.dst.id)), link)
+    links = [
+        (
+            link.src.id,
+            link.dst.id,
+            float(link.bandwidth_bps),
+            link.delay_s,
+            world.nam.orient.get((link.src.id, link.dst.id)),
+        )
+        for link in duplex.values()
+    ]
+    return nam.preamble(
+        [n.id for n in world.nodes], links, world.nam.queue_positions, world.nam.colors
+    )

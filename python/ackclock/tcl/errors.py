@@ -1,4 +1,5 @@
-"""How a script stops: a mistake in it, or its own `exit`."""
+"""How a script stops: a mistake in it, its own `exit`, or a Tcl error that
+passed through Python on its way out."""
 
 from __future__ import annotations
 
@@ -9,8 +10,20 @@ class TclScriptError(Exception):
 
 
 class ScriptExit(Exception):
-    """The script called `exit`: unwinds the Tcl stack with its status."""
+    """The script called `exit`: unwinds through Python with its status."""
 
     def __init__(self, status: int) -> None:
         super().__init__(f"exit {status}")
         self.status = status
+
+
+class NestedTclError(Exception):
+    """A Tcl error in a script Python ran (a `$ns at` script), carried back
+    to the Tcl command that started the run with its Tcl stack."""
+
+    def __init__(self, message: str, info: str, code: str) -> None:
+        super().__init__(message)
+        self.info = info
+        self.code = code
+        # (file, line) where the failing script was scheduled, if known
+        self.site: tuple[str, int] | None = None

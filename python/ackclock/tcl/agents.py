@@ -1,0 +1,430 @@
+"""ns-2's agents: the ends of flows, attached to nodes.
+
+ns-2's one-way TCP agents (Agent/TCP and its variants, with an
+Agent/TCPSink) are ackclock's TCP with the ns2 profile; Agent/TCP/FullTcp
+is ackclock's TCP with SYN/FIN (two-way, ns-2's FullTcp). Agent/UDP sends
+what its application produces to an Agent/Null or Agent/LossMonitor.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ackclock import units
+from ackclock.handles import Flow, TcpFlow
+from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.shadow import Kind, Shadow, Var, whole
+from ackclock.tcp_specs import ALGORITHMS, TcpParams
+
+if TYPE_CHECKING:
+    from ackclock.tcl.nodes import NodeObject
+    from ackclock.tcl.world import World
+
+# The sender variables `tracevar` can follow (ackclock-sim's NS2_VARS).
+TRACEABLE = ("cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_")
+TCP_HEADER_BYTES = 40
+
+# The algorithm each ns-2 agent class runs, from the core's registry.
+CONGESTION_CONTROL = {
+    agent: name for name, info in ALGORITHMS.items() for agent in info["ns2_agents"]
+}
+# Agents the registry does not name, and the one whose window arithmetic
+# they share in ns-2: FACK recovers like Sack1 (docs/tcl.md), FullTcp's
+# variants like the one-way agents of the same name.
+SAME_WINDOW_AS = {
+    "Agent/TCP/Fack": "Agent/TCP/Sack1",
+    "Agent/TCP/FullTcp": "Agent/TCP/Reno",
+    "Agent/TCP/FullTcp/Tahoe": "Agent/TCP",
+    "Agent/TCP/FullTcp/Newreno": "Agent/TCP/Newreno",
+    "Agent/TCP/FullTcp/Sack": "Agent/TCP/Sack1",
+}
+# ...and which of them recover losses with SACK.
+SACK_AGENTS = ("Agent/TCP/Sack1", "Agent/TCP/Fack", "Agent/TCP/FullTcp/Sack")
+# ns-2's TCP-Linux (Agent/TCP/Linux) runs Linux's congestion-control modules:
+# `select_ca` takes the registry's algorithms, without ns-2 arithmetic.
+LINUX_CA = tuple(name for name in ALGORITHMS if not name.startswith("ns2-"))
+# Agent/TCP/Vegas's v_ variables, the ns2-vegas module's parameters.
+VEGAS_PARAMS = {"v_alpha_": "alpha", "v_beta_": "beta", "v_gamma_": "gamma"}
+
+
+class Agent(Shadow):
+    variables = {
+        "fid_": Var(Kind.INT),
+        "packetSize_": Var(Kind.INT),
+        "agent_addr_": Var(Kind.INT, live=True),
+        "agent_port_": Var(Kind.INT, live=True),
+        "dst_addr_": Var(Kind.INT, live=True),
+        "dst_port_": Var(Kind.INT, live=True),
+        "prio_": Var(Kind.INT, ignored="only ns-2's priority queues read it"),
+        "flags_": Var(Kind.INT, ignored="ns-2's internal flag bits"),
+        "debug_": Var(Kind.BOOL, ignored="no debugging output"),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.node: NodeObject | None = None
+        self.port = -1
+        self.peer: Agent | None = None
+        self.flows: list[Flow] = []
+        # flows this agent is the sink of
+        self.inbound: list[Flow] = []
+        self.trace_channel: str | None = None
+        self.traced: list[str] = []
+        self.application: Shadow | None = None
+
+    def address(self) -> tuple[NodeObject, int]:
+        if self.node is None:
+            raise TclScriptError(f"{self} is not attached to a node: use $ns attach-agent")
+        return self.node, self.port
+
+    def live(self, name: str) -> str | None:
+        if name in ("agent_addr_", "agent_port_"):
+            return str(
+                -1 if self.node is None else (self.node.id if name == "agent_addr_" else self.port)
+            )
+        if name in ("dst_addr_", "dst_port_"):
+            peer = self.peer
+            if peer is None or peer.node is None:
+                return "-1"
+            return str(peer.node.id if name == "dst_addr_" else peer.port)
+        return None
+
+    def application_kind(self) -> str:
+        app = self.application
+        return "cbr" if app is not None and app.is_a("Application/Traffic/CBR") else ""
+
+    def cmd_attach(self, channel: str) -> None:
+        """The trace file for this agent's traced variables."""
+        self.world.channels.require_writable(channel)
+        self.trace_channel = channel
+
+    def cmd_tracevar(self, var: str) -> None:
+        if var not in TRACEABLE:
+            raise TclScriptError(f"tracevar {var}: ackclock traces {', '.join(TRACEABLE)}")
+        self.world.unbuilt("variable traces")
+        self.traced.append(var)
+
+    cmd_trace = cmd_tracevar
+
+    def cmd_attach_app(self, kind: str) -> str:
+        app = self.world.tcl.call("new", f"Application/{kind}")
+        self.world.tcl.call(app, "attach-agent", self.name)
+        return app
+
+    def cmd_attach_source(self, kind: str) -> str:
+        return self.cmd_attach_app(kind)
+
+    def cmd_port(self) -> int:
+        return self.port
+
+    def cmd_addr(self) -> int:
+        return -1 if self.node is None else self.node.id
+
+    def cmd_dst_addr(self) -> int:
+        return int(self.live("dst_addr_") or -1)
+
+    def cmd_dst_port(self) -> int:
+        return int(self.live("dst_port_") or -1)
+
+    def cmd_reset(self) -> None: ...
+
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+
+class TcpAgent(Agent):
+    """ns-2's one-way TCP senders: Agent/TCP (Tahoe), /Reno, /Newreno,
+    /Sack1, /Fack (SACK recovery; see docs/tcl.md)."""
+
+    variables = {
+        "window_": Var(Kind.REAL),
+        "windowInit_": Var(Kind.INT),
+        "numdupacks_": Var(Kind.INT),
+        "singledup_": Var(Kind.BOOL),
+        "rtxcur_init_": Var(Kind.REAL),
+        "minrto_": Var(Kind.REAL),
+        "maxrto_": Var(Kind.REAL),
+        "tcpTick_": Var(Kind.REAL),
+        "overhead_": Var(Kind.REAL),
+        # read from the simulation
+        "cwnd_": Var(Kind.REAL, live=True),
+        "ssthresh_": Var(Kind.INT, live=True),
+        "ack_": Var(Kind.INT, live=True),
+        "maxseq_": Var(Kind.INT, live=True),
+        "rtt_": Var(Kind.INT, live=True),
+        "srtt_": Var(Kind.INT, live=True),
+        "t_seqno_": Var(Kind.INT, live=True),
+        "ndatapack_": Var(Kind.INT, live=True),
+        "ndatabytes_": Var(Kind.INT, live=True),
+        "nrexmitpack_": Var(Kind.INT, live=True),
+        "nrexmit_": Var(Kind.INT, live=True),
+        "ncwndcuts_": Var(Kind.INT, live=True),
+        # without effect on what ackclock computes
+        "trace_all_oneline_": Var(Kind.BOOL, ignored="trace layout only"),
+        "nam_tracevar_": Var(Kind.BOOL, ignored="nam variable display"),
+        "print_request_": Var(Kind.BOOL, ignored="Quick-Start debugging output"),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        # bytes its application wrote so far; None once it writes without end
+        self.written: int | None = 0
+        # ns-2's boot_time_: where in a tick its RTT clock starts
+        self.boot_time = 0.0
+
+    def cmd_reset(self) -> None:
+        """ns-2's reset draws the agent's clock phase, boot_time_, from the
+        default generator (when created, and for every agent at `$ns run`)."""
+        rng = self.world.default_rng
+        if rng is not None:
+            self.boot_time = self.number("tcpTick_") * rng.draw()
+
+    def flow(self) -> TcpFlow | None:
+        flow = self.flows[-1] if self.flows else None
+        return flow if isinstance(flow, TcpFlow) else None
+
+    def live(self, name: str) -> str | None:
+        flow = self.flow()
+        if flow is None:
+            return self.reset_value(name) or super().live(name)
+        values = flow.ns2_vars()
+        if name in values:
+            # ns-2 keeps cwnd_ in a TracedDouble, which reads back as %g.
+            return format(values[name], "g") if name == "cwnd_" else str(values[name])
+        stats: Any = flow.stats()
+        counters = {
+            "ndatapack_": math.ceil(stats["bytes_sent"] / flow.mss),
+            "ndatabytes_": stats["bytes_sent"],
+            "nrexmitpack_": stats["retransmits"],
+            "nrexmit_": stats["timeouts"],
+            "ncwndcuts_": stats["fast_retransmits"] + stats["timeouts"],
+            "t_seqno_": int(values["maxseq_"]) + 1,
+        }
+        return str(counters[name]) if name in counters else super().live(name)
+
+    def reset_value(self, name: str) -> str | None:
+        """What ns-2's agent reset (at attach-agent) leaves in a variable
+        until the agent sends."""
+        if self.node is None:
+            return None
+        if name == "cwnd_":
+            slow = self.flag("syn_") and self.flag("delay_growth_")
+            return "1" if slow else self.var("windowInit_")
+        if name in ("ack_", "maxseq_"):
+            return "-1"
+        if name == "ssthresh_":
+            return str(int(self.number("window_")))
+        return None
+
+    def congestion_control(self) -> str:
+        for cls in self.heritage:
+            cls = SAME_WINDOW_AS.get(cls, cls)
+            if cls in CONGESTION_CONTROL:
+                return CONGESTION_CONTROL[cls]
+        raise TclScriptError(f"{self}: no congestion control stands for {self.ns2_class}")
+
+    def segment_size(self) -> int:
+        """Payload bytes per segment."""
+        return self.integer("packetSize_")
+
+    def params(self) -> TcpParams:
+        from ackclock.tcl.registry import check_defaults
+
+        check_defaults(self)
+        mss = self.segment_size()
+        window = int(self.number("window_"))
+        return TcpParams(
+            profile="ns2",
+            cc=self.congestion_control(),
+            cc_params=self.cc_params(),
+            ns2_arithmetic=self.ns2_arithmetic(),
+            sack=any(self.is_a(agent) for agent in SACK_AGENTS) or self.is_a("Agent/TCP/Linux"),
+            mss=mss,
+            max_window=window * mss,
+            initial_ssthresh=window * mss,
+            initial_window=self.integer("windowInit_"),
+            dupack_threshold=self.integer("numdupacks_"),
+            limited_transmit=self.flag("singledup_") and self.sends_on_early_dupacks(),
+            initial_rto=self.number("rtxcur_init_"),
+            min_rto=self.number("minrto_"),
+            max_rto=self.number("maxrto_"),
+            clock_granularity=self.number("tcpTick_"),
+            # a random double: to the clock's picosecond
+            clock_phase=f"{round(self.boot_time * units.PS_PER_S)}ps",
+            send_overhead=self.number("overhead_"),
+        )
+
+    def cc_params(self) -> dict[str, float] | None:
+        return None
+
+    def ns2_arithmetic(self) -> bool | None:
+        return None
+
+    def sends_on_early_dupacks(self) -> bool:
+        return True
+
+    # What an application asks of it (Application/FTP's start, produce,
+    # producemore, send and stop call these, as in ns-2).
+    def cmd_send(self, nbytes: str) -> None:
+        count = whole(nbytes, f"{self} send")
+        self.world.tcp_write(self, None if count < 0 else count)
+
+    def cmd_advance(self, packets: str) -> None:
+        self.world.tcp_advance(self, whole(packets, f"{self} advance"), relative=False)
+
+    def cmd_advanceby(self, packets: str) -> None:
+        self.world.tcp_advance(self, whole(packets, f"{self} advanceby"), relative=True)
+
+    def cmd_close(self) -> None:
+        """One-way TCP has no FIN: ns-2's close only stops new data."""
+        self.world.tcp_stop(self)
+
+
+class FullTcp(TcpAgent):
+    """ns-2's two-way TCP with SYN and FIN: ackclock's TCP with its
+    handshake, segments of segsize_ bytes, the passive side acknowledging
+    every segment, or with segsperack_ 2 every second one or after
+    interval_ (ns-2's delayed ACK). The
+    passive side is the one `listen` was called on; data flows from the
+    side whose application starts."""
+
+    variables = {
+        "segsize_": Var(Kind.INT),
+        "segsperack_": Var(Kind.INT),
+        "interval_": Var(Kind.TIME),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.listening = False
+
+    def cmd_listen(self) -> None:
+        self.listening = True
+
+    def live(self, name: str) -> str | None:
+        # FullTcp counts sequence numbers in bytes, as on the wire.
+        flow = self.flow()
+        if flow is not None and name in ("ack_", "maxseq_", "t_seqno_"):
+            acked, sent = flow.sequence()
+            return str(acked if name == "ack_" else sent)
+        return super().live(name)
+
+    def cmd_close(self) -> None:
+        self.world.tcp_close(self)
+
+    def segment_size(self) -> int:
+        return self.integer("segsize_")
+
+    def receiver_params(self, mss: int) -> TcpParams:
+        per_ack = self.integer("segsperack_")
+        if per_ack not in (1, 2):
+            raise TclScriptError(f"{self} segsperack_ {per_ack}: ackclock acknowledges 1 or 2")
+        return TcpParams(
+            profile="ns2",
+            mss=self.segment_size(),
+            delayed_ack=per_ack == 2,
+            delayed_ack_timeout=self.number("interval_") if per_ack == 2 else None,
+        )
+
+
+class VegasAgent(TcpAgent):
+    """ns-2's Agent/TCP/Vegas: the ns2-vegas module with v_alpha_, v_beta_
+    and v_gamma_; its packets are packetSize_ bytes, headers included."""
+
+    variables = {
+        "v_alpha_": Var(Kind.REAL),
+        "v_beta_": Var(Kind.REAL),
+        "v_gamma_": Var(Kind.REAL),
+    }
+
+    def segment_size(self) -> int:
+        return self.integer("packetSize_") - TCP_HEADER_BYTES
+
+    def cc_params(self) -> dict[str, float] | None:
+        return {param: self.number(var) for var, param in VEGAS_PARAMS.items()}
+
+    def sends_on_early_dupacks(self) -> bool:
+        return False  # ns-2's Vegas sends nothing on the first duplicate ACKs
+
+
+class LinuxAgent(TcpAgent):
+    """ns-2's Agent/TCP/Linux (TCP-Linux): a Linux congestion-control module
+    chosen with `select_ca`, with SACK and without ns-2's window arithmetic."""
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.linux_ca = "reno"
+
+    def cmd_select_ca(self, name: str) -> None:
+        if name not in LINUX_CA:
+            raise TclScriptError(f"select_ca {name}: use one of {', '.join(LINUX_CA)}")
+        self.linux_ca = name
+
+    def congestion_control(self) -> str:
+        return self.linux_ca
+
+    def ns2_arithmetic(self) -> bool | None:
+        return False
+
+
+class TcpSink(Agent):
+    variables = {
+        "bytes_": Var(Kind.INT, live=True),
+        "interval_": Var(Kind.TIME),
+    }
+
+    def live(self, name: str) -> str | None:
+        flows = [f for f in self.inbound if isinstance(f, TcpFlow)]
+        if name != "bytes_" or not flows:
+            return super().live(name)
+        # ns-2 counts every in-order packet's size, headers included, and the SYN.
+        total = 0
+        for flow in flows:
+            payload = flow.stats()["bytes_delivered"]
+            packets = math.ceil(payload / flow.mss)
+            total += payload + TCP_HEADER_BYTES * (packets + 1)
+        return str(total)
+
+    def receiver_params(self, mss: int) -> TcpParams:
+        """The sink's parameters; `mss` is its agent's segment size, the
+        full-sized segment a delayed ACK counts."""
+        from ackclock.tcl.registry import check_defaults
+
+        check_defaults(self)
+        delayed = self.is_a("Agent/TCPSink/DelAck") or self.is_a("Agent/TCPSink/Sack1/DelAck")
+        return TcpParams(
+            profile="ns2",
+            mss=mss,
+            sack=self.is_a("Agent/TCPSink/Sack1"),
+            delayed_ack=delayed,
+            delayed_ack_timeout=self.number("interval_") if delayed else None,
+        )
+
+
+class UdpAgent(Agent):
+    pass
+
+
+class UdpSink(Agent):
+    """Agent/Null and Agent/LossMonitor."""
+
+    variables = {
+        "npkts_": Var(Kind.INT, live=True),
+        "bytes_": Var(Kind.INT, live=True),
+        "nlost_": Var(Kind.INT, live=True),
+        "lastPktTime_": Var(Kind.REAL, live=True),
+        "expected_": Var(Kind.INT, live=True),
+    }
+
+    def live(self, name: str) -> str | None:
+        flows = self.inbound
+        if name not in ("npkts_", "bytes_", "nlost_") or not flows:
+            return super().live(name)
+        if name == "nlost_":
+            return "0"
+        key = "rx_packets" if name == "npkts_" else "rx_bytes"
+        return str(sum(flow.stats()[key] for flow in flows))  # type: ignore[literal-required]
+
+    def cmd_clear(self) -> None:
+        raise TclScriptError(f"{self} clear: resetting a LossMonitor's counters is not supported")

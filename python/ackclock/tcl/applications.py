@@ -1,0 +1,126 @@
+"""ns-2's applications: what makes agents send.
+
+FTP and Telnet drive a TCP agent; CBR, Exponential and Pareto on/off
+sources drive a UDP agent (ns-2's Application/Traffic/*).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ackclock.handles import Flow
+from ackclock.tcl.agents import Agent, TcpAgent
+from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.shadow import Kind, Shadow, Var, whole
+
+if TYPE_CHECKING:
+    from ackclock.tcl.world import World
+
+
+class Application(Shadow):
+    variables = {
+        "type_": Var(
+            Kind.TEXT, ignored="a label ns-2's tutorial sets; ns-2 does not read it either"
+        ),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.agent: Agent | None = None
+        self.flow: Flow | None = None
+
+    def cmd_attach_agent(self, agent: str) -> None:
+        self.agent = self.world.agent(agent)
+        self.agent.application = self
+
+    def cmd_agent(self) -> str:
+        return "" if self.agent is None else self.agent.name
+
+    def require_agent(self) -> Agent:
+        if self.agent is None:
+            raise TclScriptError(f"{self} has no agent: use attach-agent")
+        return self.agent
+
+    def cmd_start(self) -> None:
+        self.world.when_running(self.begin)
+
+    def cmd_stop(self) -> None:
+        self.world.when_running(self.end)
+
+    def begin(self) -> None:
+        raise NotImplementedError
+
+    def end(self) -> None:
+        if self.flow is not None:
+            self.flow.stop()
+
+
+class Ftp(Application):
+    """Application/FTP: an unlimited (or counted) bulk transfer."""
+
+    def tcp(self) -> TcpAgent:
+        agent = self.require_agent()
+        if not isinstance(agent, TcpAgent):
+            raise TclScriptError(f"{self} needs a TCP agent, not {agent.cls}")
+        return agent
+
+    def begin(self) -> None:
+        self.world.tcp_write(self.tcp(), None)
+
+    def end(self) -> None:
+        # ns-2's FTP stop: advance 0, then close
+        self.world.tcp_advance(self.tcp(), 0, relative=False)
+        self.tcp().cmd_close()
+
+    def cmd_produce(self, packets: str) -> None:
+        count = whole(packets, f"{self} produce")
+        self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), count, False))
+
+    def cmd_producemore(self, packets: str) -> None:
+        count = whole(packets, f"{self} producemore")
+        self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), count, True))
+
+    def cmd_send(self, nbytes: str) -> None:
+        count = whole(nbytes, f"{self} send")
+        self.world.when_running(lambda: self.world.tcp_write(self.tcp(), count))
+
+
+class Telnet(Application):
+    """Application/Telnet: packets at exponential intervals (mean interval_)."""
+
+    variables = {"interval_": Var(Kind.REAL)}
+
+    def begin(self) -> None:
+        agent = self.require_agent()
+        if not isinstance(agent, TcpAgent):
+            raise TclScriptError(f"{self} needs a TCP agent, not {agent.cls}")
+        self.flow = self.world.start_telnet(self, agent)
+
+
+class Traffic(Application):
+    """Application/Traffic/*: UDP sources."""
+
+    variables = {
+        "packetSize_": Var(Kind.INT),
+        "rate_": Var(Kind.BANDWIDTH),
+        "maxpkts_": Var(Kind.INT),
+    }
+
+    def begin(self) -> None:
+        if self.flow is not None:
+            raise TclScriptError(f"{self} was already started once")
+        self.flow = self.world.start_udp(self, self.require_agent())
+
+
+class Cbr(Traffic):
+    variables = {"random_": Var(Kind.BOOL)}
+
+
+class OnOff(Traffic):
+    """Application/Traffic/Exponential and /Pareto: on/off sources."""
+
+    variables = {
+        "burst_time_": Var(Kind.TIME),
+        "idle_time_": Var(Kind.TIME),
+        "shape_": Var(Kind.REAL),
+    }

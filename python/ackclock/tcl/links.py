@@ -1,0 +1,425 @@
+"""ns-2's links and what sits on them: SimpleLink (`$ns link $a $b`),
+queues, error models and the error module, and monitors."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ackclock import specs
+from ackclock.specs import LossPosition
+from ackclock.tcl import ns2_units
+from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, whole
+
+if TYPE_CHECKING:
+    from ackclock.handles import Flow, Link
+    from ackclock.tcl.nodes import NodeObject
+    from ackclock.tcl.world import World
+
+
+class LinkObject(Shadow):
+    """One direction of a link (`new SimpleLink SRC DST BW DELAY QUEUE`, as
+    `$ns simplex-link` and `duplex-link` make them)."""
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        if len(args) < 5:
+            raise TclScriptError("new SimpleLink: give SRC DST BANDWIDTH DELAY QUEUE")
+        self.src: NodeObject = world.node(args[0])
+        self.dst: NodeObject = world.node(args[1])
+        self.set_bandwidth(args[2])
+        self.set_delay(args[3])
+        self.queue: QueueObject = world.shadow(args[4], QueueObject, "a queue")
+        self.queue.link = self
+        self.losses: list[tuple[ErrorModelObject | ErrorModule, LossPosition]] = []
+        # each core loss model with the flow ids it takes (or all but those)
+        self.loss_filters: list[tuple[int, set[int], bool]] = []
+        self.handle: Link | None = None
+        self.dynamic = False
+        for var, value in (
+            ("fromNode_", self.src.name),
+            ("toNode_", self.dst.name),
+            ("queue_", self.queue.name),
+        ):
+            self.set_var(var, value)
+        world.add_link(self)
+
+    def set_bandwidth(self, text: str) -> None:
+        self.bandwidth_bps = ns2_units.bandwidth_bps(text, "bandwidth")
+        self.set_var("bandwidth_", ns2_real(self.bandwidth_bps))
+
+    def set_delay(self, text: str) -> None:
+        self.delay_ps = ns2_units.duration_ps(text, "delay")
+        # the double ns-2 computes, which its nam trace prints
+        self.delay_s = ns2_units.seconds(text, "delay")
+        self.set_var("delay_", ns2_real(self.delay_s))
+
+    def cmd_src(self) -> str:
+        return self.src.name
+
+    def cmd_dst(self) -> str:
+        return self.dst.name
+
+    def cmd_queue(self) -> str:
+        return self.queue.name
+
+    def cmd_bw(self) -> str:
+        return ns2_real(self.bandwidth_bps)
+
+    def cmd_delay(self) -> str:
+        return ns2_real(self.delay_s)
+
+    def cmd_qsize(self) -> int:
+        return self.queue.integer("limit_")
+
+    def cmd_cost(self, cost: str) -> None:
+        self.set_var("cost_", cost)
+
+    def cmd_cost_(self) -> str:
+        return self.world.tcl.get(f"{self.namespace}::cost_") or "1"
+
+    def cmd_up_(self) -> str:
+        return "up"
+
+    def cmd_errormodule(self, *model: str) -> str:
+        """The error model or module at the link's head, before the queue."""
+        return self._loss(model, "queue")
+
+    def cmd_insert_linkloss(self, *model: str) -> str:
+        """The error model after the queue, on the wire."""
+        return self._loss(model, "wire")
+
+    def cmd_install_error(self, model: str) -> None:
+        self._loss((model,), "wire")
+
+    def _loss(self, model: tuple[str, ...], position: LossPosition) -> str:
+        if not model:
+            current = [em.name for em, p in self.losses if p == position]
+            return current[-1] if current else ""
+        self.world.unbuilt("error models")
+        em = self.world.shadows.get(model[0])
+        if not isinstance(em, (ErrorModelObject, ErrorModule)):
+            raise TclScriptError(f"{model[0]!r} is not an ErrorModel or ErrorModule")
+        self.losses = [(m, p) for m, p in self.losses if p != position] + [(em, position)]
+        return em.name
+
+    def cmd_trace(self, ns: str, channel: str, *op: str) -> None:
+        self.world.trace_link(self, channel)
+
+    def cmd_nam_trace(self, ns: str, channel: str) -> None: ...
+
+    def cmd_trace_dynamics(self, ns: str, channel: str, *op: str) -> None:
+        """Link up/down records: links never change state without rtmodel."""
+
+    def cmd_dynamic(self) -> None:
+        self.dynamic = True
+
+    def cmd_attach_monitors(self, insnoop: str, outsnoop: str, dropsnoop: str, qmon: str) -> None:
+        from ackclock.tcl.monitors import QueueMonitor
+
+        self.world.shadow(qmon, QueueMonitor, "a QueueMonitor").attach(self)
+        self.set_var("qMonitor_", qmon)
+
+    def install_losses(self) -> None:
+        """Puts the link's error models into the core: the one at the head
+        before the queue, then the one on the wire."""
+        assert self.handle is not None
+        order = sorted(self.losses, key=lambda entry: entry[1] != "queue")
+        for em, position in order:
+            if isinstance(em, ErrorModule):
+                for model, fids, all_but in em.parts():
+                    flows = self.world.flows_with_fids(fids)
+                    index = self.handle.add_loss(model.spec(position), flows, all_but)
+                    self.loss_filters.append((index, fids, all_but))
+            else:
+                self.handle.add_loss(em.spec(position))
+
+    def flow_started(self, flow: Flow, fid: int) -> None:
+        """A new flow: the error modules that pick models by flow id learn it."""
+        assert self.handle is not None
+        for index, fids, _ in self.loss_filters:
+            if fid in fids:
+                self.handle.add_loss_flow(index, flow)
+
+
+class QueueObject(Shadow):
+    """A link direction's queue: Queue/DropTail, Queue/RED (ns-2.35's RED,
+    with its automatic parameters: q_weight_ 0, -1 or -2, thresh_ and
+    maxthresh_ 0)."""
+
+    variables = {
+        "limit_": Var(Kind.INT),
+        "thresh_": Var(Kind.REAL),
+        "maxthresh_": Var(Kind.REAL),
+        "q_weight_": Var(Kind.REAL),
+        "linterm_": Var(Kind.REAL),
+        "gentle_": Var(Kind.BOOL),
+        "setbit_": Var(Kind.BOOL),
+        "mean_pktsize_": Var(Kind.INT),
+        "bytes_": Var(Kind.BOOL),
+        "queue_in_bytes_": Var(Kind.BOOL),
+        "wait_": Var(Kind.BOOL),
+        "use_mark_p_": Var(Kind.BOOL),
+        "mark_p_": Var(Kind.REAL),
+        "targetdelay_": Var(Kind.TIME),
+        "ave_": Var(Kind.REAL, live=True),
+        "curq_": Var(Kind.INT, live=True),
+        "cur_max_p_": Var(Kind.REAL, live=True),
+        "summarystats_": Var(Kind.BOOL, ignored="summary statistics are not printed"),
+        "debug_": Var(Kind.BOOL, ignored="no debugging output"),
+        "thresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from thresh_"),
+        "maxthresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from maxthresh_"),
+        "idle_pktsize_": Var(Kind.INT, ignored="ns-2 only uses it with cautious_ 3"),
+        "interval_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+        "alpha_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+        "beta_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+        "top_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+        "bottom_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.link: LinkObject | None = None
+
+    def spec(self) -> specs.Queue:
+        from ackclock.tcl.registry import check_defaults
+
+        check_defaults(self)
+        limit = self.integer("limit_")
+        if self.ns2_class == "Queue/DropTail":
+            return specs.DropTail(limit=limit, ns2_limit=True)
+        assert self.link is not None
+        return self._red(limit, self.link)
+
+    def _red(self, limit: int, link: LinkObject) -> specs.Queue:
+        """ns-2.35's RED (red.cc's initialization): a weight of 0, -1 or -2
+        and thresholds of 0 are computed from the link; with queue_in_bytes_
+        the thresholds and limit are in mean_pktsize_ bytes."""
+        mean = self.integer("mean_pktsize_")
+        ptc = link.bandwidth_bps / (8.0 * mean)  # mean-sized packets per second
+        weight = self.number("q_weight_")
+        if weight == 0:
+            weight = 1 - math.exp(-1 / ptc)
+        elif weight == -1:
+            rtt = max(0.1, 3 * (link.delay_s + 1 / ptc))
+            weight = 1 - math.exp(-1 / (10 * rtt * ptc))
+        elif weight == -2:
+            weight = 1 - math.exp(-10 / ptc)
+        min_th = self.number("thresh_") or max(5.0, self.number("targetdelay_") * ptc / 2)
+        max_th = self.number("maxthresh_") or 3 * min_th
+        in_bytes = self.flag("queue_in_bytes_")
+        scale = mean if in_bytes else 1
+        return specs.RED(
+            limit=limit * scale,
+            unit="bytes" if in_bytes else "packets",
+            min_th=min_th * scale,
+            max_th=max_th * scale,
+            max_p=1 / self.number("linterm_"),
+            weight=weight,
+            gentle=self.flag("gentle_"),
+            ecn=self.flag("setbit_"),
+            mean_packet_size=mean,
+            wait=self.flag("wait_"),
+            byte_mode=self.flag("bytes_"),
+            mark_p=self.number("mark_p_") if self.flag("use_mark_p_") else None,
+            ns2=True,
+        )
+
+    def live(self, name: str) -> str | None:
+        if self.link is None or self.link.handle is None:
+            return None
+        packets, size, average = self.link.handle.queue_now()
+        if name == "curq_":
+            return str(size if self.flag("queue_in_bytes_") else packets)
+        if name == "ave_" and average is not None:
+            return format(average, "g")  # a TracedDouble in ns-2
+        if name == "cur_max_p_":
+            return ns2_real(1 / self.number("linterm_"))
+        return None
+
+    # ns-2's queue plumbing: the link wires these itself.
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_drop_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_reset(self) -> None: ...
+
+
+class ErrorModelObject(Shadow):
+    """ErrorModel (uniform loss of packets, bytes or bits), /Uniform, /List,
+    /Periodic, /TwoState, /Expo. Dropped packets vanish, as with ns-2's
+    default drop target."""
+
+    variables = {
+        "rate_": Var(Kind.REAL),
+        "enable_": Var(Kind.BOOL),
+        "period_": Var(Kind.REAL),
+        "offset_": Var(Kind.REAL),
+        "burstlen_": Var(Kind.REAL),
+        "default_drop_": Var(Kind.BOOL),
+        "bandwidth_": Var(Kind.BANDWIDTH, ignored="only used for time units, which are refused"),
+        "debug_": Var(Kind.BOOL, ignored="no debugging output"),
+    }
+    UNITS = ("pkt", "byte", "bit")
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.unit = "pkt"
+        self.drops: list[int] = []
+        self.ranvars: dict[int, str] = {}
+        if self.is_a("ErrorModel/Uniform") and args:
+            self.set_var("rate_", args[0])
+            self.cmd_unit(*args[1:2])
+        elif self.is_a("ErrorModel/Expo") and args:
+            # ErrorModel/Expo {good bad} ?unit?: exponential stretches of those means
+            means = world.tcl.split(args[0])
+            for state, mean in enumerate(means[:2]):
+                rv = world.tcl.call("new", "RandomVariable/Exponential")
+                world.tcl.call(rv, "set", "avg_", mean)
+                self.ranvars[state] = rv
+            self.cmd_unit(*args[1:2])
+        elif self.is_a("ErrorModel/TwoState") and len(args) >= 2:
+            self.ranvars = {0: args[0], 1: args[1]}
+            self.cmd_unit(*args[2:3])
+
+    def cmd_unit(self, *unit: str) -> str:
+        if not unit:
+            return self.unit
+        aliases = {"packet": "pkt", "pkts": "pkt", "bytes": "byte", "bits": "bit"}
+        name = aliases.get(unit[0], unit[0])
+        if name not in self.UNITS:
+            raise TclScriptError(
+                f"{self} unit {unit[0]!r}: ackclock supports pkt, byte and bit (time units are "
+                "not modelled)"
+            )
+        self.unit = name
+        return self.unit
+
+    def cmd_droplist(self, drops: str) -> None:
+        self.drops = [whole(d, f"{self} droplist") for d in self.world.tcl.split(drops)]
+
+    def cmd_ranvar(self, *args: str) -> str:
+        """The random variables of a two-state model's stretches; for other
+        models, the uniform draws come from the link's own stream."""
+        if len(args) == 2:
+            self.ranvars[whole(args[0], f"{self} ranvar")] = args[1]
+        if len(args) == 1:
+            return self.ranvars.get(whole(args[0], f"{self} ranvar"), "")
+        return ""
+
+    # Where dropped packets go: ackclock drops them.
+    def cmd_drop_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_reset(self) -> None: ...
+
+    def spec(self, position: LossPosition) -> specs.LossModel:
+        from ackclock.tcl.registry import check_defaults
+
+        check_defaults(self)
+        if not self.flag("enable_"):
+            return specs.DropList(drops=[], position=position)
+        if self.is_a("ErrorModel/List"):
+            # ns-2 counts packets from 0; DropList from 1.
+            return specs.DropList(drops=[d + 1 for d in self.drops], position=position)
+        if self.is_a("ErrorModel/Periodic"):
+            return self._periodic(position)
+        if self.is_a("ErrorModel/TwoState"):
+            return self._two_state(position)
+        rate = self.number("rate_")
+        if self.unit == "bit":
+            return specs.BitErrors(ber=rate, position=position)
+        if self.unit == "byte":
+            # a byte is lost with probability rate_: as bit errors at the
+            # rate that loses a byte as often
+            return specs.BitErrors(ber=1 - (1 - rate) ** 0.125, position=position)
+        return specs.UniformLoss(p=rate, position=position)
+
+    def _periodic(self, position: LossPosition) -> specs.LossModel:
+        if self.unit == "bit":
+            raise TclScriptError(f"{self}: periodic losses count packets or bytes, not bits")
+        return specs.Periodic(
+            period=max(1, int(self.number("period_"))),
+            offset=int(self.number("offset_")),
+            burst=math.ceil(self.number("burstlen_")),
+            bytes=self.unit == "byte",
+            inverted=self.flag("default_drop_"),
+            position=position,
+        )
+
+    def _two_state(self, position: LossPosition) -> specs.LossModel:
+        from ackclock.tcl.randomness import RandomVariableObject
+
+        if self.unit == "bit" or set(self.ranvars) != {0, 1}:
+            raise TclScriptError(
+                f"{self}: a two-state model needs its two random variables (ranvar 0 and 1) "
+                "and counts packets or bytes"
+            )
+        lengths = [
+            self.world.shadow(self.ranvars[i], RandomVariableObject, "a RandomVariable").stretch()
+            for i in (0, 1)
+        ]
+        return specs.TwoStateLoss(
+            good=lengths[0], bad=lengths[1], bytes=self.unit == "byte", position=position
+        )
+
+
+class ErrorModule(Shadow):
+    """`new ErrorModule Fid`: error models chosen by the packet's flow id
+    (`bind $em fid ?last?`), the others going to `default` (or passing)."""
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        if args and args[0] not in ("Fid", "Hash/Fid"):
+            raise TclScriptError(f"new ErrorModule {args[0]}: ackclock classifies by Fid only")
+        self.models: list[ErrorModelObject] = []
+        self.bound: list[tuple[ErrorModelObject, set[int]]] = []
+        self.default: ErrorModelObject | None = None
+
+    def cmd_insert(self, model: str) -> None:
+        self.models.append(self.world.shadow(model, ErrorModelObject, "an ErrorModel"))
+
+    def cmd_bind(self, model: str, first: str, last: str = "") -> None:
+        em = self.world.shadow(model, ErrorModelObject, "an ErrorModel")
+        what = f"{self} bind"
+        fids = set(range(whole(first, what), whole(last or first, what) + 1))
+        self.bound.append((em, fids))
+
+    def cmd_default(self, model: str) -> None:
+        self.default = (
+            None if model == "pass" else self.world.shadow(model, ErrorModelObject, "an ErrorModel")
+        )
+
+    def cmd_errormodels(self) -> str:
+        return " ".join(m.name for m in self.models)
+
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_drop_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_classifier(self, *args: str) -> str:
+        return ""
+
+    def parts(self) -> list[tuple[ErrorModelObject, set[int], bool]]:
+        """(model, flow ids, all but those ids) in the order packets meet them."""
+        parts = [(em, fids, False) for em, fids in self.bound]
+        if self.default is not None:
+            every_bound = set().union(*(fids for _, fids in self.bound))
+            parts.append((self.default, every_bound, True))
+        return parts
+
+
+class TraceObject(Shadow):
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        raise TclScriptError(
+            "Trace objects are not implemented yet; use $ns trace-all or trace-queue"
+        )

@@ -1,0 +1,270 @@
+"""ns-2's classes and what ackclock does with them: the one registry of the
+Tcl front end.
+
+`NS2` holds every class of ns-2.35 with its superclasses and the class
+variables it sets (ns2_classes.json, which benchmarks/ns2/dump_classes.tcl
+prints from ns-2 itself); every one is an OTcl class in ackclock's
+interpreter, so a script may configure any. `IMPLEMENTED` maps the classes
+ackclock runs to their Python half; a class deriving from one of them (a
+script's own too) runs as it. `UNSUPPORTED` says why some classes scripts
+commonly use cannot be created. A variable of an object is one of:
+
+* in its shadow's `variables` (shadow.py's `Var`): used, followed live, or
+  ignored with the reason given there (docs/tcl.md lists them);
+* any other of ns-2's variables of its class: accepted at ns-2's default,
+  refused at any other value where ackclock would have to act on it
+  (`check_defaults`);
+* anything else: an error naming the closest known variable.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ackclock.tcl import (
+    agents,
+    applications,
+    links,
+    monitors,
+    nodes,
+    randomness,
+    simulator_object,
+)
+from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.shadow import Shadow
+
+
+@dataclass(frozen=True)
+class Ns2Class:
+    supers: tuple[str, ...]
+    defaults: dict[str, str]
+
+
+def _load() -> dict[str, Ns2Class]:
+    raw = json.loads((Path(__file__).parent / "ns2_classes.json").read_text())
+    return {
+        name: Ns2Class(tuple(entry["super"]), entry["vars"])
+        for name, entry in raw.items()
+        if name not in ("Object", "Class")
+    }
+
+
+NS2: dict[str, Ns2Class] = _load()
+
+IMPLEMENTED: dict[str, type[Shadow]] = {
+    "Simulator": simulator_object.SimulatorObject,
+    "Node": nodes.NodeObject,
+    "SimpleLink": links.LinkObject,
+    "Queue/DropTail": links.QueueObject,
+    "Queue/RED": links.QueueObject,
+    "QueueMonitor": monitors.QueueMonitor,
+    "QueueMonitor/ED/Flowmon": monitors.FlowMonitor,
+    "QueueMonitor/ED/Flow": monitors.FlowRecord,
+    "Integrator": monitors.Integrator,
+    "Samples": monitors.Samples,
+    "SnoopQueue": monitors.Plumbing,
+    "ErrorModel": links.ErrorModelObject,
+    "ErrorModule": links.ErrorModule,
+    "Agent": agents.Agent,
+    "Agent/TCP": agents.TcpAgent,
+    "Agent/TCPSink": agents.TcpSink,
+    "Agent/TCP/FullTcp": agents.FullTcp,
+    "Agent/TCP/Vegas": agents.VegasAgent,
+    "Agent/TCP/Linux": agents.LinuxAgent,
+    "Agent/UDP": agents.UdpAgent,
+    "Agent/Null": agents.UdpSink,
+    "Agent/LossMonitor": agents.UdpSink,
+    "Application": applications.Application,
+    "Application/FTP": applications.Ftp,
+    "Application/Telnet": applications.Telnet,
+    "Application/Traffic/CBR": applications.Cbr,
+    "Application/Traffic/Exponential": applications.OnOff,
+    "Application/Traffic/Pareto": applications.OnOff,
+    "RNG": randomness.RngObject,
+    "RandomVariable": randomness.RandomVariableObject,
+    "Trace": links.TraceObject,
+}
+
+# Classes scripts commonly use that ackclock cannot run, with the reason.
+UNSUPPORTED: dict[str, str] = {
+    "Agent/TCP/Asym": "asymmetric-path TCP is not modelled",
+    "Agent/TCP/RFC793edu": "the RFC 793 teaching TCP is not modelled",
+    "Agent/TCP/SackRH": "Rate-Halving SACK TCP is not modelled",
+    "Agent/TCP/FS": "Fast Start TCP is not modelled",
+    "Agent/TCP/Int": "TCP/Int is not modelled",
+    "Agent/TCP/Session": "TCP session sharing is not modelled",
+    "Agent/TCP/BayFullTcp": "Berkeley's BayFullTcp is not modelled; use Agent/TCP/FullTcp",
+    "Agent/TFRC": "TFRC is not implemented",
+    "Agent/SCTP": "SCTP is not implemented",
+    "Agent/DCCP": "DCCP is not implemented",
+    "Agent/RTP": "RTP is not implemented",
+    "Agent/SRM": "SRM (reliable multicast) is not implemented",
+    "Agent/rtProto/DV": "dynamic routing waits for the network layer v2 (issue 16)",
+    "Agent/rtProto/LS": "dynamic routing waits for the network layer v2 (issue 16)",
+    "Agent/rtProto/Session": "dynamic routing waits for the network layer v2 (issue 16)",
+    "Agent/DSDV": "wireless routing is not implemented yet",
+    "Agent/AODV": "wireless routing is not implemented yet",
+    "Agent/DSRAgent": "wireless routing is not implemented yet",
+    "Agent/TORA": "wireless routing is not implemented yet",
+    "Node/MobileNode": "wireless nodes are not implemented yet",
+    "Queue/CBQ": "CBQ (class-based queueing) is not implemented",
+    "Queue/REM": "REM is not implemented",
+    "Queue/PI": "PI AQM is not implemented",
+    "Queue/Vq": "the virtual queue AQM is not implemented",
+    "Queue/dsRED": "DiffServ queues are not implemented",
+    "Application/Traffic/Trace": "trace-driven traffic is not implemented",
+    "Application/Traffic/RealAudio": "RealAudio traffic is not implemented",
+    "Application/TcpApp": "application messages over TCP are not implemented yet",
+    "Agent/Ping": "not implemented yet (it needs callbacks per reply into the script)",
+    "Application/Worm": "worm models are not implemented",
+    "Application/PackMimeHTTP": "PackMime web traffic is not implemented",
+    "Http": "ns-2's web cache models are not implemented",
+    "PagePool": "ns-2's web traffic pages are not implemented",
+    "LanNode": "LANs (a shared medium) wait for the network layer v2 (issue 16)",
+    "Mac": "MAC layers wait for the network layer v2 (issue 16)",
+    "Channel": "shared channels wait for the network layer v2 (issue 16)",
+    "TBF": "token bucket shapers are not implemented",
+}
+
+
+def implementation(heritage: list[str]) -> tuple[type[Shadow], str]:
+    """The Python half for an object whose class has precedence list
+    `heritage`, and the ns-2 class it implements; a clear error when
+    ackclock cannot run that class."""
+    for cls in heritage:
+        if cls in UNSUPPORTED:
+            raise TclScriptError(f"{cls}: {UNSUPPORTED[cls]}")
+        if cls in IMPLEMENTED:
+            return IMPLEMENTED[cls], cls
+    ns2 = next(c for c in heritage if c in NS2)
+    raise TclScriptError(
+        f"{ns2} is an ns-2 class that ackclock does not implement "
+        f"(ackclock implements: {', '.join(supported_classes())})"
+    )
+
+
+def supported_classes() -> list[str]:
+    return sorted(c for c in NS2 if _implemented(c))
+
+
+def _implemented(cls: str) -> bool:
+    current = cls
+    while current in NS2:
+        if current in UNSUPPORTED:
+            return False
+        if current in IMPLEMENTED:
+            return True
+        supers = NS2[current].supers
+        if not supers:
+            return False
+        current = supers[0]
+    return False
+
+
+def ancestors(cls: str) -> list[str]:
+    """`cls` and the ns-2 classes it derives from, nearest first."""
+    found: list[str] = []
+    pending = [cls]
+    while pending:
+        current = pending.pop(0)
+        if current in NS2 and current not in found:
+            found.append(current)
+            pending.extend(NS2[current].supers)
+    return found
+
+
+def descendants(cls: str) -> list[str]:
+    return [c for c in NS2 if cls in ancestors(c)]
+
+
+def ns2_variables(cls: str) -> dict[str, str]:
+    """ns-2's variables of objects of `cls`, with their defaults."""
+    merged: dict[str, str] = {}
+    for current in reversed(ancestors(cls)):
+        merged.update(NS2[current].defaults)
+    return merged
+
+
+def object_variables(ns2_class: str, shadow: type[Shadow]) -> list[str]:
+    """The variables an object gets from its class defaults when created."""
+    return sorted(set(ns2_variables(ns2_class)) | set(shadow.known_variables()))
+
+
+def check_object_variable(ns2_class: str, shadow: type[Shadow], var: str, what: str) -> None:
+    """`$obj set var value` for a variable the object does not have yet."""
+    known = object_variables(ns2_class, shadow)
+    if var not in known:
+        raise TclScriptError(f"{what} has no variable {var!r}{_closest(var, known)}")
+
+
+def _closest(var: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(var, known, n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+def check_defaults(shadow: Shadow, names: list[str] | None = None) -> None:
+    """Refuses ns-2 variables the object changed from ns-2's default that
+    ackclock would have to act on but does not model (the ones its shadow
+    neither uses nor declares ignored)."""
+    known = shadow.known_variables()
+    defaults = ns2_variables(shadow.ns2_class)
+    for var in names if names is not None else sorted(defaults):
+        if var in known or var not in defaults:
+            continue
+        value = shadow.world.tcl.get(f"{shadow.namespace}::{var}")
+        if value is not None and not same_value(value, defaults[var]):
+            raise TclScriptError(
+                f"{shadow} {var} {value} is not supported: ackclock does not model "
+                f"{shadow.ns2_class}'s {var} (only ns-2's default {defaults[var]})"
+            )
+
+
+def same_value(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    words = {"true": 1.0, "false": 0.0}
+    try:
+        x = words.get(a.lower(), None)
+        y = words.get(b.lower(), None)
+        return (float(a) if x is None else x) == (float(b) if y is None else y)
+    except ValueError:
+        return False
+
+
+def class_definitions() -> str:
+    """A Tcl script defining every ns-2 class with its class variables,
+    superclasses first."""
+    lines: list[str] = []
+    done: set[str] = {"Object", "Class"}
+
+    def define(name: str) -> None:
+        if name in done:
+            return
+        done.add(name)
+        entry = NS2[name]
+        for super_ in entry.supers:
+            if super_ in NS2:
+                define(super_)
+        supers = [s for s in entry.supers if s in NS2 or s == "Object"] or ["Object"]
+        defaults = " ".join(f"{_tcl_word(k)} {_tcl_word(v)}" for k, v in entry.defaults.items())
+        lines.append(
+            f"::ackclock::define_class {_tcl_word(name)} {{{' '.join(supers)}}} {{{defaults}}}"
+        )
+
+    for name in NS2:
+        define(name)
+    return "\n".join(lines)
+
+
+def _tcl_word(text: str) -> str:
+    """`text` as one Tcl word."""
+    if text and all(c.isalnum() or c in "_/.-:+" for c in text):
+        return text
+    return (
+        "{" + text + "}"
+        if "{" not in text and "}" not in text and "\\" not in text
+        else ('"' + "".join("\\" + c if c in '\\"$[]' else c for c in text) + '"')
+    )
