@@ -212,3 +212,30 @@ def test_a_bad_trace_table_is_one_line_naming_the_field(tmp_path, trace, message
     done = run_cli("run", str(scenario), "--out", str(tmp_path / "out"))
     assert done.returncode == 2
     assert message in done.stderr and done.stderr.count("\n") == 1
+
+
+def linux_sack_transfer(seed: int, out: Path) -> None:
+    """A linux-profile transfer (SACK, RACK-TLP, PRR, timestamps) over a
+    lossy, reordering link, traced as ns-2 text and as pcap into `out`."""
+    sim = ac.Simulator(seed=seed)
+    a, b = sim.node("a"), sim.node("b")
+    sim.duplex_link(a, b, "10Mb", "20ms")
+    sim.link(a, b).set_loss(ac.UniformLoss(0.03))
+    sim.link(a, b).set_jitter(ac.ExponentialDelay("2ms", reorder=True))
+    sim.tcp(a, b, app=ac.Bulk(bytes=400_000), tcp=ac.TcpParams(profile="linux"))
+    out.mkdir()
+    sim.trace_all(out / "all.tr")
+    sim.pcap(out / "a.pcap", node=a)
+    sim.run()
+    sim.close_traces()
+
+
+def test_same_seed_writes_the_same_trace_bytes_and_another_seed_does_not(tmp_path: Path) -> None:
+    for name, seed in (("first", 11), ("again", 11), ("other", 12)):
+        linux_sack_transfer(seed, tmp_path / name)
+    for file in ("all.tr", "a.pcap"):
+        first, again, other = (
+            (tmp_path / n / file).read_bytes() for n in ("first", "again", "other")
+        )
+        assert first == again
+        assert first != other
