@@ -143,12 +143,12 @@ def test_minimal_file_runs_until_idle(tmp_path):
         (
             'type = "droptail", limit = 50',
             'type = "fifo", limit = 50',
-            "links[0].queue.type: unknown queue type 'fifo' (use droptail or red) (line 17)",
+            "links[0].queue.type: unknown queue type 'fifo' (use droptail, red or step_mark) (line 17)",
         ),
         (
             'type = "droptail", limit = 50',
             "limit = 50",
-            "links[0].queue.type: missing (the queue type: droptail or red) (line 17)",
+            "links[0].queue.type: missing (the queue type: droptail, red or step_mark) (line 17)",
         ),
         (
             "limit = 50,",

@@ -36,3 +36,39 @@ def test_without_ecn_the_same_queue_drops_instead():
     assert stats["ecn_marks"] == 0
     assert stats["queue_drops"] > 100
     assert all(f.stats()["ecn_reductions"] == 0 for f in flows)
+
+
+def step_marked_flow(cc: str, k: int = 20) -> tuple[ac.Link, ac.TcpFlow]:
+    """One linux-profile flow (PRR) through a 10 Mbit/s, 40 ms RTT bottleneck
+    (BDP 33 packets) that marks above `k` waiting packets and holds 300."""
+    sim = ac.Simulator(seed=1)
+    s, r, d = sim.node("S"), sim.node("R"), sim.node("D")
+    sim.duplex_link(s, r, "1Gb", "0ms", queue=ac.DropTail(limit=100_000))
+    bottleneck = sim.duplex_link(r, d, "10Mb", "20ms", queue=ac.StepMark(k=k, limit=300))
+    tcp = ac.TcpParams(
+        profile="linux", cc=cc, mss=1448, ecn=True, ecn_per_packet_echo=cc == "dctcp"
+    )
+    flow = sim.tcp(s, d, app=ac.Bulk(), tcp=tcp)
+    sim.run(until=30)
+    return bottleneck, flow
+
+
+def test_with_prr_an_ecn_echo_brings_the_window_down_instead_of_letting_it_run_away():
+    # Before: PRR's count of what was sent ignored the CWR state, so cwnd
+    # grew to 10,000 segments after the first echo: 42,000 drops in 30 s.
+    bottleneck, flow = step_marked_flow("reno")
+    stats = bottleneck.stats()
+    assert stats["queue_drops"] == 0
+    assert flow.stats()["ecn_reductions"] > 20
+    assert stats["mean_queue_packets"] < 20
+
+
+def test_dctcp_keeps_the_queue_near_k_at_full_rate_without_loss():
+    # RFC 8257 / Alizadeh et al. 2010: with K above BDP / 7 the link stays
+    # busy and the queue oscillates just below K; no packet is lost.
+    bottleneck, flow = step_marked_flow("dctcp", k=20)
+    stats = bottleneck.stats()
+    assert stats["queue_drops"] == 0
+    assert stats["utilization"] > 0.98
+    assert 12 <= stats["mean_queue_packets"] <= 20
+    assert flow.stats()["ecn_reductions"] > 100

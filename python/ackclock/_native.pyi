@@ -87,7 +87,16 @@ class RedSpec(TypedDict, total=False):
     mark_p: float | None  # with ecn: mark only while p <= mark_p, else drop
     ns2: bool  # ns-2's red.cc details
 
-QueueSpec = DropTailSpec | RedSpec
+# DCTCP's step marking (RFC 8257): an ECN-capable arrival that finds `k` or
+# more packets waiting is marked CE; `limit` drops as DropTail does.
+class StepMarkSpec(TypedDict, total=False):
+    type: Literal["step_mark"]
+    k: int
+    limit: int | None
+    unit: Literal["packets", "bytes"]
+    ns2_limit: bool
+
+QueueSpec = DropTailSpec | RedSpec | StepMarkSpec
 
 # Error (loss) models, one per link direction. `position`: "queue" drops the
 # packet at the link head before it enters the queue (ns-2's `lossmodel`);

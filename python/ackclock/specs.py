@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         QueueSpec,
         RedSpec,
         SizeSpec,
+        StepMarkSpec,
         TwoStateLossSpec,
         UniformJitterSpec,
         UniformLossSpec,
@@ -177,6 +178,24 @@ class RED(Spec):
             "mark_p": None if self.mark_p is None else checks.probability(self.mark_p, "mark_p"),
             "ns2": checks.flag(self.ns2, "ns2"),
         }
+
+
+@dataclass(frozen=True)
+class StepMark(Spec):
+    """DCTCP's step marking (RFC 8257 §3.1): an ECN-capable packet that finds
+    `k` or more packets waiting is marked CE; the queue drops arrivals beyond
+    `limit` like DropTail.
+    """
+
+    k: int = 20
+    limit: int | None = 50
+    unit: QueueUnit = "packets"
+    ns2_limit: bool = False
+
+    def to_native(self) -> StepMarkSpec:
+        limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
+        k = checks.integer(self.k, "k", "marking threshold", maximum=2**32 - 1)
+        return {"type": "step_mark", "k": k, "limit": limit, "unit": unit, "ns2_limit": ns2_limit}
 
 
 def _position(position: Any) -> LossPosition:
@@ -405,8 +424,13 @@ def _not_a(value: Any, parameter: str, what: str, use: str) -> ParameterError:
 
 
 def queue_spec(queue: Any, parameter: str) -> QueueSpec:
-    if not isinstance(queue, (DropTail, RED)):
-        raise _not_a(queue, parameter, "a queue", "ackclock.DropTail(...) or ackclock.RED(...)")
+    if not isinstance(queue, (DropTail, RED, StepMark)):
+        raise _not_a(
+            queue,
+            parameter,
+            "a queue",
+            "ackclock.DropTail(...), ackclock.RED(...) or ackclock.StepMark(...)",
+        )
     return queue.to_native()
 
 

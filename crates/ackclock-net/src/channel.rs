@@ -298,7 +298,7 @@ impl Channel {
     pub fn average_queue(&self) -> Option<f64> {
         match &self.discipline {
             Discipline::Red(red) => Some(red.average()),
-            Discipline::DropTail(_) => None,
+            Discipline::DropTail(_) | Discipline::StepMark(_) => None,
         }
     }
 

@@ -239,10 +239,33 @@ impl Red {
     }
 }
 
+/// DCTCP's marking (RFC 8257 §3.1; Alizadeh et al., SIGCOMM 2010): an
+/// ECN-capable packet that finds `k` or more packets waiting is marked CE,
+/// at once rather than by an average (a step, not RED's ramp); arrivals
+/// beyond the hard limit are dropped.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepMark {
+    pub k: u32,
+    pub hard: DropTail,
+}
+
+impl StepMark {
+    pub fn admit(&self, b: &Backlog, size: u32, ecn_capable: bool) -> Admission {
+        if self.hard.is_full(b, size) {
+            Admission::Drop
+        } else if ecn_capable && b.waiting_packets >= self.k {
+            Admission::Mark
+        } else {
+            Admission::Accept
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Discipline {
     DropTail(DropTail),
     Red(Red),
+    StepMark(StepMark),
 }
 
 impl Discipline {
@@ -264,6 +287,7 @@ impl Discipline {
             Discipline::DropTail(d) if d.is_full(b, size) => Admission::Drop,
             Discipline::DropTail(_) => Admission::Accept,
             Discipline::Red(r) => r.admit(b, bandwidth, size, ecn_capable, rng),
+            Discipline::StepMark(m) => m.admit(b, size, ecn_capable),
         }
     }
 }
@@ -349,5 +373,14 @@ mod tests {
         let idle = Backlog { idle_for: Some(Duration::from_millis(1)), ..Backlog::default() };
         red.admit(&idle, bw, 500, false, &mut rng);
         assert!((red.average() - 0.5).abs() < 1e-12, "{}", red.average());
+    }
+
+    #[test]
+    fn step_marking_marks_ecn_capable_arrivals_that_find_k_waiting() {
+        let q = StepMark { k: 5, hard: DropTail { limit: QueueLimit::Packets(10), ns2_limit: false } };
+        assert_eq!(q.admit(&waiting(4), 1000, true), Admission::Accept);
+        assert_eq!(q.admit(&waiting(5), 1000, true), Admission::Mark);
+        assert_eq!(q.admit(&waiting(5), 1000, false), Admission::Accept, "not ECN-capable: no mark");
+        assert_eq!(q.admit(&waiting(10), 1000, true), Admission::Drop, "the hard limit");
     }
 }

@@ -21,7 +21,7 @@ pub mod routing;
 pub use channel::{
     Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, Flushed, Retimed, SendOutcome,
 };
-pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams};
+pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams, StepMark};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
 pub use medium::{

@@ -7,7 +7,7 @@
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
     dv::DvConfig, Discipline, DropTail, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess,
-    Periodic, ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, TwoState,
+    Periodic, ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, StepMark, TwoState,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::cc::Flavour;
@@ -200,7 +200,13 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
             }
             Ok(Discipline::Red(Red::new(params, DropTail { limit, ns2_limit })))
         }
-        other => Err(unknown_type("queue", other, "droptail or red")),
+        "step_mark" => {
+            let s = Spec::new(dict, "queue", &[LIMIT_KEYS, &["k"]].concat())?;
+            let (limit, ns2_limit) = queue_limit(&s)?;
+            let k = s.required::<u32>("k", "a whole number of packets")?;
+            Ok(Discipline::StepMark(StepMark { k, hard: DropTail { limit, ns2_limit } }))
+        }
+        other => Err(unknown_type("queue", other, "droptail, red or step_mark")),
     }
 }
 

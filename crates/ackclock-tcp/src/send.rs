@@ -518,8 +518,8 @@ impl Endpoint {
         if self.ect_out && std::mem::take(&mut self.send_cwr) {
             seg.flags.cwr = true;
         }
-        if self.phase == Phase::FastRecovery {
-            self.prr.out += len;
+        if self.phase == Phase::FastRecovery || self.in_cwr() {
+            self.prr.out += len; // PRR's prr_out, in recovery and in CWR alike
         }
         if offset < self.snd_max {
             self.stats.retransmits += 1;

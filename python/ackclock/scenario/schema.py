@@ -150,10 +150,16 @@ class RedTable(_QueueLimits):
     ns2: Optional[bool] = None
 
 
+class StepMarkTable(_QueueLimits):
+    spec = specs.StepMark
+    type: Literal["step_mark"]
+    k: int
+
+
 QueueTable = Annotated[
-    Union[DropTailTable, RedTable],
+    Union[DropTailTable, RedTable, StepMarkTable],
     Field(discriminator="type"),
-    _type_among("queue", DropTailTable, RedTable),
+    _type_among("queue", DropTailTable, RedTable, StepMarkTable),
 ]
 
 # --- error models ----------------------------------------------------------------
