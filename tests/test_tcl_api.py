@@ -324,3 +324,18 @@ def test_ns2s_random_number_shortcuts_draw_from_the_default_generator(tmp_path: 
         'puts "[expr {$a >= 2 && $a < 3}] [expr {$b > 0}] [expr {$c >= 0 && $c < 5}]"\n'
     )
     assert run_tcl(tmp_path, script).stdout == "1 1 1\n"
+
+
+def test_replications_draw_other_ns2_numbers_and_replication_0_draws_ns2s(
+    tmp_path: Path,
+) -> None:
+    # Replication k > 0 takes stream k of ns-2's generator after each
+    # seeding: independent numbers; replication 0 gives ns-2's own.
+    (tmp_path / "s.tcl").write_text("puts [ns-random]\n$defaultRNG seed 5\nputs [ns-random]\n")
+    draws = [
+        run_cli("tcl", "--replication", str(k), "s.tcl", cwd=tmp_path).stdout.split()
+        for k in (0, 1, 2)
+    ]
+    assert draws[0][0] == "729236"  # ns-2 2.35, as in the test above
+    assert len({tuple(d) for d in draws}) == 3
+    assert len({d[1] for d in draws}) == 3, "a reseed keeps the replication's stream"

@@ -12,6 +12,7 @@ Threads finish the runs they have; a Dask cluster cancels its running runs.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import logging
 import multiprocessing
 import os
 import signal
@@ -135,8 +136,14 @@ def make_executor(spec: ExecutorSpec = "processes", jobs: int | None = None) -> 
         count = spec.partition(":")[2] or str(jobs)
         if not count.isdigit() or int(count) < 1:
             raise SweepError(f"{spec!r}: give local:N with N workers, e.g. local:2")
+        # The cluster's own logs (a CommClosedError as workers shut down after
+        # a long sweep) are not the user's business: one line per outcome is.
         cluster = LocalCluster(
-            n_workers=int(count), threads_per_worker=1, dashboard_address=None, processes=True
+            n_workers=int(count),
+            threads_per_worker=1,
+            dashboard_address=None,
+            processes=True,
+            silence_logs=logging.CRITICAL,
         )
         client = Client(cluster)
         return Dask(client, owned=(client, cluster))

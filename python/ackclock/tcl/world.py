@@ -146,8 +146,12 @@ class World:
         return stream
 
     def seed_streams(self, seed: int) -> _native.Mrg32k3a:
-        """Seeds the package with `seed` and takes its first stream."""
+        """Seeds the package with `seed` and takes its first stream; for
+        replication k > 0, its stream k instead, so that replications draw
+        independent numbers (replication 0 is ns-2's own sequence)."""
         self.streams = _native.Mrg32k3a([seed] * 6)
+        for _ in range(self.replication):
+            self.streams = self.streams.next_stream()
         return self.new_stream()
 
     def reset_order(self) -> list[Agent]:
