@@ -39,8 +39,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 SOURCE = Path("/work/.mirror/hbatmit+ns2.35/repo")
-SUITES = ("tcp", "newreno", "sack", "testReno", "tcpVariants", "simple", "red", "tcp-init-win",
-          "rfc2581")
+SUITES = (
+    "tcp",
+    "newreno",
+    "sack",
+    "testReno",
+    "tcpVariants",
+    "simple",
+    "red",
+    "tcp-init-win",
+    "rfc2581",
+)
 TOLERANCE = 0.02
 
 
@@ -65,7 +74,9 @@ class Outcome:
 def git_files(source: Path, prefix: str) -> list[str]:
     listing = subprocess.run(
         ["git", "-C", str(source), "ls-tree", "-r", "--name-only", "HEAD", prefix],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return listing.split()
 
@@ -96,16 +107,21 @@ def cases(root: Path, only: str | None) -> list[Case]:
             text = (root / f"tcl/test/test-suite-{suite}.tcl").read_text(errors="replace")
             for test in re.findall(r"^Class Test/(\S+)", text, re.M):
                 found.append(
-                    Case(f"{suite}/{test}", "tcl/test",
-                         [f"test-suite-{suite}.tcl", test, "QUIET"], "temp.rands")
+                    Case(
+                        f"{suite}/{test}",
+                        "tcl/test",
+                        [f"test-suite-{suite}.tcl", test, "QUIET"],
+                        "temp.rands",
+                    )
                 )
     return found
 
 
 def run(command: list[str], cwd: Path, timeout: int) -> tuple[int | None, str, str]:
     try:
-        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                              errors="replace")
+        done = subprocess.run(
+            command, cwd=cwd, capture_output=True, text=True, timeout=timeout, errors="replace"
+        )
         return done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired:
         return None, "", "timeout"
@@ -124,7 +140,7 @@ def outputs(directory: Path, before: set[str]) -> dict[str, Path]:
 
 
 def numbers_agree(a: str, b: str) -> str:
-    """"" if the texts agree word for word, numbers within TOLERANCE; else why not."""
+    """ "" if the texts agree word for word, numbers within TOLERANCE; else why not."""
     wa, wb = a.split(), b.split()
     if len(wa) != len(wb):
         return f"{len(wa)} words vs ns-2's {len(wb)}"
@@ -228,15 +244,20 @@ def main() -> None:
         with ThreadPoolExecutor(opts.jobs) as pool:
             results = list(pool.map(lambda c: check(root, c, ackclock, opts.timeout), todo))
     for r in results:
-        verdict = "ns-2 fails" if not r.ns2_ok else (
-            "matches" if r.matches else ("runs" if r.runs else "stops"))
+        verdict = (
+            "ns-2 fails"
+            if not r.ns2_ok
+            else ("matches" if r.matches else ("runs" if r.runs else "stops"))
+        )
         print(f"{r.case:48} {verdict:10} {r.error or r.detail}")
     for examples in (True, False):
         chosen = [r for r in results if r.case.startswith("ex/") == examples]
         counted = [r for r in chosen if r.ns2_ok]
         label = "tcl/ex examples" if examples else "validation tests"
-        print(f"{label}: {len(chosen)} cases, {len(counted)} finish under ns-2; under ackclock "
-              f"{sum(r.runs for r in counted)} run, {sum(r.matches for r in counted)} match")
+        print(
+            f"{label}: {len(chosen)} cases, {len(counted)} finish under ns-2; under ackclock "
+            f"{sum(r.runs for r in counted)} run, {sum(r.matches for r in counted)} match"
+        )
     blockers = collections.Counter(reason(r.error) for r in results if r.ns2_ok and r.error)
     print("\nmost common reasons ackclock stops:")
     for text, count in blockers.most_common(25):

@@ -143,7 +143,8 @@ def test_minimal_file_runs_until_idle(tmp_path):
         (
             'type = "droptail", limit = 50',
             'type = "fifo", limit = 50',
-            "links[0].queue.type: unknown queue type 'fifo' (use droptail, red or step_mark) (line 17)",
+            "links[0].queue.type: unknown queue type 'fifo' "
+            "(use droptail, red or step_mark) (line 17)",
         ),
         (
             'type = "droptail", limit = 50',
