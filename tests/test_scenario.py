@@ -171,7 +171,7 @@ def test_minimal_file_runs_until_idle(tmp_path):
             'type = "uniform"',
             'type = "random"',
             "links[1].loss.type: unknown loss model type 'random' "
-            "(use uniform, ber, gilbert_elliott or list)",
+            "(use uniform, ber, gilbert_elliott, list or segments)",
         ),
         (
             'delay = "50ms"',

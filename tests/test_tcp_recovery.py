@@ -55,3 +55,38 @@ def test_rack_tlp_and_prr_recover_the_slow_start_overshoot_without_a_timeout(cc)
     assert stats["timeouts"] == 0
     assert stats["fast_retransmits"] >= 4  # one per sawtooth tooth
     assert stats["goodput_bps"] > 9.3e6
+
+
+def newreno_transfer_losing(drops):
+    """100 kB of NewReno in 1000-byte segments over 10 Mbit/s, 40 ms RTT,
+    losing the data segments `drops` names (ac.DropSegments)."""
+    sim = ac.Simulator(seed=1)
+    a, b = sim.node("a"), sim.node("b")
+    sim.duplex_link(a, b, "10Mb", "20ms")
+    sim.link(a, b).set_loss(ac.DropSegments(drops))
+    flow = sim.tcp(a, b, app=ac.Bulk(bytes=100_000), tcp=ac.TcpParams(cc="newreno", mss=1000))
+    sim.run()
+    return flow.stats(), sim.link(a, b).stats()["loss_drops"]
+
+
+@pytest.mark.parametrize(
+    ("drops", "lost", "fast_retransmits", "timeouts"),
+    [
+        ([4001], 1, 1, 0),  # one hole: three duplicate ACKs, one fast retransmit
+        ([4001, 6001], 2, 1, 0),  # two holes in a window: one recovery (RFC 6582)
+        ([4001, (4001, 2)], 2, 1, 1),  # the retransmission lost too: a timeout
+    ],
+)
+def test_segments_dropped_by_sequence_number_take_the_recovery_the_rfcs_give(
+    drops, lost, fast_retransmits, timeouts
+):
+    stats, dropped = newreno_transfer_losing(drops)
+    assert dropped == lost
+    assert (stats["fast_retransmits"], stats["timeouts"]) == (fast_retransmits, timeouts)
+    assert stats["retransmits"] == lost
+    assert stats["bytes_delivered"] == 100_000
+
+
+def test_drop_segments_refuses_a_sequence_offset_of_zero():
+    with pytest.raises(ac.ConfigError, match="drops"):
+        ac.DropSegments([0])

@@ -141,6 +141,14 @@ class TwoStateLossSpec(TypedDict, total=False):
     bytes: bool  # lengths in bytes instead of packets
     position: Literal["queue", "wire"]
 
+# TCP data segments by sequence number: [offset from the sender's ISN of the
+# first data byte (the first segment is 1, as tcpdump numbers it), which
+# transmission of it (1 = the first)]; always at the link head.
+class DropSegmentsSpec(TypedDict, total=False):
+    type: Literal["segments"]
+    drops: list[tuple[int, int]]
+    position: Literal["queue", "wire"]
+
 LossSpec = (
     UniformLossSpec
     | BitErrorSpec
@@ -148,6 +156,7 @@ LossSpec = (
     | DropListSpec
     | PeriodicLossSpec
     | TwoStateLossSpec
+    | DropSegmentsSpec
 )
 
 # Extra random delay added to the propagation delay of each packet.

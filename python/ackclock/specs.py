@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ackclock._native import (
         BitErrorSpec,
         DropListSpec,
+        DropSegmentsSpec,
         DropTailSpec,
         ExponentialJitterSpec,
         ExponentialSizeSpec,
@@ -280,6 +281,34 @@ class DropList(Spec):
 
 
 @dataclass(frozen=True)
+class DropSegments(Spec):
+    """Drops TCP data segments chosen by sequence number: each entry is the
+    offset of a segment's first data byte from its sender's ISN (the first
+    segment of the stream is 1, as tcpdump numbers it), or a pair (offset,
+    transmission) to drop a later transmission of it (1 = the first, 2 = its
+    first retransmission). Acts at the link head; other packets pass."""
+
+    drops: Sequence[int | tuple[int, int]]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.drops, (str, bytes)) or not isinstance(self.drops, Sequence):
+            raise ParameterError("drops", f"{self.drops!r} is not a list of sequence offsets")
+        object.__setattr__(self, "drops", tuple(self.drops))
+        super().__post_init__()
+
+    def to_native(self) -> DropSegmentsSpec:
+        return {"type": "segments", "drops": [_segment(d) for d in self.drops]}
+
+
+def _segment(drop: Any) -> tuple[int, int]:
+    offset, transmission = drop if isinstance(drop, (tuple, list)) and len(drop) == 2 else (drop, 1)
+    return (
+        checks.integer(offset, "drops", "sequence offset", minimum=1, maximum=2**32 - 1),
+        checks.integer(transmission, "drops", "transmission number", minimum=1, maximum=2**32 - 1),
+    )
+
+
+@dataclass(frozen=True)
 class Periodic(Spec):
     """ns-2's periodic error model: counting packets (or, with `bytes`,
     bytes) that reach it, the first loss when the count reaches `offset`,
@@ -437,14 +466,22 @@ def queue_spec(queue: Any, parameter: str) -> QueueSpec:
 def loss_spec(loss: Any, parameter: str) -> LossSpec | None:
     if loss is None:
         return None
-    models = (UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss)
+    models = (
+        UniformLoss,
+        BitErrors,
+        GilbertElliott,
+        DropList,
+        DropSegments,
+        Periodic,
+        TwoStateLoss,
+    )
     if not isinstance(loss, models):
         raise _not_a(
             loss,
             parameter,
             "a loss model",
-            "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss "
-            "or None",
+            "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList, DropSegments, Periodic, "
+            "TwoStateLoss or None",
         )
     return loss.to_native()
 

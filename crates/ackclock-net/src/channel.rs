@@ -21,7 +21,7 @@
 
 use crate::discipline::{Admission, Backlog, Discipline};
 use crate::jitter::Jitter;
-use crate::loss::{FlowFilter, LossModel, LossPosition};
+use crate::loss::{FlowFilter, LossModel, LossPosition, LossProcess};
 use crate::ns2_link::{Ns2Link, Ns2Offer};
 use crate::packet::NodeId;
 use crate::pool::PacketId;
@@ -244,6 +244,8 @@ pub struct Channel {
     /// Whether a packet may be refused before the queue (the link is down
     /// or loses packets there): one test on the fast path for both.
     head_checks: bool,
+    /// A loss model picks TCP segments by sequence number.
+    picks_segments: bool,
     stats: ChannelStats,
     /// (time, waiting packets, waiting bytes) at every change, when asked.
     queue_series: Option<Vec<(Instant, u32, u64)>>,
@@ -254,6 +256,7 @@ impl Channel {
     pub fn new(config: ChannelConfig, id: u32, streams: &RngStreams) -> Self {
         let reorder = config.jitter.is_some_and(|j| j.reorder);
         let head_checks = config.loss.as_ref().is_some_and(|l| l.position == LossPosition::BeforeQueue);
+        let picks_segments = config.loss.as_ref().is_some_and(|l| matches!(l.process, LossProcess::Segments { .. }));
         Channel {
             from: config.from,
             to: config.to,
@@ -280,6 +283,7 @@ impl Channel {
             armed: None,
             up: true,
             head_checks,
+            picks_segments,
             stats: ChannelStats { occupancy: vec![0], ..ChannelStats::default() },
             queue_series: None,
         }
@@ -372,6 +376,22 @@ impl Channel {
 
     fn update_head_checks(&mut self) {
         self.head_checks = !self.up || self.losses.iter().any(|(l, _)| l.position == LossPosition::BeforeQueue);
+        self.picks_segments = self.losses.iter().any(|(l, _)| matches!(l.process, LossProcess::Segments { .. }));
+    }
+
+    /// Whether a loss model picks TCP segments by sequence number, so the
+    /// simulation must show it each data segment (`loses_segment`).
+    #[inline]
+    pub fn picks_segments(&self) -> bool {
+        self.picks_segments
+    }
+
+    /// The loss models' verdict on a TCP data segment of `flow` starting at
+    /// `offset` from its sender's ISN; counted as a loss drop.
+    pub fn loses_segment(&mut self, offset: u64, flow: u32) -> bool {
+        let lost = self.losses.iter_mut().any(|(m, filter)| filter.takes(flow) && m.process.loses_segment(offset));
+        self.stats.loss_drops += u64::from(lost);
+        lost
     }
 
     /// Why a packet is refused before the queue, if it is.

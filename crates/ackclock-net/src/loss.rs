@@ -5,6 +5,7 @@
 
 use ackclock_core::SimRng;
 use rand::RngExt;
+use std::collections::HashMap;
 
 /// Where on the link the model acts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -40,6 +41,12 @@ pub enum LossProcess {
     /// lengths (in packets or bytes) are drawn from `lengths`; packets
     /// overlapping a bad stretch are lost.
     TwoState(TwoState),
+    /// Loses TCP data segments chosen by sequence number: (offset of the
+    /// first data byte from the sender's ISN, so that the stream starts at
+    /// 1 as tcpdump counts; which transmission of it, 1 for the first). It
+    /// acts at the link head, whatever the position, and only on the TCP
+    /// data segments the simulation shows it (`loses_segment`).
+    Segments { drops: Vec<(u64, u32)>, sent: HashMap<u64, u32> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -173,8 +180,22 @@ impl LossProcess {
     }
 
     /// Decides whether a packet of `size` bytes is lost.
+    pub fn segments(drops: Vec<(u64, u32)>) -> Self {
+        LossProcess::Segments { drops, sent: HashMap::new() }
+    }
+
+    /// For `Segments`: whether this transmission of the data segment that
+    /// starts at `offset` is lost. Other processes lose no segment here.
+    pub fn loses_segment(&mut self, offset: u64) -> bool {
+        let LossProcess::Segments { drops, sent } = self else { return false };
+        let n = sent.entry(offset).or_insert(0);
+        *n += 1;
+        drops.contains(&(offset, *n))
+    }
+
     pub fn is_lost(&mut self, size: u32, rng: &mut SimRng) -> bool {
         match self {
+            LossProcess::Segments { .. } => false,
             LossProcess::Uniform { p } => rng.random::<f64>() < *p,
             LossProcess::BitError { ber } => {
                 let survive = (1.0 - *ber).powf(8.0 * f64::from(size));
@@ -251,6 +272,14 @@ mod tests {
         let mut r = rng();
         let lost: Vec<u64> = (1..=15).filter(|_| m.is_lost(1000, &mut r)).collect();
         assert_eq!(lost, vec![3, 4, 5, 8, 9, 10, 13, 14, 15]);
+    }
+
+    #[test]
+    fn segments_lose_the_listed_transmissions_of_the_listed_offsets() {
+        let mut m = LossProcess::segments(vec![(1001, 1), (2001, 2)]);
+        let fates: Vec<bool> = [1, 1001, 2001, 1001, 2001, 2001].iter().map(|&o| m.loses_segment(o)).collect();
+        assert_eq!(fates, vec![false, true, false, false, true, false]);
+        assert!(!m.is_lost(1000, &mut rng()), "only segments shown to it");
     }
 
     #[test]

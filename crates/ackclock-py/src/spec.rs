@@ -269,7 +269,18 @@ pub fn loss(dict: &Bound<'_, PyDict>) -> Result<LossModel, ConfigError> {
             let bytes = s.optional::<bool>("bytes", "a boolean")?.unwrap_or(false);
             (LossProcess::TwoState(TwoState::new(length("good")?, length("bad")?, bytes)), s)
         }
-        other => return Err(unknown_type("loss", other, "uniform, ber, gilbert_elliott, list, periodic or two_state")),
+        "segments" => {
+            let s = with_position(&["drops"])?;
+            let what = "a list of [sequence offset, transmission] pairs";
+            (LossProcess::segments(s.required::<Vec<(u64, u32)>>("drops", what)?), s)
+        }
+        other => {
+            return Err(unknown_type(
+                "loss",
+                other,
+                "uniform, ber, gilbert_elliott, list, periodic, two_state or segments",
+            ))
+        }
     };
     let position = match s.optional::<String>("position", "a string")?.as_deref() {
         None | Some("wire") => LossPosition::OnWire,

@@ -688,6 +688,20 @@ impl Simulation {
         self.drop_packet(id, None);
     }
 
+    /// Shows a TCP data segment to a channel whose loss model picks
+    /// segments by their sequence offset from the sender's ISN.
+    #[cold]
+    #[inline(never)]
+    fn loses_segment(&mut self, ch: ChannelId, id: PacketId) -> bool {
+        let packet = &self.packets[id];
+        let Transport::Tcp(seg) = packet.transport else { return false };
+        let f = &self.flows[packet.flow as usize];
+        let Transfer::Tcp(tcp) = &f.transfer else { return false };
+        let iss = if packet.ip.src == f.src { tcp.client.iss() } else { tcp.server.iss() };
+        let offset = u64::from(seg.seq.0.wrapping_sub(iss));
+        seg.payload_len > 0 && self.channels[ch as usize].loses_segment(offset, packet.flow)
+    }
+
     /// Takes a packet out of the network without delivering it, dropped on
     /// `link` (None: at a node: no route, its time to live, a full
     /// processor or interface queue, a frame nobody heard).
@@ -973,11 +987,16 @@ impl Simulation {
             }
         };
         let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
+        let segment_lost = self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);
         let ns2 = match self.ns2_links.get_mut(ch as usize) {
             Some(link) => Some((link, Ns2Offer { during: self.queue.current_key(), seq: self.queue.reserve_seq() })),
             None => None,
         };
-        let outcome = self.channels[ch as usize].send(now, ns2, id, size, flow, ecn_capable);
+        let outcome = if segment_lost {
+            SendOutcome::Dropped(DropReason::Loss)
+        } else {
+            self.channels[ch as usize].send(now, ns2, id, size, flow, ecn_capable)
+        };
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
         }

@@ -198,10 +198,23 @@ class DropListTable(SpecTable):
     position: Position = None
 
 
+class DropSegmentsTable(SpecTable):
+    spec = specs.DropSegments
+    type: Literal["segments"]
+    drops: list[Union[int, list[int]]]  # an offset, or [offset, transmission]
+
+
 LossTable = Annotated[
-    Union[UniformLossTable, BitErrorTable, GilbertElliottTable, DropListTable],
+    Union[UniformLossTable, BitErrorTable, GilbertElliottTable, DropListTable, DropSegmentsTable],
     Field(discriminator="type"),
-    _type_among("loss model", UniformLossTable, BitErrorTable, GilbertElliottTable, DropListTable),
+    _type_among(
+        "loss model",
+        UniformLossTable,
+        BitErrorTable,
+        GilbertElliottTable,
+        DropListTable,
+        DropSegmentsTable,
+    ),
 ]
 
 # --- delay jitter ----------------------------------------------------------------
