@@ -20,6 +20,7 @@
 //! as ns-2 computes them; `send` takes it along.
 
 use crate::discipline::{Admission, Backlog, Discipline};
+use crate::held::Held;
 use crate::jitter::Jitter;
 use crate::loss::{FlowFilter, LossModel, LossPosition, LossProcess};
 use crate::ns2_link::{Ns2Link, Ns2Offer};
@@ -74,6 +75,23 @@ pub enum SendOutcome {
         wake: Option<Instant>,
         ce_marked: bool,
     },
+    /// Accepted by a discipline that decides at dequeue time (CoDel,
+    /// FQ-CoDel, PIE): its transmission or drop comes later, as a
+    /// [`QueueEvent`]. `wake` and `ce_marked` as for `Accepted`.
+    Held {
+        wake: Option<Instant>,
+        ce_marked: bool,
+    },
+}
+
+/// What a holding discipline did with a packet it had accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueEvent {
+    /// Its transmission started at `at`; `ce_marked` when the discipline
+    /// marked it Congestion Experienced instead of dropping it.
+    Sent { at: Instant, packet: PacketId, ce_marked: bool },
+    /// The discipline dropped it at `at`.
+    Dropped { at: Instant, packet: PacketId },
 }
 
 /// A packet reaching the far end; `lost` when the wire corrupted it,
@@ -249,6 +267,14 @@ pub struct Channel {
     stats: ChannelStats,
     /// (time, waiting packets, waiting bytes) at every change, when asked.
     queue_series: Option<Vec<(Instant, u32, u64)>>,
+    /// Packets a holding discipline keeps (they are not in the ledger).
+    held: u32,
+    /// When the holding discipline is next asked for a packet.
+    next_dequeue: Option<Instant>,
+    /// What the holding discipline did, for the simulation to collect.
+    queue_events: VecDeque<QueueEvent>,
+    /// Scratch for the packets a holding discipline drops.
+    dropped: Vec<Held>,
 }
 
 impl Channel {
@@ -286,6 +312,10 @@ impl Channel {
             picks_segments,
             stats: ChannelStats { occupancy: vec![0], ..ChannelStats::default() },
             queue_series: None,
+            held: 0,
+            next_dequeue: None,
+            queue_events: VecDeque::new(),
+            dropped: Vec::new(),
         }
     }
 
@@ -302,7 +332,7 @@ impl Channel {
     pub fn average_queue(&self) -> Option<f64> {
         match &self.discipline {
             Discipline::Red(red) => Some(red.average()),
-            Discipline::DropTail(_) | Discipline::StepMark(_) => None,
+            Discipline::DropTail(_) | Discipline::StepMark(_) | Discipline::Holding(_) => None,
         }
     }
 
@@ -359,10 +389,15 @@ impl Channel {
         self.waiting_packets = 0;
         self.waiting_bytes = 0;
         self.note_queue_change(now);
-        let flushed = Flushed {
+        let mut flushed = Flushed {
             sent: entries.iter().map(|f| (f.arrival.packet, f.arrival.lost)).collect(),
             waiting: unsent.iter().map(|f| f.arrival.packet).collect(),
         };
+        if let Discipline::Holding(q) = &mut self.discipline {
+            flushed.waiting.extend(q.drain().into_iter().map(|h| h.packet));
+            self.held = 0;
+            self.next_dequeue = None;
+        }
         let lost_on_wire = flushed.sent.iter().filter(|&&(_, lost)| lost).count();
         self.stats.down_drops += (flushed.sent.len() - lost_on_wire + flushed.waiting.len()) as u64;
         flushed
@@ -442,12 +477,7 @@ impl Channel {
         for f in retimed {
             self.line.push(f);
         }
-        let head = self.line.head_time();
-        let wake = head.filter(|&h| self.armed.is_none_or(|a| h < a));
-        if wake.is_some() {
-            self.armed = wake;
-        }
-        Retimed { departures, wake }
+        Retimed { departures, wake: self.wake() }
     }
 
     /// Packets in the ledger that have not started transmission (call
@@ -504,6 +534,10 @@ impl Channel {
         flow: u32,
         ecn_capable: bool,
     ) -> SendOutcome {
+        if self.holds() {
+            self.run_dequeues(now);
+            ns2 = None; // ns-2 has none of these disciplines
+        }
         self.advance_before(now, ns2.as_mut().map(|(link, offer)| (&mut **link, offer.during)));
         if self.head_checks {
             if let Some(reason) = self.refused_at_head(size, flow) {
@@ -511,7 +545,8 @@ impl Channel {
             }
         }
         let backlog = self.backlog(now);
-        let ce_marked = match self.discipline.admit(&backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng) {
+        let ce_marked = match self.discipline.admit(now, &backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng)
+        {
             Admission::Drop => {
                 self.stats.queue_drops += 1;
                 return SendOutcome::Dropped(DropReason::Queue);
@@ -522,25 +557,131 @@ impl Channel {
             }
             Admission::Accept => false,
         };
-        let (departs, tx_end) = self.commit_departure(now, size);
-        let lost = self.loses(size, flow, LossPosition::OnWire);
-        if lost {
-            self.stats.loss_drops += 1;
+        if let Discipline::Holding(q) = &mut self.discipline {
+            q.hold(Held { packet, size, flow, ecn_capable, enqueued: now }, &mut self.dropped);
+            return self.after_hold(now, size, ce_marked);
         }
-        let at = self.arrival_time(tx_end);
+        let (departs, tx_end) = self.commit_departure(now, size);
+        let at = self.put_on_wire(packet, size, flow, tx_end);
         if let Some((link, offer)) = ns2 {
             let jittered = self.jitter.is_some().then_some(at);
             link.book(offer, size, self.departed, jittered);
         }
-        let duplicated = self.duplicate > 0.0 && self.duplicate_rng.random::<f64>() < self.duplicate;
-        let arrival = Arrival { packet, lost, duplicated };
-        self.line.push(InFlight { at, order: self.sent_order, arrival });
-        self.sent_order += 1;
         let wake = self.armed.is_none_or(|a| at < a).then(|| {
             self.armed = Some(at);
             at
         });
         SendOutcome::Accepted { departs, wake, ce_marked }
+    }
+
+    /// Sends a packet whose transmission ends at `tx_end` down the wire;
+    /// returns when it reaches the far end.
+    #[inline(always)]
+    fn put_on_wire(&mut self, packet: PacketId, size: u32, flow: u32, tx_end: Instant) -> Instant {
+        let lost = self.loses(size, flow, LossPosition::OnWire);
+        if lost {
+            self.stats.loss_drops += 1;
+        }
+        let at = self.arrival_time(tx_end);
+        let duplicated = self.duplicate > 0.0 && self.duplicate_rng.random::<f64>() < self.duplicate;
+        let arrival = Arrival { packet, lost, duplicated };
+        self.line.push(InFlight { at, order: self.sent_order, arrival });
+        self.sent_order += 1;
+        at
+    }
+
+    /// Whether the discipline decides at dequeue time, so that the
+    /// simulation must collect `take_queue_event`s.
+    #[inline]
+    pub fn holds(&self) -> bool {
+        matches!(self.discipline, Discipline::Holding(_))
+    }
+
+    /// Accounts for a packet the holding discipline took (and any it
+    /// pushed out), and starts sending if the transmitter is free.
+    #[cold]
+    #[inline(never)]
+    fn after_hold(&mut self, now: Instant, size: u32, ce_marked: bool) -> SendOutcome {
+        self.held += 1;
+        self.waiting_packets += 1;
+        self.waiting_bytes += u64::from(size);
+        let in_system = self.ledger.len() + self.held as usize;
+        if self.stats.occupancy.len() <= in_system {
+            self.stats.occupancy.resize(in_system + 1, 0);
+        }
+        self.report_drops(now);
+        self.note_queue_change(now);
+        if self.held > 0 && self.next_dequeue.is_none() {
+            self.next_dequeue = Some(now.max(self.busy_until));
+        }
+        self.run_dequeues(now);
+        SendOutcome::Held { wake: self.wake(), ce_marked }
+    }
+
+    /// Asks the holding discipline for a packet whenever the transmitter
+    /// became free by `now`, each time at the instant it did.
+    #[cold]
+    #[inline(never)]
+    fn run_dequeues(&mut self, now: Instant) {
+        while let Some(t) = self.next_dequeue.filter(|&t| t <= now) {
+            self.advance(t);
+            let Discipline::Holding(q) = &mut self.discipline else { return };
+            let next = q.dequeue(t, &mut self.dropped);
+            self.report_drops(t);
+            self.next_dequeue = None;
+            if let Some(d) = next {
+                let Held { packet, size, flow, .. } = d.held;
+                self.held -= 1;
+                self.waiting_packets -= 1;
+                self.waiting_bytes -= u64::from(size);
+                let (_, tx_end) = self.commit_departure(t, size);
+                self.put_on_wire(packet, size, flow, tx_end);
+                self.stats.ecn_marks += u64::from(d.ce_marked);
+                self.queue_events.push_back(QueueEvent::Sent { at: t, packet, ce_marked: d.ce_marked });
+                if self.held > 0 {
+                    self.next_dequeue = Some(tx_end);
+                }
+            }
+            self.note_queue_change(t);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_drops(&mut self, at: Instant) {
+        for h in self.dropped.drain(..) {
+            self.held -= 1;
+            self.waiting_packets -= 1;
+            self.waiting_bytes -= u64::from(h.size);
+            self.stats.queue_drops += 1;
+            self.queue_events.push_back(QueueEvent::Dropped { at, packet: h.packet });
+        }
+    }
+
+    /// The next thing a holding discipline did by `now`, in time order.
+    pub fn take_queue_event(&mut self, now: Instant) -> Option<QueueEvent> {
+        self.run_dequeues(now);
+        self.queue_events.pop_front()
+    }
+
+    /// When the channel next needs the engine: its next arrival at the far
+    /// end or, with a holding discipline, its next dequeue.
+    #[inline]
+    fn next_event(&self) -> Option<Instant> {
+        let arrival = self.line.head_time();
+        match self.next_dequeue {
+            None => arrival,
+            Some(d) => Some(arrival.map_or(d, |a| a.min(d))),
+        }
+    }
+
+    /// The channel's next event time, if it comes before the live one.
+    fn wake(&mut self) -> Option<Instant> {
+        let wake = self.next_event().filter(|&t| self.armed.is_none_or(|a| t < a));
+        if wake.is_some() {
+            self.armed = wake;
+        }
+        wake
     }
 
     /// Takes the next packet due at the far end by `now`, if any.
@@ -557,7 +698,7 @@ impl Channel {
         if self.armed != Some(now) {
             return None; // a superseded event; the live one is still pending
         }
-        self.armed = self.line.head_time();
+        self.armed = self.next_event();
         self.armed
     }
 
@@ -632,6 +773,7 @@ impl Channel {
 
     /// Books the transmitter for a packet arriving at `now`; returns when
     /// its first and last bits leave, and its arrival's key (ns-2's order).
+    #[inline(always)]
     fn commit_departure(&mut self, now: Instant, size: u32) -> (Instant, Instant) {
         let tx_start = now.max(self.busy_until);
         if self.last_tx_time.0 != size {
@@ -650,7 +792,7 @@ impl Channel {
             self.note_queue_change(now);
         }
         self.ledger.push_back(Departure { tx_start, tx_end, size, started });
-        let in_system = self.ledger.len();
+        let in_system = self.ledger.len() + self.held as usize;
         if self.stats.occupancy.len() <= in_system {
             self.stats.occupancy.resize(in_system + 1, 0);
         }
@@ -685,7 +827,7 @@ impl Channel {
         let dt = (t - self.accounted_to).as_ps();
         self.stats.queue_packet_ps += u128::from(dt) * u128::from(self.waiting_packets);
         self.stats.queue_byte_ps += u128::from(dt) * u128::from(self.waiting_bytes);
-        self.stats.occupancy[self.ledger.len()] += dt;
+        self.stats.occupancy[self.ledger.len() + self.held as usize] += dt;
         self.accounted_to = t;
     }
 }
@@ -752,6 +894,65 @@ mod tests {
         assert_eq!(seq_due(&mut c, t1), Some(0));
         assert_eq!(seq_due(&mut c, t2 - 1), None);
         assert_eq!(seq_due(&mut c, t2), Some(1));
+    }
+
+    fn codel_channel() -> Channel {
+        use crate::codel::{CoDel, CoDelParams};
+        use crate::discipline::HoldingQueue;
+        let hard = DropTail { limit: QueueLimit::Packets(100), ns2_limit: false };
+        let discipline = Discipline::Holding(Box::new(HoldingQueue::CoDel(CoDel::new(CoDelParams::default(), hard))));
+        let config =
+            ChannelConfig::new(0, 1, Bandwidth::from_bps(8_000_000).unwrap(), Duration::from_millis(1), discipline);
+        Channel::new(config, 0, &RngStreams::new(1, 0))
+    }
+
+    #[test]
+    fn a_holding_discipline_sends_each_packet_when_the_transmitter_frees() {
+        // 1000 B at 8 Mbit/s: 1 ms each, then 1 ms on the wire.
+        let mut c = codel_channel();
+        let ms = |m: u64| Instant::from_ps(m * MS);
+        let outcomes: Vec<_> = (0..3).map(|n| send(&mut c, Instant::ZERO, n, 1000)).collect();
+        assert_eq!(
+            outcomes,
+            vec![
+                SendOutcome::Held { wake: Some(ms(2)), ce_marked: false },
+                SendOutcome::Held { wake: Some(ms(1)), ce_marked: false },
+                SendOutcome::Held { wake: None, ce_marked: false },
+            ],
+            "the first leaves at once; the next event is the second's dequeue"
+        );
+        let sent = |at, n| Some(QueueEvent::Sent { at, packet: PacketId::new(n), ce_marked: false });
+        assert_eq!(c.take_queue_event(Instant::ZERO), sent(Instant::ZERO, 0));
+        assert_eq!(c.take_queue_event(Instant::ZERO), None);
+        assert_eq!(c.waiting(), (2, 2000));
+        // The simulation's order at each event: queue events, arrivals, rearm.
+        assert_eq!(c.take_queue_event(ms(1)), sent(ms(1), 1));
+        assert_eq!(c.pop_due(ms(1)), None);
+        assert_eq!(c.rearm(ms(1)), Some(ms(2)), "packet 0 arrives and packet 2 leaves");
+        assert_eq!(c.take_queue_event(ms(2)), sent(ms(2), 2));
+        assert_eq!(c.pop_due(ms(2)).map(|a| a.packet.raw()), Some(0));
+        assert_eq!(c.rearm(ms(2)), Some(ms(3)), "nothing left to send: the next arrival");
+        assert_eq!(arrivals(&mut c), vec![1, 2]);
+        c.advance(ms(5));
+        assert_eq!(c.stats().tx_packets, 3);
+        assert_eq!(c.stats().occupancy[..4], [2 * MS, MS, MS, MS][..], "3, 2, 1 in the system, then idle to 5 ms");
+    }
+
+    #[test]
+    fn a_link_going_down_flushes_what_a_holding_discipline_holds() {
+        let mut c = codel_channel();
+        (0..4).for_each(|n| {
+            send(&mut c, Instant::ZERO, n, 1000);
+        });
+        let flushed = c.set_down(Instant::from_ps(MS / 2));
+        assert_eq!(flushed.sent, vec![(PacketId::new(0), false)]);
+        assert_eq!(flushed.waiting, (1..4).map(PacketId::new).collect::<Vec<_>>());
+        assert_eq!(c.waiting(), (0, 0));
+        assert_eq!(
+            c.take_queue_event(Instant::from_ps(10 * MS)),
+            Some(QueueEvent::Sent { at: Instant::ZERO, packet: PacketId::new(0), ce_marked: false })
+        );
+        assert_eq!(c.take_queue_event(Instant::from_ps(10 * MS)), None, "nothing left to dequeue");
     }
 
     #[test]

@@ -1,9 +1,16 @@
-//! Queue disciplines: which arriving packets a link direction accepts.
+//! Queue disciplines: which arriving packets a link direction accepts and,
+//! for the few that decide at dequeue time, which packet leaves next.
 //!
-//! A discipline decides at enqueue time only, so the channel can compute
-//! every accepted packet's departure the moment it arrives (see channel.rs).
+//! Most decide at enqueue time only, so the channel can compute every
+//! accepted packet's departure the moment it arrives (see channel.rs). A
+//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE) keeps its packets until the
+//! transmitter asks for the next one.
 
-use ackclock_core::{Bandwidth, Duration, SimRng};
+use crate::codel::{CoDel, Dequeued};
+use crate::fq_codel::FqCoDel;
+use crate::held::Held;
+use crate::pie::Pie;
+use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
 use rand::RngExt;
 
 /// What the queue limit counts.
@@ -261,11 +268,61 @@ impl StepMark {
     }
 }
 
+/// A discipline that holds its packets and picks, at each dequeue, the
+/// next one to send and those to drop.
+#[derive(Clone, Debug)]
+pub enum HoldingQueue {
+    CoDel(CoDel),
+    FqCoDel(FqCoDel),
+    Pie(Pie),
+}
+
+impl HoldingQueue {
+    #[cold]
+    #[inline(never)]
+    fn admit(&mut self, now: Instant, b: &Backlog, size: u32, ecn_capable: bool, rng: &mut SimRng) -> Admission {
+        match self {
+            HoldingQueue::CoDel(c) if c.hard.is_full(b, size) => Admission::Drop,
+            // FQ-CoDel makes room by dropping from the fattest queue (`hold`).
+            HoldingQueue::CoDel(_) | HoldingQueue::FqCoDel(_) => Admission::Accept,
+            HoldingQueue::Pie(p) => p.admit(now, b, size, ecn_capable, rng),
+        }
+    }
+
+    /// Keeps an admitted packet; what it pushes out goes to `dropped`.
+    pub fn hold(&mut self, p: Held, dropped: &mut Vec<Held>) {
+        match self {
+            HoldingQueue::CoDel(c) => c.hold(p),
+            HoldingQueue::FqCoDel(f) => f.hold(p, dropped),
+            HoldingQueue::Pie(q) => q.hold(p),
+        }
+    }
+
+    /// The packet to send at `now`, if any; what it drops goes to `dropped`.
+    pub fn dequeue(&mut self, now: Instant, dropped: &mut Vec<Held>) -> Option<Dequeued> {
+        match self {
+            HoldingQueue::CoDel(c) => c.dequeue(now, dropped),
+            HoldingQueue::FqCoDel(f) => f.dequeue(now, dropped),
+            HoldingQueue::Pie(q) => q.dequeue(now),
+        }
+    }
+
+    /// Everything held, leaving the discipline empty (the link went down).
+    pub fn drain(&mut self) -> Vec<Held> {
+        match self {
+            HoldingQueue::CoDel(c) => c.queue_mut().drain().collect(),
+            HoldingQueue::FqCoDel(f) => f.drain(),
+            HoldingQueue::Pie(q) => q.queue_mut().drain().collect(),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Discipline {
     DropTail(DropTail),
     Red(Red),
     StepMark(StepMark),
+    Holding(Box<HoldingQueue>),
 }
 
 impl Discipline {
@@ -277,6 +334,7 @@ impl Discipline {
     /// Decides the fate of an arriving packet.
     pub fn admit(
         &mut self,
+        now: Instant,
         b: &Backlog,
         bandwidth: Bandwidth,
         size: u32,
@@ -288,6 +346,7 @@ impl Discipline {
             Discipline::DropTail(_) => Admission::Accept,
             Discipline::Red(r) => r.admit(b, bandwidth, size, ecn_capable, rng),
             Discipline::StepMark(m) => m.admit(b, size, ecn_capable),
+            Discipline::Holding(h) => h.admit(now, b, size, ecn_capable, rng),
         }
     }
 }

@@ -7,21 +7,27 @@
 #![forbid(unsafe_code)]
 
 pub mod channel;
+pub mod codel;
 pub mod discipline;
+pub mod fq_codel;
+pub mod held;
 pub mod jitter;
 pub mod loss;
 pub mod medium;
 pub mod node;
 pub mod ns2_link;
 pub mod packet;
+pub mod pie;
 pub mod pool;
 pub mod processor;
 pub mod routing;
 
 pub use channel::{
-    Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, Flushed, Retimed, SendOutcome,
+    Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, Flushed, QueueEvent, Retimed, SendOutcome,
 };
-pub use discipline::{Admission, Backlog, Discipline, DropTail, QueueLimit, Red, RedParams, StepMark};
+pub use codel::{CoDel, CoDelParams};
+pub use discipline::{Admission, Backlog, Discipline, DropTail, HoldingQueue, QueueLimit, Red, RedParams, StepMark};
+pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
 pub use medium::{
@@ -31,6 +37,7 @@ pub use medium::{
 pub use node::{Interface, Node, NodeStats};
 pub use ns2_link::{Ns2Link, Ns2Offer};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};
+pub use pie::{Pie, PieParams};
 pub use pool::{PacketId, PacketPool};
 pub use processor::{Processor, ProcessorConfig, ProcessorStats, ServiceTime};
 pub use routing::dv;

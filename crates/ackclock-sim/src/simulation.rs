@@ -16,7 +16,7 @@ use ackclock_net::{Arrival, DropReason, Ns2Link, Ns2Offer};
 use ackclock_net::{
     Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, FlowFilter, Frame, Interface, Ipv4Header,
     Jitter, LinkAddress, LossModel, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool,
-    Reception, SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
+    QueueEvent, Reception, SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
@@ -745,16 +745,19 @@ impl Simulation {
     /// Schedules the arrival event of channel `ch`'s next packet, at `at`.
     #[inline]
     fn schedule_arrival(&mut self, ch: ChannelId, at: Instant) {
-        if self.queue.is_ns2_order() {
-            let key = self.ns2_links[ch as usize].head_key().expect("a packet on the wire");
-            self.queue.schedule_keyed(at, key, Event::Arrival(ch));
-        } else {
-            self.queue.schedule(at, Event::Arrival(ch));
-        }
+        // A channel whose discipline ns-2 lacks (CoDel, ...) keeps no keys.
+        let key = if self.queue.is_ns2_order() { self.ns2_links[ch as usize].head_key() } else { None };
+        match key {
+            Some(key) => self.queue.schedule_keyed(at, key, Event::Arrival(ch)),
+            None => self.queue.schedule(at, Event::Arrival(ch)),
+        };
     }
 
     fn on_arrival(&mut self, now: Instant, ch: ChannelId) {
         let node = self.channels[ch as usize].to;
+        if self.channels[ch as usize].holds() {
+            self.collect_queue_events(now, ch);
+        }
         // In ns-2's order the event's key is its (first) packet's.
         while let Some(arrival) = self.channels[ch as usize].pop_due(now) {
             if let Some(link) = self.ns2_links.get_mut(ch as usize) {
@@ -1001,15 +1004,43 @@ impl Simulation {
             self.trace_send(now, ch, self.packets[id], outcome);
         }
         match outcome {
-            SendOutcome::Accepted { wake, ce_marked, .. } => {
+            SendOutcome::Accepted { wake, ce_marked, .. } | SendOutcome::Held { wake, ce_marked } => {
                 if ce_marked {
                     self.packets[id].ip.ecn = Ecn::Ce;
+                }
+                if matches!(outcome, SendOutcome::Held { .. }) {
+                    self.collect_queue_events(now, ch);
                 }
                 if let Some(t) = wake {
                     self.schedule_arrival(ch, t);
                 }
             }
             SendOutcome::Dropped(_) => self.drop_packet(id, Some(ch)),
+        }
+    }
+
+    /// Applies what a dequeue-time discipline did by `now`: marks and
+    /// trace records of the packets it sent, the packets it dropped.
+    #[cold]
+    #[inline(never)]
+    fn collect_queue_events(&mut self, now: Instant, ch: ChannelId) {
+        while let Some(event) = self.channels[ch as usize].take_queue_event(now) {
+            match event {
+                QueueEvent::Sent { at, packet, ce_marked } => {
+                    if ce_marked {
+                        self.packets[packet].ip.ecn = Ecn::Ce;
+                    }
+                    if self.tracer.is_some() {
+                        self.trace_packet(at, PacketEvent::Dequeue, ch, self.packets[packet]);
+                    }
+                }
+                QueueEvent::Dropped { at, packet } => {
+                    if self.tracer.is_some() {
+                        self.trace_packet(at, PacketEvent::Drop, ch, self.packets[packet]);
+                    }
+                    self.drop_packet(packet, Some(ch));
+                }
+            }
         }
     }
 
@@ -1159,6 +1190,8 @@ impl Simulation {
                 self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
                 self.trace_packet(departs, PacketEvent::Dequeue, ch, packet);
             }
+            // Its `-` or `d` record comes when the discipline decides.
+            SendOutcome::Held { .. } => self.trace_packet(now, PacketEvent::Enqueue, ch, packet),
             SendOutcome::Dropped(DropReason::Queue) => {
                 self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
                 self.trace_packet(now, PacketEvent::Drop, ch, packet);
