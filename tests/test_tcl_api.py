@@ -204,7 +204,10 @@ def test_unsupported_queue_type_is_refused_with_the_supported_ones(tmp_path: Pat
     body = "set ns [new Simulator]\nset a [$ns node]\nset b [$ns node]\n"
     done = run_tcl(tmp_path, body + "$ns duplex-link $a $b 1Mb 10ms SFQ\n")
     assert done.returncode == 2
-    assert "queue type 'SFQ' is not supported (supported: DropTail, RED)" in done.stderr
+    assert (
+        "queue type 'SFQ' is not supported (supported: CoDel, DropTail, FQ-CoDel, PIE, RED)"
+        in done.stderr
+    )
 
 
 def test_plain_tcl_errors_keep_their_message_and_line(tmp_path: Path) -> None:

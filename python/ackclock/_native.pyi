@@ -96,7 +96,46 @@ class StepMarkSpec(TypedDict, total=False):
     unit: Literal["packets", "bytes"]
     ns2_limit: bool
 
-QueueSpec = DropTailSpec | RedSpec | StepMarkSpec
+# CoDel (RFC 8289): drops or marks at dequeue once the sojourn time has
+# stayed above target_ps for interval_ps; at most `mtu` bytes waiting never
+# count as a standing queue.
+class CoDelSpec(TypedDict):
+    type: Literal["codel"]
+    limit: int | None
+    unit: Literal["packets", "bytes"]
+    target_ps: int
+    interval_ps: int
+    mtu: int
+    ecn: bool
+
+# FQ-CoDel (RFC 8290): `flows` queues by flow number, deficit round robin
+# of `quantum` bytes, CoDel on each queue, `limit` packets in all.
+class FqCoDelSpec(TypedDict):
+    type: Literal["fq_codel"]
+    target_ps: int
+    interval_ps: int
+    mtu: int
+    ecn: bool
+    quantum: int
+    flows: int
+    limit: int
+
+# PIE (RFC 8033): random early drop at enqueue with a probability a PI
+# controller updates every t_update_ps from the measured queueing delay.
+class PieSpec(TypedDict):
+    type: Literal["pie"]
+    limit: int | None
+    unit: Literal["packets", "bytes"]
+    target_ps: int
+    t_update_ps: int
+    alpha: float
+    beta: float
+    max_burst_ps: int
+    ecn: bool
+    mark_threshold: float
+    mean_packet_size: int
+
+QueueSpec = DropTailSpec | RedSpec | StepMarkSpec | CoDelSpec | FqCoDelSpec | PieSpec
 
 # Error (loss) models, one per link direction. `position`: "queue" drops the
 # packet at the link head before it enters the queue (ns-2's `lossmodel`);

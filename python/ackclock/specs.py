@@ -18,15 +18,18 @@ from ackclock.errors import ConfigError, ParameterError
 if TYPE_CHECKING:
     from ackclock._native import (
         BitErrorSpec,
+        CoDelSpec,
         DropListSpec,
         DropSegmentsSpec,
         DropTailSpec,
         ExponentialJitterSpec,
         ExponentialSizeSpec,
+        FqCoDelSpec,
         GilbertElliottSpec,
         JitterSpec,
         LossSpec,
         PeriodicLossSpec,
+        PieSpec,
         QueueSpec,
         RedSpec,
         SizeSpec,
@@ -155,13 +158,7 @@ class RED(Spec):
                 "max_th",
                 f"{self.max_th!r} is not a threshold: it must exceed min_th ({self.min_th!r})",
             )
-        mean_packet_size = units.size_bytes(self.mean_packet_size, "mean_packet_size")
-        if not MIN_PACKET_BYTES <= mean_packet_size <= MAX_PACKET_BYTES:
-            raise ParameterError(
-                "mean_packet_size",
-                f"{self.mean_packet_size!r} is not a packet size: it must be "
-                f"{MIN_PACKET_BYTES} to {MAX_PACKET_BYTES} bytes",
-            )
+        mean_packet_size = packet_bytes(self.mean_packet_size, "mean_packet_size")
         return {
             "type": "red",
             "limit": limit,
@@ -197,6 +194,118 @@ class StepMark(Spec):
         limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
         k = checks.integer(self.k, "k", "marking threshold", maximum=2**32 - 1)
         return {"type": "step_mark", "k": k, "limit": limit, "unit": unit, "ns2_limit": ns2_limit}
+
+
+def _codel_params(
+    target: units.Duration, interval: units.Duration, mtu: units.Size, ecn: Any
+) -> dict[str, Any]:
+    return {
+        "target_ps": units.duration_ps(target, "target"),
+        "interval_ps": units.positive_duration_ps(interval, "interval"),
+        "mtu": packet_bytes(mtu, "mtu"),
+        "ecn": checks.flag(ecn, "ecn"),
+    }
+
+
+@dataclass(frozen=True)
+class CoDel(Spec):
+    """CoDel (RFC 8289), an AQM that acts at dequeue: once packets have
+    waited more than `target` for a whole `interval`, it drops the head (or,
+    with `ecn`, marks ECN-capable packets), ever more often (interval/sqrt(n)
+    apart) until the delay falls below `target`. At most `mtu` bytes waiting
+    never count as a standing queue. `limit` drops arrivals like DropTail.
+    Defaults are RFC 8289's and Linux's `codel`.
+    """
+
+    target: units.Duration = "5ms"
+    interval: units.Duration = "100ms"
+    ecn: bool = False
+    mtu: units.Size = 1500
+    limit: int | None = 1000
+    unit: QueueUnit = "packets"
+
+    def to_native(self) -> CoDelSpec:
+        limit, unit, _ = _queue_limits(self.limit, self.unit, False)
+        return cast(
+            "CoDelSpec",
+            {
+                "type": "codel",
+                "limit": limit,
+                "unit": unit,
+                **_codel_params(self.target, self.interval, self.mtu, self.ecn),
+            },
+        )
+
+
+@dataclass(frozen=True)
+class FQCoDel(Spec):
+    """FQ-CoDel (RFC 8290): `flows` queues (flow number modulo `flows`)
+    served by deficit round robin, `quantum` bytes a turn, newly active
+    queues first, each with its own CoDel (`target`, `interval`, `ecn`,
+    `mtu` as in `CoDel`). Beyond `limit` packets in all, the head of the
+    queue with the most bytes is dropped. Defaults are RFC 8290's and
+    Linux's `fq_codel` (ECN on).
+    """
+
+    target: units.Duration = "5ms"
+    interval: units.Duration = "100ms"
+    ecn: bool = True
+    mtu: units.Size = 1500
+    quantum: units.Size = 1514
+    flows: int = 1024
+    limit: int = 10240
+
+    def to_native(self) -> FqCoDelSpec:
+        return cast(
+            "FqCoDelSpec",
+            {
+                "type": "fq_codel",
+                "quantum": units.size_bytes(self.quantum, "quantum"),
+                "flows": checks.integer(self.flows, "flows", "number of queues", 1, 2**32 - 1),
+                "limit": checks.integer(self.limit, "limit", "queue limit", 1, 2**32 - 1),
+                **_codel_params(self.target, self.interval, self.mtu, self.ecn),
+            },
+        )
+
+
+@dataclass(frozen=True)
+class PIE(Spec):
+    """PIE (RFC 8033): drops (or, with `ecn`, marks while the probability
+    is at most `mark_threshold`) arrivals at random with a probability that
+    a PI controller moves every `t_update` by `alpha` (per second of delay
+    above `target`) and `beta` (per second of delay growth). New bursts pass
+    for `max_burst`; nothing is dropped early while at most two
+    `mean_packet_size` packets wait. The delay is the last departure's
+    sojourn time. `limit` drops arrivals like DropTail. Defaults are RFC
+    8033's and Linux's `pie`.
+    """
+
+    target: units.Duration = "15ms"
+    t_update: units.Duration = "15ms"
+    alpha: float = 0.125
+    beta: float = 1.25
+    max_burst: units.Duration = "150ms"
+    ecn: bool = False
+    mark_threshold: float = 0.1
+    mean_packet_size: units.Size = 1500
+    limit: int | None = 1000
+    unit: QueueUnit = "packets"
+
+    def to_native(self) -> PieSpec:
+        limit, unit, _ = _queue_limits(self.limit, self.unit, False)
+        return {
+            "type": "pie",
+            "limit": limit,
+            "unit": unit,
+            "target_ps": units.duration_ps(self.target, "target"),
+            "t_update_ps": units.positive_duration_ps(self.t_update, "t_update"),
+            "alpha": checks.real(self.alpha, "alpha", "gain"),
+            "beta": checks.real(self.beta, "beta", "gain"),
+            "max_burst_ps": units.duration_ps(self.max_burst, "max_burst"),
+            "ecn": checks.flag(self.ecn, "ecn"),
+            "mark_threshold": checks.probability(self.mark_threshold, "mark_threshold"),
+            "mean_packet_size": packet_bytes(self.mean_packet_size, "mean_packet_size"),
+        }
 
 
 def _position(position: Any) -> LossPosition:
@@ -423,7 +532,6 @@ class ExponentialSize(Spec):
         return {"type": "exponential", "mean_bytes": units.mean_size_bytes(self.mean, "mean")}
 
 
-Queue = Union[DropTail, RED]
 LossModel = Union[UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss]
 Jitter = Union[ExponentialDelay, UniformDelay]
 PacketSize = Union[units.Size, ExponentialSize]
@@ -452,14 +560,14 @@ def _not_a(value: Any, parameter: str, what: str, use: str) -> ParameterError:
     return ParameterError(parameter, f"{value!r} is not {what}: use {use}")
 
 
+Queue = Union[DropTail, RED, StepMark, CoDel, FQCoDel, PIE]
+QUEUES = (DropTail, RED, StepMark, CoDel, FQCoDel, PIE)
+
+
 def queue_spec(queue: Any, parameter: str) -> QueueSpec:
-    if not isinstance(queue, (DropTail, RED, StepMark)):
-        raise _not_a(
-            queue,
-            parameter,
-            "a queue",
-            "ackclock.DropTail(...), ackclock.RED(...) or ackclock.StepMark(...)",
-        )
+    if not isinstance(queue, QUEUES):
+        names = ", ".join(f"ackclock.{q.__name__}(...)" for q in QUEUES)
+        raise _not_a(queue, parameter, "a queue", names)
     return queue.to_native()
 
 
@@ -499,6 +607,11 @@ def jitter_spec(jitter: Any, parameter: str) -> JitterSpec | None:
 def packet_size_spec(size: Any, parameter: str) -> SizeSpec:
     if isinstance(size, ExponentialSize):
         return size.to_native()
+    return {"type": "fixed", "bytes": packet_bytes(size, parameter)}
+
+
+def packet_bytes(size: Any, parameter: str) -> int:
+    """A packet size in bytes, checked against the sizes an IP datagram can have."""
     fixed = units.size_bytes(size, parameter)
     if not MIN_PACKET_BYTES <= fixed <= MAX_PACKET_BYTES:
         raise ParameterError(
@@ -506,4 +619,4 @@ def packet_size_spec(size: Any, parameter: str) -> SizeSpec:
             f"{size!r} is not a packet size: it must be {MIN_PACKET_BYTES} to {MAX_PACKET_BYTES} "
             "bytes (the IP datagram, headers included)",
         )
-    return {"type": "fixed", "bytes": fixed}
+    return fixed

@@ -6,8 +6,9 @@
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
-    dv::DvConfig, Discipline, DropTail, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess,
-    Periodic, ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, StepMark, TwoState,
+    dv::DvConfig, CoDel, CoDelParams, Discipline, DropTail, FqCoDel, FqCoDelParams, HoldingQueue, Jitter,
+    JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, Pie, PieParams, ProcessorConfig,
+    QueueLimit, Red, RedParams, Router, ServiceTime, StepMark, TwoState,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::cc::Flavour;
@@ -206,7 +207,73 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
             let k = s.required::<u32>("k", "a whole number of packets")?;
             Ok(Discipline::StepMark(StepMark { k, hard: DropTail { limit, ns2_limit } }))
         }
-        other => Err(unknown_type("queue", other, "droptail, red or step_mark")),
+        "codel" => {
+            let s = Spec::new(dict, "queue", &[LIMIT_KEYS, CODEL_KEYS].concat())?;
+            let (limit, ns2_limit) = queue_limit(&s)?;
+            let codel = CoDel::new(codel_params(&s)?, DropTail { limit, ns2_limit });
+            Ok(Discipline::Holding(Box::new(HoldingQueue::CoDel(codel))))
+        }
+        "fq_codel" => {
+            let s = Spec::new(dict, "queue", &[CODEL_KEYS, &["limit", "quantum", "flows"]].concat())?;
+            let params = FqCoDelParams {
+                codel: codel_params(&s)?,
+                quantum: positive_u32(&s, "quantum", "a whole number of bytes")?,
+                flows: positive_u32(&s, "flows", "a whole number of queues")?,
+                limit: positive_u32(&s, "limit", "a whole number of packets")?,
+            };
+            Ok(Discipline::Holding(Box::new(HoldingQueue::FqCoDel(FqCoDel::new(params)))))
+        }
+        "pie" => {
+            const PIE_KEYS: &[&str] = &[
+                "target_ps",
+                "t_update_ps",
+                "alpha",
+                "beta",
+                "max_burst_ps",
+                "ecn",
+                "mark_threshold",
+                "mean_packet_size",
+            ];
+            let s = Spec::new(dict, "queue", &[LIMIT_KEYS, PIE_KEYS].concat())?;
+            let (limit, ns2_limit) = queue_limit(&s)?;
+            let params = PieParams {
+                target: s.duration("target_ps")?,
+                t_update: positive_duration(&s, "t_update_ps")?,
+                alpha: s.required::<f64>("alpha", "a number")?,
+                beta: s.required::<f64>("beta", "a number")?,
+                max_burst: s.duration("max_burst_ps")?,
+                ecn: s.required::<bool>("ecn", "a boolean")?,
+                mark_threshold: s.probability("mark_threshold", None)?,
+                mean_packet_size: positive_u32(&s, "mean_packet_size", "a whole number of bytes")?,
+            };
+            Ok(Discipline::Holding(Box::new(HoldingQueue::Pie(Pie::new(params, DropTail { limit, ns2_limit })))))
+        }
+        other => Err(unknown_type("queue", other, "droptail, red, step_mark, codel, fq_codel or pie")),
+    }
+}
+
+const CODEL_KEYS: &[&str] = &["target_ps", "interval_ps", "mtu", "ecn"];
+
+fn codel_params(s: &Spec) -> Result<CoDelParams, ConfigError> {
+    Ok(CoDelParams {
+        target: s.duration("target_ps")?,
+        interval: positive_duration(s, "interval_ps")?,
+        mtu: positive_u32(s, "mtu", "a whole number of bytes")?,
+        ecn: s.required::<bool>("ecn", "a boolean")?,
+    })
+}
+
+fn positive_u32(s: &Spec, key: &str, what: &str) -> Result<u32, ConfigError> {
+    match s.required::<u32>(key, what)? {
+        0 => Err(ConfigError::invalid(s.field(key), 0, "must be at least 1")),
+        n => Ok(n),
+    }
+}
+
+fn positive_duration(s: &Spec, key: &str) -> Result<Duration, ConfigError> {
+    match s.duration(key)? {
+        Duration::ZERO => Err(ConfigError::invalid(s.field(key), 0, "must be longer than zero")),
+        d => Ok(d),
     }
 }
 

@@ -156,10 +156,48 @@ class StepMarkTable(_QueueLimits):
     k: int
 
 
+class _CoDelLaw(SpecTable):
+    target: Optional[DurationValue] = None
+    interval: Optional[DurationValue] = None
+    ecn: Optional[bool] = None
+    mtu: Optional[SizeValue] = None
+
+
+class CoDelTable(_CoDelLaw):
+    spec = specs.CoDel
+    type: Literal["codel"]
+    limit: Optional[QueueLimit] = None
+    unit: Optional[Literal["packets", "bytes"]] = None
+
+
+class FqCoDelTable(_CoDelLaw):
+    spec = specs.FQCoDel
+    type: Literal["fq_codel"]
+    quantum: Optional[SizeValue] = None
+    flows: Optional[int] = None
+    limit: Optional[int] = None
+
+
+class PieTable(SpecTable):
+    spec = specs.PIE
+    type: Literal["pie"]
+    limit: Optional[QueueLimit] = None
+    unit: Optional[Literal["packets", "bytes"]] = None
+    target: Optional[DurationValue] = None
+    t_update: Optional[DurationValue] = None
+    alpha: Optional[float] = None
+    beta: Optional[float] = None
+    max_burst: Optional[DurationValue] = None
+    ecn: Optional[bool] = None
+    mark_threshold: Optional[float] = None
+    mean_packet_size: Optional[SizeValue] = None
+
+
+_QUEUE_TABLES = (DropTailTable, RedTable, StepMarkTable, CoDelTable, FqCoDelTable, PieTable)
 QueueTable = Annotated[
-    Union[DropTailTable, RedTable, StepMarkTable],
+    Union[_QUEUE_TABLES],
     Field(discriminator="type"),
-    _type_among("queue", DropTailTable, RedTable, StepMarkTable),
+    _type_among("queue", *_QUEUE_TABLES),
 ]
 
 # --- error models ----------------------------------------------------------------

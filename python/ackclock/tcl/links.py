@@ -144,12 +144,42 @@ class LinkObject(Shadow):
 
 
 class QueueObject(Shadow):
-    """A link direction's queue: Queue/DropTail, Queue/RED (ns-2.35's RED,
-    with its automatic parameters: q_weight_ 0, -1 or -2, thresh_ and
-    maxthresh_ 0)."""
+    """A link direction's queue; each kind of queue says how it becomes a
+    queue of the core (`spec`)."""
 
     variables = {
         "limit_": Var(Kind.INT),
+        "curq_": Var(Kind.INT, live=True),
+    }
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.link: LinkObject | None = None
+
+    def spec(self) -> specs.Queue:
+        raise NotImplementedError  # every queue class the registry maps overrides it
+
+    def live(self, name: str) -> str | None:
+        if self.link is None or self.link.handle is None:
+            return None
+        packets, size, _ = self.link.handle.queue_now()
+        return str(packets) if name == "curq_" else None
+
+    # ns-2's queue plumbing: the link wires these itself.
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_drop_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_reset(self) -> None: ...
+
+
+class Ns2Queue(QueueObject):
+    """ns-2.35's own queues: Queue/DropTail, and Queue/RED (ns-2.35's RED, with its automatic
+    parameters: q_weight_ 0, -1 or -2, thresh_ and maxthresh_ 0)."""
+
+    variables = {
         "thresh_": Var(Kind.REAL),
         "maxthresh_": Var(Kind.REAL),
         "q_weight_": Var(Kind.REAL),
@@ -164,7 +194,6 @@ class QueueObject(Shadow):
         "mark_p_": Var(Kind.REAL),
         "targetdelay_": Var(Kind.TIME),
         "ave_": Var(Kind.REAL, live=True),
-        "curq_": Var(Kind.INT, live=True),
         "cur_max_p_": Var(Kind.REAL, live=True),
         "summarystats_": Var(Kind.BOOL, ignored="summary statistics are not printed"),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
@@ -177,10 +206,6 @@ class QueueObject(Shadow):
         "top_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
         "bottom_": Var(Kind.REAL, ignored="adaptive RED only (adaptive_ 0)"),
     }
-
-    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
-        super().__init__(world, name, cls, ns2_class, args)
-        self.link: LinkObject | None = None
 
     def spec(self) -> specs.Queue:
         from ackclock.tcl.registry import check_defaults
@@ -238,14 +263,80 @@ class QueueObject(Shadow):
             return ns2_real(1 / self.number("linterm_"))
         return None
 
-    # ns-2's queue plumbing: the link wires these itself.
-    def cmd_target(self, *args: str) -> str:
-        return ""
 
-    def cmd_drop_target(self, *args: str) -> str:
-        return ""
+class CoDelQueue(QueueObject):
+    """Queue/CoDel (RFC 8289), as the CoDel patch for ns-2 names it (ns-2.35
+    itself has no CoDel): target_ and interval_ in seconds, maxpacket_ the
+    MTU below which the queue is never standing, setbit_ to mark with ECN."""
 
-    def cmd_reset(self) -> None: ...
+    variables = {
+        "target_": Var(Kind.TIME),
+        "interval_": Var(Kind.TIME),
+        "maxpacket_": Var(Kind.INT),
+        "setbit_": Var(Kind.BOOL),
+    }
+
+    def spec(self) -> specs.Queue:
+        return specs.CoDel(
+            limit=self.integer("limit_"),
+            target=self.number("target_"),
+            interval=self.number("interval_"),
+            mtu=self.integer("maxpacket_"),
+            ecn=self.flag("setbit_"),
+        )
+
+
+class FqCoDelQueue(QueueObject):
+    """Queue/FQ-CoDel (RFC 8290; ns-2.35 has none): CoDel's variables plus
+    flows_ queues served quantum_ bytes a turn; limit_ counts all queues."""
+
+    variables = {
+        **CoDelQueue.variables,
+        "flows_": Var(Kind.INT),
+        "quantum_": Var(Kind.INT),
+    }
+
+    def spec(self) -> specs.Queue:
+        return specs.FQCoDel(
+            limit=self.integer("limit_"),
+            target=self.number("target_"),
+            interval=self.number("interval_"),
+            mtu=self.integer("maxpacket_"),
+            ecn=self.flag("setbit_"),
+            flows=self.integer("flows_"),
+            quantum=self.integer("quantum_"),
+        )
+
+
+class PieQueue(QueueObject):
+    """Queue/PIE (RFC 8033), as the PIE patch for ns-2 names it (ns-2.35
+    itself has no PIE): qdelay_ref_ the target delay, tUpdate_ the update
+    period, a_ and b_ the controller's gains, max_burst_, mean_pktsize_,
+    setbit_ to mark with ECN while the probability is at most mark_p_."""
+
+    variables = {
+        "qdelay_ref_": Var(Kind.TIME),
+        "tUpdate_": Var(Kind.TIME),
+        "a_": Var(Kind.REAL),
+        "b_": Var(Kind.REAL),
+        "max_burst_": Var(Kind.TIME),
+        "mean_pktsize_": Var(Kind.INT),
+        "setbit_": Var(Kind.BOOL),
+        "mark_p_": Var(Kind.REAL),
+    }
+
+    def spec(self) -> specs.Queue:
+        return specs.PIE(
+            limit=self.integer("limit_"),
+            target=self.number("qdelay_ref_"),
+            t_update=self.number("tUpdate_"),
+            alpha=self.number("a_"),
+            beta=self.number("b_"),
+            max_burst=self.number("max_burst_"),
+            mean_packet_size=self.integer("mean_pktsize_"),
+            ecn=self.flag("setbit_"),
+            mark_threshold=self.number("mark_p_"),
+        )
 
 
 class ErrorModelObject(Shadow):

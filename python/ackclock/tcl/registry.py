@@ -52,14 +52,51 @@ def _load() -> dict[str, Ns2Class]:
     }
 
 
-NS2: dict[str, Ns2Class] = _load()
+# Queues ns-2.35 lacks that ns-2 patches add (CoDel, PIE) or that scripts
+# for later simulators use (FQ-CoDel), with the RFCs' defaults; defined as
+# Tcl classes like ns-2's own.
+EXTENSIONS: dict[str, Ns2Class] = {
+    "Queue/CoDel": Ns2Class(
+        ("Queue",),
+        {"target_": "0.005", "interval_": "0.1", "maxpacket_": "1500", "setbit_": "false"},
+    ),
+    "Queue/FQ-CoDel": Ns2Class(
+        ("Queue",),
+        {
+            "target_": "0.005",
+            "interval_": "0.1",
+            "maxpacket_": "1500",
+            "setbit_": "true",
+            "flows_": "1024",
+            "quantum_": "1514",
+        },
+    ),
+    "Queue/PIE": Ns2Class(
+        ("Queue",),
+        {
+            "qdelay_ref_": "0.015",
+            "tUpdate_": "0.015",
+            "a_": "0.125",
+            "b_": "1.25",
+            "max_burst_": "0.15",
+            "mean_pktsize_": "1500",
+            "setbit_": "false",
+            "mark_p_": "0.1",
+        },
+    ),
+}
+
+NS2: dict[str, Ns2Class] = {**_load(), **EXTENSIONS}
 
 IMPLEMENTED: dict[str, type[Shadow]] = {
     "Simulator": simulator_object.SimulatorObject,
     "Node": nodes.NodeObject,
     "SimpleLink": links.LinkObject,
-    "Queue/DropTail": links.QueueObject,
-    "Queue/RED": links.QueueObject,
+    "Queue/DropTail": links.Ns2Queue,
+    "Queue/RED": links.Ns2Queue,
+    "Queue/CoDel": links.CoDelQueue,
+    "Queue/FQ-CoDel": links.FqCoDelQueue,
+    "Queue/PIE": links.PieQueue,
     "QueueMonitor": monitors.QueueMonitor,
     "QueueMonitor/ED/Flowmon": monitors.FlowMonitor,
     "QueueMonitor/ED/Flow": monitors.FlowRecord,
@@ -144,6 +181,11 @@ def implementation(heritage: list[str]) -> tuple[type[Shadow], str]:
         f"{ns2} is an ns-2 class that ackclock does not implement "
         f"(ackclock implements: {', '.join(supported_classes())})"
     )
+
+
+def queue_types() -> list[str]:
+    """The queue types `duplex-link` and `simplex-link` accept (Queue/TYPE)."""
+    return sorted(c.removeprefix("Queue/") for c in IMPLEMENTED if c.startswith("Queue/"))
 
 
 def supported_classes() -> list[str]:

@@ -12,8 +12,6 @@ from ackclock.tcl.shadow import Shadow, ns2_real, whole
 if TYPE_CHECKING:
     from ackclock.tcl.world import World
 
-# The queue types `duplex-link` and `simplex-link` accept (Queue/TYPE).
-QUEUE_TYPES = ("DropTail", "RED")
 # Routing protocols: Static is ackclock's shortest paths; the others wait
 # for dynamic routing (issue 16).
 ROUTING = {"Static": None, "Manual": None, "Algorithmic": None}
@@ -41,10 +39,12 @@ class SimulatorObject(Shadow):
         self._link(b, a, bandwidth, delay, queue)
 
     def _link(self, a: str, b: str, bandwidth: str, delay: str, queue: str) -> str:
+        from ackclock.tcl.registry import queue_types  # the registry imports this module
+
         kind = queue.removeprefix("Queue/")
-        if kind not in QUEUE_TYPES:
+        if kind not in queue_types():
             raise TclScriptError(
-                f"queue type {queue!r} is not supported (supported: {', '.join(QUEUE_TYPES)})"
+                f"queue type {queue!r} is not supported (supported: {', '.join(queue_types())})"
             )
         src, dst = self.world.node(a), self.world.node(b)
         if src is dst:
