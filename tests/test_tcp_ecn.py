@@ -72,3 +72,23 @@ def test_dctcp_keeps_the_queue_near_k_at_full_rate_without_loss():
     assert stats["utilization"] > 0.98
     assert 12 <= stats["mean_queue_packets"] <= 20
     assert flow.stats()["ecn_reductions"] > 100
+
+
+def test_dctcp_negotiates_ecn_and_echoes_every_mark_unless_told_otherwise():
+    # As Linux does for an algorithm that needs ECN: `cc="dctcp"` alone
+    # behaves as with ecn=True and the per-packet echo; ecn=False still wins.
+    def run(**ecn: bool) -> tuple[dict, dict]:
+        sim = ac.Simulator(seed=1)
+        s, r, d = sim.node("S"), sim.node("R"), sim.node("D")
+        sim.duplex_link(s, r, "1Gb", "0ms", queue=ac.DropTail(limit=100_000))
+        bottleneck = sim.duplex_link(r, d, "10Mb", "20ms", queue=ac.StepMark(k=20, limit=300))
+        tcp = ac.TcpParams(profile="linux", cc="dctcp", mss=1448, **ecn)
+        flow = sim.tcp(s, d, app=ac.Bulk(), tcp=tcp)
+        sim.run(until=30)
+        return bottleneck.stats(), flow.stats()
+
+    implied, explicit = run(), run(ecn=True, ecn_per_packet_echo=True)
+    assert implied == explicit
+    assert implied[0]["queue_drops"] == 0 and implied[1]["ecn_reductions"] > 100
+    without = run(ecn=False)
+    assert without[0]["ecn_marks"] == 0 and without[0]["queue_drops"] > 0

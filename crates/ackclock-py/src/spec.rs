@@ -533,8 +533,11 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.max_retransmits = count("max_retransmits")?.unwrap_or(c.max_retransmits);
     c.sack = flag("sack")?.unwrap_or(c.sack);
     c.rack = flag("rack")?.unwrap_or(c.rack);
-    c.ecn = flag("ecn")?.unwrap_or(c.ecn);
-    c.ecn_per_packet_echo = flag("ecn_per_packet_echo")?.unwrap_or(c.ecn_per_packet_echo);
+    // An algorithm that reacts to the extent of marks (DCTCP) turns ECN and
+    // the per-packet echo on unless told otherwise, as Linux does.
+    let needs_ecn = c.cc.info().needs_ecn;
+    c.ecn = flag("ecn")?.unwrap_or(c.ecn || needs_ecn);
+    c.ecn_per_packet_echo = flag("ecn_per_packet_echo")?.unwrap_or(c.ecn_per_packet_echo || needs_ecn);
     c.prr = flag("prr")?.unwrap_or(c.prr);
     c.quickacks = count("quickacks")?.unwrap_or(c.quickacks);
     c.dsack = flag("dsack")?.unwrap_or(c.dsack);

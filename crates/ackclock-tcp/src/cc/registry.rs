@@ -73,6 +73,10 @@ pub struct Algorithm {
     /// The ns-2 agent classes (`Agent/TCP/Reno`) this module stands for in
     /// the Tcl front end.
     pub ns2_agents: &'static [&'static str],
+    /// It reacts to the extent of ECN marks, so a connection running it
+    /// negotiates ECN and echoes every mark unless told otherwise (Linux's
+    /// `TCP_CONG_NEEDS_ECN`).
+    pub needs_ecn: bool,
 }
 
 const ALGORITHMS: [Algorithm; 14] = [
@@ -81,6 +85,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "tahoe",
         summary: "Jacobson 1988: slow start, congestion avoidance, fast retransmit and slow start from one segment",
         params: super::reno::PARAMS,
+        needs_ecn: false,
         ns2_agents: &[],
     },
     Algorithm {
@@ -88,6 +93,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "reno",
         summary: "RFC 5681: Tahoe plus fast recovery, left on the first new ACK",
         params: super::reno::PARAMS,
+        needs_ecn: false,
         ns2_agents: &[],
     },
     Algorithm {
@@ -95,6 +101,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "newreno",
         summary: "RFC 6582: Reno whose fast recovery survives partial ACKs",
         params: super::reno::PARAMS,
+        needs_ecn: false,
         ns2_agents: &[],
     },
     Algorithm {
@@ -103,6 +110,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         summary:
             "Linux's reno (tcp_cong.c): ssthresh half of cwnd, growth by packets delivered, only when cwnd-limited",
         params: &[],
+        needs_ecn: false,
         ns2_agents: &[],
     },
     Algorithm {
@@ -110,6 +118,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "ns2-tahoe",
         summary: "ns-2 2.35's Agent/TCP window arithmetic (cwnd_ as a double count of packets)",
         params: &[],
+        needs_ecn: false,
         ns2_agents: &["Agent/TCP"],
     },
     Algorithm {
@@ -117,6 +126,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "ns2-reno",
         summary: "ns-2 2.35's Agent/TCP/Reno window arithmetic",
         params: &[],
+        needs_ecn: false,
         ns2_agents: &["Agent/TCP/Reno", "Agent/TCP/Sack1"],
     },
     Algorithm {
@@ -124,6 +134,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "ns2-newreno",
         summary: "ns-2 2.35's Agent/TCP/Newreno window arithmetic",
         params: &[],
+        needs_ecn: false,
         ns2_agents: &["Agent/TCP/Newreno"],
     },
     Algorithm {
@@ -131,6 +142,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "cubic",
         summary: "RFC 9438 CUBIC with HyStart++ (RFC 9406): a cubic function of the time since the last loss",
         params: super::cubic::PARAMS,
+        needs_ecn: false,
         ns2_agents: &[],
     },
     Algorithm {
@@ -138,6 +150,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "highspeed",
         summary: "RFC 3649 HighSpeed TCP: AIMD whose increase and decrease depend on the window",
         params: super::highspeed::PARAMS,
+        needs_ecn: false,
         ns2_agents: &[],
     },
     Algorithm {
@@ -145,6 +158,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "vegas",
         summary: "Brakmo & Peterson 1995: keeps alpha to beta segments queued, by delay",
         params: super::vegas::PARAMS,
+        needs_ecn: false,
         ns2_agents: &[],
     },
     Algorithm {
@@ -152,6 +166,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "ns2-vegas",
         summary: "ns-2 2.35's Agent/TCP/Vegas: Vegas in packets, with its fine-grained retransmissions",
         params: super::vegas::PARAMS,
+        needs_ecn: false,
         ns2_agents: &["Agent/TCP/Vegas"],
     },
     Algorithm {
@@ -159,6 +174,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "compound",
         summary: "Compound TCP (Tan et al. 2006): a loss window plus a delay window",
         params: super::compound::PARAMS,
+        needs_ecn: false,
         ns2_agents: &[],
     },
     Algorithm {
@@ -166,6 +182,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "dctcp",
         summary: "RFC 8257 DCTCP: cuts cwnd by half the estimated fraction of CE-marked bytes",
         params: super::dctcp::PARAMS,
+        needs_ecn: true,
         ns2_agents: &[],
     },
     Algorithm {
@@ -173,6 +190,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         name: "bbr",
         summary: "BBR v1 as Linux tcp_bbr.c: paces at the bottleneck bandwidth, cwnd twice the BDP",
         params: super::bbr::PARAMS,
+        needs_ecn: false,
         ns2_agents: &[],
     },
 ];
