@@ -23,7 +23,7 @@ NS2 = grid.load_fixture("ci")
 MATCHED = {
     (agent, sink)
     for agent in ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno")
-    for sink in ("Agent/TCPSink", "Agent/TCPSink/DelAck")
+    for sink in ("Agent/TCPSink", "Agent/TCPSink/DelAck", "Agent/TCPSink/Sack1")
 }
 
 

@@ -865,7 +865,8 @@ impl Simulation {
         if matches!(ep.state(), State::Closed) {
             // No connection here: refuse with a reset (RFC 9293 §3.10.7.1).
             if let Some(rst) = Endpoint::reset_for(seg) {
-                self.send_segment(now, id, node, rst, Ecn::NotEct);
+                let bytes = rst.wire_len();
+                self.send_segment(now, id, node, rst, bytes, Ecn::NotEct);
             }
             return;
         }
@@ -891,11 +892,12 @@ impl Simulation {
             self.trace_tcp_vars(now, id);
         }
         while let Some((seg, ecn)) = self.tcp(id).endpoint(side).poll_transmit(now) {
+            let bytes = self.tcp(id).endpoint(side).segment_len(&seg);
             if tracing_sender && self.tcp(id).congestion_action_due() {
                 let uid = self.next_uid;
                 self.tracer().mark_congestion_action(uid);
             }
-            self.send_segment(now, id, node, seg, ecn);
+            self.send_segment(now, id, node, seg, bytes, ecn);
             if tracing_sender {
                 self.trace_tcp_vars(now, id);
             }
@@ -939,9 +941,11 @@ impl Simulation {
     /// Always inlined: a segment is large, and passing it by value costs more
     /// than the sending itself.
     #[inline(always)]
-    fn send_segment(&mut self, now: Instant, id: u32, node: NodeId, seg: TcpRepr, ecn: Ecn) {
+    /// `tcp_bytes`: the segment's size as its sender counts it
+    /// (`Endpoint::segment_len`).
+    fn send_segment(&mut self, now: Instant, id: u32, node: NodeId, seg: TcpRepr, tcp_bytes: u32, ecn: Ecn) {
         let f = &mut self.flows[id as usize];
-        let size = ackclock_net::packet::IPV4_HEADER_BYTES + seg.wire_len();
+        let size = ackclock_net::packet::IPV4_HEADER_BYTES + tcp_bytes;
         let peer = if node == f.src {
             f.monitor.sent(now, size);
             f.dst

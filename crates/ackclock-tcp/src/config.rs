@@ -53,6 +53,11 @@ pub struct TcpConfig {
     pub prr: bool,
     /// Report duplicate segments with D-SACK (RFC 2883).
     pub dsack: bool,
+    /// Report SACK blocks as ns-2's `Agent/TCPSink/Sack1` does (its
+    /// `Sacker`, options.rs): whenever `sack` is on, negotiated or not, at
+    /// most three, taken from a stack of the blocks reported before, 8 bytes
+    /// each on the wire with no option framing.
+    pub ns2_sacker: bool,
     /// Offer ECN (RFC 3168); it is used when both ends agree.
     pub ecn: bool,
     /// Echo CE per packet (DCTCP, RFC 8257 §3.2) rather than until CWR.
@@ -126,6 +131,7 @@ impl Default for TcpConfig {
             ecn: true,
             ecn_per_packet_echo: false,
             dsack: true,
+            ns2_sacker: false,
             timestamps: true,
             timestamp_granularity: Duration::from_millis(1),
             window_scale: true,
@@ -191,6 +197,7 @@ impl TcpConfig {
             limited_transmit: true,
             sack: false,
             dsack: false,
+            ns2_sacker: true,
             ecn: false,
             timestamps: false,
             window_scale: false,

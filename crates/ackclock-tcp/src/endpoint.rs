@@ -215,6 +215,10 @@ pub struct Endpoint {
     /// most recent first, and a pending D-SACK block.
     pub(crate) sack_recent: Vec<u64>,
     pub(crate) dsack_pending: Option<(u64, u64)>,
+    /// ns-2's Sacker: the start of the latest data segment and whether it
+    /// was a duplicate, and the blocks reported before, newest first.
+    pub(crate) latest_data: Option<(u64, bool)>,
+    pub(crate) ns2_sack_stack: Vec<(u64, u64)>,
 }
 
 impl Endpoint {
@@ -316,6 +320,8 @@ impl Endpoint {
             scoreboard: Scoreboard::default(),
             sack_recent: Vec::new(),
             dsack_pending: None,
+            latest_data: None,
+            ns2_sack_stack: Vec::new(),
             cfg,
         }
     }

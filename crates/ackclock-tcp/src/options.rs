@@ -4,6 +4,7 @@
 
 use crate::endpoint::Endpoint;
 use ackclock_core::{Duration, Instant};
+use ackclock_wire::tcp::TCP_HEADER_BYTES;
 use ackclock_wire::{SeqNum, TcpOptions, TcpRepr};
 
 /// RFC 7323 §2.3: the largest shift.
@@ -11,6 +12,8 @@ const MAX_WINDOW_SHIFT: u8 = 14;
 /// SACK blocks kept in recency order, more than the header can carry, so
 /// older blocks reappear once newer ones are filled.
 const RECENT_BLOCKS: usize = 8;
+/// ns-2's sinks report at most three blocks (`max_sack_blocks_`, NSA).
+const NS2_SACK_BLOCKS: usize = 3;
 
 impl Endpoint {
     /// Our timestamp clock (RFC 7323 §5.4), offset by the ISN so that
@@ -64,8 +67,69 @@ impl Endpoint {
         if self.ts_ok {
             o.timestamps = Some((self.ts_clock(now), self.ts_recent.unwrap_or(0)));
         }
-        if self.sack_ok {
+        if self.cfg.ns2_sacker {
+            if self.cfg.sack {
+                self.fill_ns2_sack_blocks(o);
+            }
+        } else if self.sack_ok {
             self.fill_sack_blocks(o);
+        }
+    }
+
+    /// ns-2's `Sacker::append_ack` (tcp-sink.cc), which ns-2 results depend
+    /// on through the ACKs' sizes: the block around the segment just
+    /// received (none if it was at or below the cumulative ACK), then the
+    /// blocks of earlier ACKs as reported then, newest first, dropping
+    /// those the new block covers; everything forgotten once no data is out
+    /// of order. (ns-2's D-SACK, off by default, is not modelled.)
+    fn fill_ns2_sack_blocks(&mut self, o: &mut TcpOptions) {
+        let Some((latest, duplicate)) = self.latest_data else { return };
+        let highest = self.ooo.as_slice().last().map_or(self.rcv_nxt, |&(_, end)| end);
+        if self.ooo.is_empty() && !self.ns2_sack_stack.is_empty() {
+            self.ns2_sack_stack.clear();
+            return;
+        }
+        if self.ooo.is_empty() && !duplicate {
+            return;
+        }
+        let wire = |e: &Endpoint, (s, t): (u64, u64)| (e.irs + s as u32, e.irs + t as u32);
+        let mut reported = 0;
+        let newest = if latest < self.rcv_nxt {
+            (0, self.rcv_nxt)
+        } else {
+            let block = self.ooo.as_slice().iter().copied().find(|&(s, e)| s <= latest && latest < e);
+            let block = block.unwrap_or((latest, latest));
+            o.sack.push(wire(self, block));
+            reported += 1;
+            block
+        };
+        let mut k = 0;
+        while reported < NS2_SACK_BLOCKS && k < self.ns2_sack_stack.len() {
+            let (left, right) = self.ns2_sack_stack[k];
+            if right > highest {
+                break;
+            }
+            if newest.0 <= left && right <= newest.1 {
+                self.ns2_sack_stack.remove(k);
+                continue;
+            }
+            o.sack.push(wire(self, (left, right)));
+            reported += 1;
+            k += 1;
+        }
+        if latest >= self.rcv_nxt {
+            self.ns2_sack_stack.truncate(NS2_SACK_BLOCKS - 1);
+            self.ns2_sack_stack.insert(0, newest);
+        }
+    }
+
+    /// The segment's TCP bytes on the wire: options as encoded, or ns-2's
+    /// TCP header, which counts 8 bytes a SACK block and nothing else.
+    pub fn segment_len(&self, seg: &TcpRepr) -> u32 {
+        if self.cfg.ns2_sacker {
+            TCP_HEADER_BYTES + 8 * seg.options.sack.as_slice().len() as u32 + seg.payload_len
+        } else {
+            seg.wire_len()
         }
     }
 

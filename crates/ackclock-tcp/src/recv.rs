@@ -46,15 +46,18 @@ impl Endpoint {
         let start = seq.max(self.rcv_nxt);
         let end = (seq + u64::from(len)).min(self.receive_edge().max(self.rcv_nxt));
         if end <= start {
+            self.latest_data = Some((seq, true));
             self.acknowledge_duplicate(now, seq, len);
             return;
         }
+        self.latest_data = Some((seq, false));
         self.drain(now);
         if start > self.rcv_nxt {
             // RFC 5681 §4.2: out-of-order data is acknowledged at once.
             let before = self.ooo.bytes();
             self.ooo.insert(start, end);
             if self.ooo.bytes() == before {
+                self.latest_data = Some((seq, true));
                 self.note_duplicate(start, end);
             }
             self.note_out_of_order(start);
