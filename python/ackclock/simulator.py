@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
@@ -221,17 +222,15 @@ class Simulator:
 
     def _changing(self, a: Any, b: Any) -> list[Link]:
         """The directions a link change applies to: both of the link `a`
-        (b None), or every link between the nodes a and b."""
+        (b None), each of the links in the list `a`, or every link between
+        the nodes a and b."""
+        if isinstance(a, (list, tuple)) and b is None:
+            return [self._own_link(link, "a") for link in a]
         if isinstance(a, Link) and b is None:
             if a not in self._links:
                 raise ParameterError("a", f"{a!r} is not a link of this simulation")
             return [a] if a.reverse is None else [a, a.reverse]
         return self.links_between(a, b)
-
-    def _own_link(self, link: Any) -> Link:
-        if not isinstance(link, Link) or link not in self._links:
-            raise ParameterError("links", f"{link!r} is not a link of this simulation")
-        return link
 
     def _own_node(self, node: Any, parameter: str) -> Node:
         if not isinstance(node, Node) or not node.belongs_to(self._native):
@@ -325,21 +324,32 @@ class Simulator:
         self._native.add_route(node.id, dst.id, via.id)
 
     def link_down(
-        self, a: Node | Link, b: Node | None = None, at: units.Duration | None = None
+        self,
+        a: Node | Link | Sequence[Link],
+        b: Node | None = None,
+        at: units.Duration | None = None,
     ) -> None:
         """Takes every link between the nodes a and b down, both ways (or both
-        directions of the link `a`), at `at` (absolute; None: now), like
-        ns-2's `rtmodel-at ... down`: what they queue or carry is lost."""
+        directions of the link `a`, or the link directions in the list `a`),
+        at `at` (absolute; None: now), like ns-2's `rtmodel-at ... down`:
+        what they queue or carry is lost."""
         change_links(self._native, self._changing(a, b), {"type": "down"}, at)
 
     def link_up(
-        self, a: Node | Link, b: Node | None = None, at: units.Duration | None = None
+        self,
+        a: Node | Link | Sequence[Link],
+        b: Node | None = None,
+        at: units.Duration | None = None,
     ) -> None:
         """Brings the links `link_down` would take down back up at `at`."""
         change_links(self._native, self._changing(a, b), {"type": "up"}, at)
 
     def link_failures(
-        self, a: Node | Link, b: Node | None = None, *, failures: network_specs.LinkFailures
+        self,
+        a: Node | Link | Sequence[Link],
+        b: Node | None = None,
+        *,
+        failures: network_specs.LinkFailures,
     ) -> None:
         """The links `link_down` would take down fail and recover over and
         over, together (ns-2's `rtmodel`)."""

@@ -751,6 +751,11 @@ impl Channel {
         self.stats.busy + partial
     }
 
+    /// Departures retired from the ledger so far: the number of the next.
+    pub fn departed(&self) -> u64 {
+        self.departed
+    }
+
     /// When the last transmission booked so far ends (in the future while
     /// packets wait).
     pub fn busy_until(&self) -> Instant {

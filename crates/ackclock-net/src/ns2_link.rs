@@ -82,6 +82,14 @@ impl Ns2Link {
         self.arrivals.push_back(OrderKey::ns2(arrival, start, offer.seq));
     }
 
+    /// The link went down: what was booked is gone; the channel's next
+    /// departure is number `next`.
+    pub fn flush(&mut self, next: u64) {
+        self.departures.clear();
+        self.arrivals.clear();
+        self.first = next;
+    }
+
     /// Whether ns-2 runs the start (or end, once `started`) of the
     /// channel's departure number `number` after the event `before`.
     pub(crate) fn runs_later(&mut self, number: u64, started: bool, before: OrderKey) -> bool {

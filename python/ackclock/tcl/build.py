@@ -22,6 +22,7 @@ def build(world: World) -> Simulator:
         node.handle = sim.node(f"n{node.id}")
     for link in world.links.values():
         _add_link(sim, link)
+    world.dynamics.apply(sim)
     _add_traces(world, sim)
     return sim
 

@@ -37,11 +37,12 @@ PACKET_TYPES = {"tcp": 0, "udp": 1, "cbr": 2, "ack": 5}
 Row = dict[str, float]
 
 
-def early_drops(monitor: Shadow, name: str) -> None:
+def early_drops(monitor: Shadow, name: str) -> str | None:
     """ns-2 counts RED's early drops apart (epdrops_, ebdrops_); ackclock
-    does not, and says so rather than read 0."""
+    does not, and says so rather than read 0. Other names have no live value."""
     if name in ("epdrops_", "ebdrops_"):
         raise TclScriptError(f"{monitor} {name}: ackclock does not count early (RED) drops apart")
+    return None
 
 
 def _sum(rows: list[Row]) -> Row:

@@ -5,16 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ackclock import units
+from ackclock.tcl.dynamics import links_of
 from ackclock.tcl.errors import NestedTclError, TclScriptError
 from ackclock.tcl.links import ErrorModelObject
 from ackclock.tcl.shadow import Shadow, ns2_real, whole
 
 if TYPE_CHECKING:
     from ackclock.tcl.world import World
-
-# Routing protocols: Static is ackclock's shortest paths; the others wait
-# for dynamic routing (issue 16).
-ROUTING = {"Static": None, "Manual": None, "Algorithmic": None}
 
 
 class SimulatorObject(Shadow):
@@ -101,17 +98,19 @@ class SimulatorObject(Shadow):
         self.world.tcl.call(link.name, command, model)
 
     def cmd_rtproto(self, protocol: str, *nodes: str) -> None:
-        if protocol not in ROUTING:
-            raise TclScriptError(
-                f"rtproto {protocol}: dynamic routing waits for the network layer v2 (issue 16); "
-                "supported: Static (shortest paths)"
-            )
+        self.world.unbuilt("routing")
+        self.world.dynamics.rtproto(protocol, [self.world.node(n) for n in nodes])
 
-    def cmd_rtmodel(self, *args: str) -> None:
-        raise TclScriptError("rtmodel: link failures wait for the network layer v2 (issue 16)")
+    def cmd_rtmodel(self, model: str, parameters: str, *nodes: str) -> str:
+        self.world.unbuilt("link failures")
+        links = links_of(self.world, [self.world.node(n) for n in nodes])
+        self.world.dynamics.rtmodel(model, self.world.tcl.split(parameters), links)
+        return ""
 
-    def cmd_rtmodel_at(self, *args: str) -> None:
-        raise TclScriptError("rtmodel-at: link failures wait for the network layer v2 (issue 16)")
+    def cmd_rtmodel_at(self, at: str, op: str, *nodes: str) -> None:
+        self.world.unbuilt("link changes")
+        links = links_of(self.world, [self.world.node(n) for n in nodes])
+        self.world.dynamics.rtmodel_at(at, op, links)
 
     def cmd_set_address_format(self, *args: str) -> None:
         """Addresses do not change routing in ackclock: flat, def, expanded

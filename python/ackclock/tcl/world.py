@@ -17,6 +17,7 @@ from ackclock.handles import Flow, TcpFlow
 from ackclock.simulator import Simulator
 from ackclock.tcl import registry
 from ackclock.tcl.agents import Agent, FullTcp, TcpAgent, TcpSink, UdpAgent
+from ackclock.tcl.dynamics import Dynamics
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.links import LinkObject
 from ackclock.tcl.nodes import NodeObject
@@ -47,6 +48,10 @@ class NamConfig:
     node_labels: dict[int, str] = field(default_factory=dict)
 
 
+# The latest time a run may reach (the clock's limit is about 53 days).
+FOREVER_S = 4.0e6
+
+
 class World:
     def __init__(self, tcl: Interp, seed: int, channels: Channels, replication: int = 0) -> None:
         self.tcl = tcl
@@ -59,6 +64,7 @@ class World:
         self.simulator: SimulatorObject | None = None
         self.nodes: list[NodeObject] = []
         self.links: dict[tuple[int, int], LinkObject] = {}
+        self.dynamics = Dynamics()
         self.rngs: list[RngObject] = []
         self.default_rng: RngObject | None = None
         self.sim: Simulator | None = None
@@ -389,7 +395,8 @@ class World:
         no event is left or the script halts it."""
         sim = self.built()
         self.flush_script_channels()
-        sim.run()
+        # The core wants an end for DV's endless updates; ns-2 has none.
+        sim.run(until=FOREVER_S if self.dynamics.endless() else None)
 
     def halt(self) -> None:
         if self.sim is not None:

@@ -412,6 +412,9 @@ impl Simulation {
             match change {
                 LinkChange::Down if c.is_up() => {
                     let flushed = c.set_down(now);
+                    if let Some(link) = self.ns2_links.get_mut(ch as usize) {
+                        link.flush(c.departed());
+                    }
                     self.discard_flushed(now, ch, flushed);
                     self.trace_link(now, ch, false);
                     topology_changed = true;
