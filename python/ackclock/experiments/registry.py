@@ -1,0 +1,96 @@
+"""Every experiment `ackclock experiment` knows: its name, the seed section
+it reproduces, a one-line summary, and its quick and full parameters.
+
+A study module (`module`) has `run(params, options) -> results` (its runs go
+through the sweep machinery into the results store in the output directory,
+so a rerun only redraws) and `write_report(results, params, out) -> paths`
+(report.md, report.json with the headline numbers, and the figures).
+`mm1` and `sack-ber` keep the commands they had (module None): their
+options are their own.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    section: str  # in the seed documents, e.g. "003 §16.2.6"
+    summary: str
+    module: str | None = None
+    quick: Mapping[str, Any] = field(default_factory=dict)
+    full: Mapping[str, Any] = field(default_factory=dict)
+
+    def load(self) -> ModuleType:
+        """The study's module (imported on demand: it needs matplotlib and pandas)."""
+        if self.module is None:
+            raise LookupError(f"experiment {self.name!r} has a command of its own")
+        return importlib.import_module(self.module)
+
+    def parameters(self, full: bool) -> Mapping[str, Any]:
+        return self.full if full else self.quick
+
+
+_CHAPTER = "ackclock.experiments.chapter."
+# basic1-long.tcl's queue limits in the chapter's table (sec. 16.2.6).
+_UTILIZATION_QUEUES = [3, 4, 5, 8, 10, 12, 16, 20, 22, 26, 30]
+# basic2.tcl's delayB values in the chapter's table (sec. 16.3.3).
+_DELAYB_TABLE = [0, 5, 23, 24, 25, 26, 35, 36, 40, 41, 45, 60, 61, 85, 110]
+
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment("mm1", "000 §2.2", "M/M/1 queue: mean response time and job distribution"),
+    Experiment("sack-ber", "002 §4.1", "TCP Reno with and without SACK over a lossy link"),
+    Experiment(
+        "utilization",
+        "003 §16.2.6",
+        "one Reno sender: bottleneck utilization against queue limit (basic1-long.tcl)",
+        _CHAPTER + "utilization",
+        quick={"queue": [3, 10, 30], "end": 1000},
+        full={"queue": _UTILIZATION_QUEUES, "end": 1000},
+    ),
+    Experiment(
+        "queue-average",
+        "003 §16.2.6.3",
+        "one Reno sender: time-averaged queue for queue limit 40 (basic1-long.tcl)",
+        _CHAPTER + "queue_average",
+        quick={"queue": [40], "end": 1000},
+        full={"queue": [35, 40, 50, 60, 80], "end": 1000},
+    ),
+    Experiment(
+        "delivered-twice",
+        "003 §16.2.6.4",
+        "one Reno sender: data packets delivered twice in slow start (basic1.tcl)",
+        _CHAPTER + "delivered_twice",
+        quick={"queue": [7], "end": 10},
+        full={"queue": [5, 7, 10, 15], "end": 10},
+    ),
+    Experiment(
+        "delayb-table",
+        "003 §16.3.3",
+        "two Reno senders, unequal delays: goodputs and their ratio (basic2.tcl)",
+        _CHAPTER + "delayb_table",
+        quick={"delayB": [0, 5, 35, 36, 110]},
+        full={"delayB": _DELAYB_TABLE},
+    ),
+    Experiment(
+        "reno-vs-vegas",
+        "003 §16.5",
+        "Reno against Vegas (alpha 3, beta 6): goodput ratio against queue size (renovegas.tcl)",
+        _CHAPTER + "reno_vs_vegas",
+        quick={"queue": [10, 20, 60, 220], "seeds": [1], "end": 300},
+        full={"queue": list(range(10, 221, 10)), "seeds": [1, 2, 3, 4, 5], "end": 300},
+    ),
+)
+
+
+def find(name: str) -> Experiment | None:
+    for experiment in EXPERIMENTS:
+        if experiment.name == name:
+            return experiment
+    return None
