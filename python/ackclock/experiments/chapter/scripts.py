@@ -28,3 +28,11 @@ def ns2_reference() -> dict[str, Any]:
     """benchmarks/ns2/reference.json: ns-2 2.35's outputs for the chapter's
     scripts (written by benchmarks/ns2/reference.py)."""
     return json.loads(chapter_script("reference.json").read_text())
+
+
+@cache
+def ns2_vegas() -> dict[str, Any]:
+    """tests/fixtures/ns2_vegas.json: ns-2 2.35's renovegas.tcl runs
+    (written by benchmarks/ns2/reno_vegas.py record)."""
+    path = NS2_DIR.parents[1] / "tests" / "fixtures" / "ns2_vegas.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
