@@ -1,0 +1,103 @@
+"""`ackclock experiment`: the registry's list, a bad name, and each chapter
+study's quick version against the chapter's published numbers (seed 003)
+and real ns-2's (benchmarks/ns2/reference.json)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ackclock.experiments.registry import EXPERIMENTS
+from conftest import run_cli
+
+
+def quick(name: str, out: Path) -> dict[str, Any]:
+    """Runs the quick version of experiment `name` into `out`; its report.json."""
+    done = run_cli("experiment", name, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert (out / "report.md").read_text().startswith("# ")
+    return json.loads((out / "report.json").read_text())
+
+
+def test_list_shows_every_registered_experiment_with_its_seed_section() -> None:
+    done = run_cli("experiment", "--list")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == len(EXPERIMENTS)
+    for line, experiment in zip(lines, EXPERIMENTS):
+        assert line.split()[0] == experiment.name
+        assert f"seed {experiment.section}" in line
+    assert {"mm1", "sack-ber", "utilization", "reno-vs-vegas"} <= {e.name for e in EXPERIMENTS}
+
+
+def test_an_unknown_experiment_is_one_line_and_status_2() -> None:
+    done = run_cli("experiment", "no-such-study")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "ackclock: error: experiment 'no-such-study' is not one of ackclock's "
+        "(ackclock experiment --list)"
+    ]
+
+
+def test_utilization_rows_are_the_chapters_and_ns2s_to_the_packet(tmp_path: Path) -> None:
+    rows = quick("utilization", tmp_path)["rows"]
+    assert set(rows) == {"3", "10", "30"}
+    for row in rows.values():  # tolerance 0: the script is deterministic
+        assert row["received"] == row["published"] == row["ns2"]
+    assert rows["10"]["utilization_pct"] == pytest.approx(89.3, abs=0.05)
+    assert (tmp_path / "utilization.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "utilization.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_queue_average_for_queue_40_is_the_chapters_23_76(tmp_path: Path) -> None:
+    row = quick("queue-average", tmp_path)["rows"]["40"]
+    assert row["avg_queue"] == pytest.approx(23.76, abs=0.005)  # the chapter's two decimals
+    assert row["avg_queue"] == pytest.approx(row["ns2"], rel=1e-12)  # ns-2 2.35: 23.7552718...
+    assert row["theory"] == 22.5
+
+
+def test_delivered_twice_finds_the_chapters_13_packets(tmp_path: Path) -> None:
+    row = quick("delivered-twice", tmp_path)["rows"]["7"]
+    assert row["delivered_twice"] == 13
+    assert row["seqnos"] == row["published"] == row["ns2"]
+    assert row["seqnos"] == [43, 45, 47, 49, 51, 53, 55, 57, 58, 59, 60, 61, 62]
+
+
+def test_a_rerun_only_redraws(tmp_path: Path) -> None:
+    quick("delivered-twice", tmp_path)
+
+    def runs() -> list[tuple[Any, ...]]:
+        with sqlite3.connect(tmp_path / "runs.db") as db:
+            return db.execute("SELECT scenario_hash, finished_at FROM runs").fetchall()
+
+    before = runs()
+    (tmp_path / "report.md").unlink()
+    quick("delivered-twice", tmp_path)
+    assert runs() == before and len(before) == 1
+
+
+def test_delayb_table_rows_are_the_chapters_goodputs(tmp_path: Path) -> None:
+    rows = quick("delayb-table", tmp_path)["rows"]
+    assert set(rows) == {"0", "5", "35", "36", "110"}
+    for row in rows.values():  # tolerance 0 on the goodputs; the ratio to its 3 decimals
+        assert [row["recv0"], row["recv1"]] == row["published"][:2] == row["ns2"]
+        assert row["ratio"] == pytest.approx(row["published"][2], abs=5e-4)
+    # The phase effect the chapter points at: 35 -> 36 ms jumps from 1.49 to 7.16.
+    assert rows["36"]["ratio"] > 4 * rows["35"]["ratio"]
+
+
+def test_reno_vs_vegas_ratio_near_the_chapters_and_ns2s(tmp_path: Path) -> None:
+    report = quick("reno-vs-vegas", tmp_path)
+    rows = report["rows"]
+    # Sec. 16.5: "about 1.1" at queue 20 over 300 s; within 10%.
+    assert rows["graph_q20_ratio"] == pytest.approx(report["published_q20_ratio"], rel=0.1)
+    # ns-2 2.35, same script and generator seed: within 3% at 20, 60 and 220.
+    for queue in ("20", "60", "220"):
+        assert rows[queue]["ratios"][0] == pytest.approx(rows[queue]["ns2"][0], rel=0.03)
+    # Vegas is swamped by large queues.
+    assert rows["220"]["ratios"][0] > 10 * rows["20"]["ratios"][0]
+    assert (tmp_path / "cwnd.svg").is_file() and (tmp_path / "goodput_ratio.png").is_file()
