@@ -101,3 +101,21 @@ def test_reno_vs_vegas_ratio_near_the_chapters_and_ns2s(tmp_path: Path) -> None:
     # Vegas is swamped by large queues.
     assert rows["220"]["ratios"][0] > 10 * rows["20"]["ratios"][0]
     assert (tmp_path / "cwnd.svg").is_file() and (tmp_path / "goodput_ratio.png").is_file()
+
+
+def test_phase_effects_have_the_chapters_5_ms_period(tmp_path: Path) -> None:
+    report = quick("phase-effects", tmp_path)
+    assert report["period_ms"] == report["published_period_ms"] == 5  # the lag, in 1 ms steps
+    # The delays ns-2 ran (sec. 16.3.3's 0, 5, 23, 24, 25): the same goodputs, tolerance 0.
+    assert report["ns2_rows_equal"] == report["ns2_rows_checked"] == 5
+    assert (tmp_path / "phase.png").is_file()
+
+
+def test_overhead_damps_the_oscillation_as_in_the_chapter(tmp_path: Path) -> None:
+    rows = quick("overhead", tmp_path)["rows"]
+    # Mean deviation of ratio1 over delayB 25-55: within 20% of the chapter's 1.286 and
+    # 0.090 (the quick grid samples every other ms; overhead > 0 is a random draw).
+    for overhead in ("0", "0.02"):
+        row = rows[overhead]
+        assert row["mean_deviation"] == pytest.approx(row["published"], rel=0.2)
+    assert rows["0"]["mean_deviation"] > 5 * rows["0.02"]["mean_deviation"]

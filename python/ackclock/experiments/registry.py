@@ -79,6 +79,22 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"delayB": _DELAYB_TABLE},
     ),
     Experiment(
+        "phase-effects",
+        "003 §16.3.4",
+        "two Reno senders: goodput ratio against delayB 0-50 ms, period 5 ms (basic2.tcl)",
+        _CHAPTER + "phase_effects",
+        quick={"delayB": "0:25:1"},
+        full={"delayB": "0:50:0.5"},
+    ),
+    Experiment(
+        "overhead",
+        "003 §16.3.6",
+        "two Reno senders: ratio1 against delayB 25-55 ms for overhead 0 to 0.02 (basic2.tcl)",
+        _CHAPTER + "overhead",
+        quick={"overhead": [0, 0.02], "delayB": "25:55:2"},
+        full={"overhead": [0, 0.005, 0.01, 0.02], "delayB": "25:55:1"},
+    ),
+    Experiment(
         "reno-vs-vegas",
         "003 §16.5",
         "Reno against Vegas (alpha 3, beta 6): goodput ratio against queue size (renovegas.tcl)",

@@ -13,12 +13,10 @@ from typing import Any
 
 import pandas as pd
 
-from ackclock.experiments.chapter.scripts import chapter_script, ns2_reference
+from ackclock.experiments.chapter.basic2 import basic2
+from ackclock.experiments.chapter.scripts import ns2_reference
 from ackclock.experiments.study import Options, markdown_table, run_sweep, save_report
-from ackclock.sweeps import Script
 
-# basic2.tcl's last line: delayB overhead recv0 recv1 rttratio rttratio2 actualratio ratio1 ratio2
-COLUMNS = ["-", "-", "recv0", "recv1", "rttratio", "rttratio2", "actualratio", "-", "-"]
 # Sec. 16.3.3's table: delayB -> (A-D goodput, B-D goodput, goodput ratio).
 PUBLISHED = {
     0: (14863, 14771, 1.006),
@@ -40,8 +38,7 @@ PUBLISHED = {
 
 
 def run(params: Mapping[str, Any], options: Options) -> pd.DataFrame:
-    base = Script(chapter_script("basic2.tcl"), ["{delayB}"], COLUMNS)
-    return run_sweep(base, {"delayB": params["delayB"]}, options)
+    return run_sweep(basic2(["{delayB}"]), {"delayB": params["delayB"]}, options)
 
 
 def write_report(frame: pd.DataFrame, params: Mapping[str, Any], out: Path) -> list[Path]:

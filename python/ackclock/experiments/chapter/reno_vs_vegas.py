@@ -19,12 +19,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ackclock.confidence import mean_confidence_interval
-from ackclock.experiments.chapter.scripts import chapter_script, ns2_vegas
+from ackclock.experiments.chapter.basic2 import renovegas
+from ackclock.experiments.chapter.scripts import ns2_vegas
 from ackclock.experiments.study import Options, markdown_table, run_sweep, save_report
-from ackclock.sweeps import Script
 
-# renovegas.tcl's last line, as basic2.tcl's; recv0 is Reno's, recv1 Vegas's.
-COLUMNS = ["-", "-", "recv0", "recv1", "-", "-", "-", "-", "-"]
+# recv0 is Reno's packets received, recv1 Vegas's.
 ARGV = ["0", "0.002", "8.0", "{end}", "{queue}", "{rng}"]
 # The chapter's cwnd graph and its one number: queue 20, first 300 s, ratio about 1.1.
 GRAPH_QUEUE, GRAPH_END_S, PUBLISHED_RATIO_Q20 = 20, 300, 1.1
@@ -37,11 +36,10 @@ class Results:
 
 
 def run(params: Mapping[str, Any], options: Options) -> Results:
-    script = chapter_script("renovegas.tcl")
     grid = {"queue": params["queue"], "rng": params["seeds"], "end": params["end"]}
-    frame = run_sweep(Script(script, ARGV, COLUMNS), grid, options)
+    frame = run_sweep(renovegas(ARGV), grid, options)
     graph = run_sweep(
-        Script(script, ARGV, COLUMNS, analysis="ackclock.experiments.chapter.traces:cwnd_series"),
+        renovegas(ARGV, analysis="ackclock.experiments.chapter.traces:cwnd_series"),
         {"queue": GRAPH_QUEUE, "rng": 1, "end": GRAPH_END_S},
         options,
     )
