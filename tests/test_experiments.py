@@ -119,3 +119,12 @@ def test_overhead_damps_the_oscillation_as_in_the_chapter(tmp_path: Path) -> Non
         row = rows[overhead]
         assert row["mean_deviation"] == pytest.approx(row["published"], rel=0.2)
     assert rows["0"]["mean_deviation"] > 5 * rows["0.02"]["mean_deviation"]
+
+
+def test_drop_clusters_are_the_chapters_clusterdict(tmp_path: Path) -> None:
+    rows = quick("drop-clusters", tmp_path)["rows"]
+    # overhead 0: every loss event is one drop of each flow, as the chapter says.
+    assert rows["0"]["published_only_1_1"] and list(rows["0"]["clusters"]) == ["1,1"]
+    # overhead 0.008: {(1,1): 674, (1,2): 1, (2,1): 1}, tolerance 0 (ns-2's generator).
+    assert rows["0.008"]["clusters"] == rows["0.008"]["published"]
+    assert rows["0.008"]["published"] == {"1,1": 674, "1,2": 1, "2,1": 1}

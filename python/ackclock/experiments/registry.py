@@ -95,6 +95,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"overhead": [0, 0.005, 0.01, 0.02], "delayB": "25:55:1"},
     ),
     Experiment(
+        "drop-clusters",
+        "003 §16.4.4",
+        "two Reno senders, equal paths: drops per flow in each loss event against overhead",
+        _CHAPTER + "drop_clusters",
+        quick={"overhead": [0, 0.008], "end": 3000},
+        full={"overhead": [0, 0.0012, 0.003, 0.0055, 0.008, 0.02], "end": 3000},
+    ),
+    Experiment(
         "reno-vs-vegas",
         "003 §16.5",
         "Reno against Vegas (alpha 3, beta 6): goodput ratio against queue size (renovegas.tcl)",

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from ackclock.analysis import (
+    cluster_counts,
     cwnd_frame,
+    drop_clusters,
     packets_delivered_twice,
     read_ns2_trace,
     time_weighted_mean_queue,
@@ -35,3 +37,22 @@ def cwnd_series(workdir: Path) -> dict[str, Any]:
     """Both senders' cwnd_ records of renovegas.tcl, as a time series (sec. 16.5)."""
     _, variables = read_ns2_trace(workdir / "renovegas.tr")
     return {"cwnd": cwnd_frame(variables)}
+
+
+# Sec. 16.4.2.1 and 16.4.4: teeth.py counts from STARTPOINT (after slow start)
+# and clusters drops with a granularity of 1.5 to 2 s.
+STARTPOINT_S = 3.0
+DC_GRANULARITY_S = 2.0
+
+
+def drop_cluster_counts(workdir: Path) -> dict[str, Any]:
+    """teeth.py's clusterdict for basic2.tcl's trace: "d0,d1:count" pairs,
+    most frequent first, and the number of clusters."""
+    packets, _ = read_ns2_trace(workdir / "basic2.tr")
+    clusters = drop_clusters(packets, DC_GRANULARITY_S, start=STARTPOINT_S)
+    counts = cluster_counts(clusters)
+    pairs = [
+        f"{row.drops_fid0},{row.drops_fid1}:{row.clusters}"
+        for row in counts.itertuples(index=False)
+    ]
+    return {"clusterdict": " ".join(pairs), "loss_events": len(clusters)}
