@@ -128,3 +128,13 @@ def test_drop_clusters_are_the_chapters_clusterdict(tmp_path: Path) -> None:
     # overhead 0.008: {(1,1): 674, (1,2): 1, (2,1): 1}, tolerance 0 (ns-2's generator).
     assert rows["0.008"]["clusters"] == rows["0.008"]["published"]
     assert rows["0.008"]["published"] == {"1,1": 674, "1,2": 1, "2,1": 1}
+
+
+def test_loss_vs_cwnd_counts_are_the_chapters(tmp_path: Path) -> None:
+    row = quick("loss-vs-cwnd", tmp_path)["rows"]["7/1000"]
+    ours, published = row["ackclock"], row["published"]
+    for key in ("acked", "loss_events", "peak"):  # 94915, 512, 20.935; tolerance 0
+        assert ours[key] == published[key] == row["ns2"][key]
+    assert ours["model_cwnd"] == pytest.approx(16.7, abs=0.05)  # the chapter's 1.225/sqrt(p)
+    # The chapter's reading: the model is "quite reasonable" against the true mean (15.7).
+    assert ours["mean_cwnd"] == pytest.approx(15.7, rel=0.02)

@@ -71,6 +71,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"queue": [5, 7, 10, 15], "end": 10},
     ),
     Experiment(
+        "loss-vs-cwnd",
+        "003 §16.2.6.5",
+        "one Reno sender, 1000 s: loss events, p and 1.225/sqrt(p) against the mean cwnd",
+        _CHAPTER + "loss_vs_cwnd",
+        quick={"queue": [7], "end": 1000},
+        full={"queue": [5, 7, 10, 15], "end": 1000},
+    ),
+    Experiment(
         "delayb-table",
         "003 §16.3.3",
         "two Reno senders, unequal delays: goodputs and their ratio (basic2.tcl)",

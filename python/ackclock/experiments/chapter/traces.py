@@ -7,12 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ackclock.analysis import (
     cluster_counts,
     cwnd_frame,
     drop_clusters,
     packets_delivered_twice,
     read_ns2_trace,
+    teeth,
     time_weighted_mean_queue,
 )
 
@@ -56,3 +59,22 @@ def drop_cluster_counts(workdir: Path) -> dict[str, Any]:
         for row in counts.itertuples(index=False)
     ]
     return {"clusterdict": " ".join(pairs), "loss_events": len(clusters)}
+
+
+def sawtooth(workdir: Path) -> dict[str, Any]:
+    """basic1.tcl's sender after slow start (sec. 16.2.6.5): packets ACKed,
+    loss responses (cwnd decreases from STARTPOINT), the highest peak, and
+    cwnd's time average from STARTPOINT to the last record."""
+    _, variables = read_ns2_trace(workdir / "basic1.tr")
+    cwnd = cwnd_frame(variables)
+    found = teeth(cwnd, start=STARTPOINT_S)
+    after = cwnd[cwnd["time"] >= STARTPOINT_S]
+    times, values = after["time"].to_numpy(), after["cwnd"].to_numpy()
+    mean = float(np.sum(values[:-1] * np.diff(times)) / (times[-1] - times[0]))
+    acks = variables[variables["name"] == "ack_"]["value"]
+    return {
+        "acked": int(acks.iloc[-1]),
+        "loss_events": len(found),
+        "peak": float(found["peak"].max()),
+        "mean_cwnd": mean,
+    }
