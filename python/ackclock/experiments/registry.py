@@ -103,6 +103,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"overhead": [0, 0.005, 0.01, 0.02], "delayB": "25:55:1"},
     ),
     Experiment(
+        "sack-vs-reno",
+        "003 §16.4.2",
+        "two senders at 8 Mbit/s, SACK against Reno: utilization for delayB 0 and 400 ms",
+        _CHAPTER + "sack_vs_reno",
+        quick={"delayB": [0, 400], "end": 300},
+        full={"delayB": [0, 400], "end": 3000},
+    ),
+    Experiment(
         "drop-clusters",
         "003 §16.4.4",
         "two Reno senders, equal paths: drops per flow in each loss event against overhead",
