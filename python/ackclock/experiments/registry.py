@@ -103,6 +103,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"overhead": [0, 0.005, 0.01, 0.02], "delayB": "25:55:1"},
     ),
     Experiment(
+        "rtt-fairness",
+        "003 §16.3.10",
+        "two senders at 8 Mbit/s: goodput ratio against RTT ratio, fitted exponent (Reno, SACK)",
+        _CHAPTER + "rtt_fairness",
+        quick={"end": 300, "reno": "0:400:50", "sack": "0:400:50"},
+        full={"end": 3000, "reno": "0:400:1", "sack": "0:400:5"},
+    ),
+    Experiment(
         "sack-vs-reno",
         "003 §16.4.2",
         "two senders at 8 Mbit/s, SACK against Reno: utilization for delayB 0 and 400 ms",
