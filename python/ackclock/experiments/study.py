@@ -86,13 +86,3 @@ def save_report(
     for name, figure in (figures or {}).items():
         paths += [save_figure(figure, out / f"{name}.{suffix}") for suffix in ("png", "svg")]
     return paths
-
-
-def ratio_note(ours: float, published: float, what: str, tolerance: float) -> str:
-    """A sentence comparing ackclock's value with the published one."""
-    if published == 0:
-        return f"{what}: ackclock {ours:g}, published {published:g}."
-    relative = ours / published - 1
-    if abs(relative) <= tolerance:
-        return f"{what}: within {tolerance:.0%} of the published value ({relative:+.2%})."
-    return f"{what}: ackclock differs from the published value by {relative:+.1%}."
