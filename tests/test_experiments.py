@@ -163,3 +163,16 @@ def test_rtt_fairness_exponent_lies_between_the_two_models(tmp_path: Path) -> No
         assert 1 < row["alpha"] < 2
         assert row["alpha"] == pytest.approx(row["published_alpha"], abs=0.3)
         assert row["ratio2_past_120"] == pytest.approx(0.5, abs=0.15)
+
+
+def test_dask_runs_give_the_same_numbers(tmp_path: Path) -> None:
+    done = run_cli("experiment", "delivered-twice", "--dask", "local:1", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    row = json.loads((tmp_path / "report.json").read_text())["rows"]["7"]
+    assert row["delivered_twice"] == 13
+
+
+def test_a_bad_dask_address_is_one_line_and_status_2(tmp_path: Path) -> None:
+    done = run_cli("experiment", "delivered-twice", "--dask", "nowhere", "--out", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "'nowhere' is not an executor" in done.stderr
