@@ -103,6 +103,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"overhead": [0, 0.005, 0.01, 0.02], "delayB": "25:55:1"},
     ),
     Experiment(
+        "telnet",
+        "003 §16.3.7",
+        "two Reno senders with telnet traffic: ratio1 against delayB 25-55 ms per density",
+        _CHAPTER + "telnet",
+        quick={"density": [0, 0.01], "delayB": "25:55:3", "end": 1000},
+        full={"density": [0, 0.0025, 0.005, 0.01], "delayB": "25:55:1", "end": 3000},
+    ),
+    Experiment(
         "rtt-fairness",
         "003 §16.3.10",
         "two senders at 8 Mbit/s: goodput ratio against RTT ratio, fitted exponent (Reno, SACK)",
