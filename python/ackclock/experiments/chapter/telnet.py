@@ -33,8 +33,8 @@ def write_report(frame: pd.DataFrame, params: Mapping[str, Any], out: Path) -> l
         "density",
         "telnet density {value}",
         {0.0: 1.36, 0.01: 0.084},
-        "the telnet traffic is random (ns-2's generator), and the chapter's curve is one "
-        "draw, sampled at its own delays." + length,
+        "the chapter prints neither its telnet script nor the delays its curve samples, and "
+        "with telnet each run is one draw of ns-2's generator." + length,
     )
     return write_oscillation_report(
         frame,
