@@ -559,7 +559,7 @@ def mm1_command(replications: int, jobs: int, seed: int, out: Path) -> None:
     from ackclock.experiments import mm1  # imports matplotlib, which only experiments need
 
     _output_directory(out)
-    result = mm1.run(seed=seed, replications=replications, jobs=jobs)
+    result = mm1.run(seed=seed, replications=replications, jobs=jobs, db=out / "runs.db")
     click.echo(mm1.format_report(result))
     for path in mm1.write_outputs(result, out):
         click.echo(f"wrote {path}")
