@@ -618,6 +618,7 @@ def sack_ber_command(seeds: int, size: int, bers: tuple[float, ...], seed: int, 
 
     chosen = tuple(sorted(set(bers))) if bers else sack_ber.PAPER_BERS
     _output_directory(out)
+    # No results store in --out: its files are the three the command has always written.
     result = sack_ber.run(seed=seed, seeds=seeds, size=size, bers=chosen)
     click.echo(sack_ber.format_report(result))
     for path in sack_ber.write_outputs(result, out):
