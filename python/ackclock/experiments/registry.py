@@ -45,6 +45,26 @@ _DELAYB_TABLE = [0, 5, 23, 24, 25, 26, 35, 36, 40, 41, 45, 60, 61, 85, 110]
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("mm1", "000 §2.2", "M/M/1 queue: mean response time and job distribution"),
+    Experiment(
+        "tcp-friendly",
+        "000 §5.1",
+        "Reno over 1 Gbit/s, RTT 60 ms, random loss: throughput against 1.22 MSS/(RTT sqrt(p))",
+        "ackclock.experiments.tcp_friendly",
+        quick={
+            "mss": [1460, 536],
+            "rwnd": [65535],
+            "loss": [0.002, 0.005, 0.01, 0.02],
+            "bits": 10**8,
+            "seeds": 3,
+        },
+        full={
+            "mss": [1460, 536],
+            "rwnd": [65535, 131072],
+            "loss": [*(n / 1000 for n in range(21)), 0.03, 0.04, 0.05],
+            "bits": 10**9,
+            "seeds": 10,
+        },
+    ),
     Experiment("sack-ber", "002 §4.1", "TCP Reno with and without SACK over a lossy link"),
     Experiment(
         "utilization",

@@ -39,13 +39,13 @@ def run_sweep(
     base: BaseSpec,
     parameters: Mapping[str, Any],
     options: Options,
-    zips: Sequence[Mapping[str, Any]] = (),
+    replications: int = 1,
 ) -> pd.DataFrame:
     """The sweep's rows, all of them ok (runs finished earlier come from the store)."""
     frame = sweep(
         base,
         parameters,
-        zips=zips,
+        replications=replications,
         seed=options.seed,
         db=options.out / RUNS_DB,
         executor=options.executor,
