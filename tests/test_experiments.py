@@ -200,3 +200,21 @@ def test_tcp_friendly_throughput_follows_the_formula_up_to_one_percent(tmp_path:
         else:
             # Beyond, the formula overestimates (timeouts), as the paper found.
             assert 0.6 < ratio < 1 and row["timeouts"] > 1, row
+
+
+def test_asymmetric_connection_findings_and_k(tmp_path: Path) -> None:
+    report = quick("asymmetric", tmp_path)
+    assert report["k"] == pytest.approx(9.5, abs=0.05)  # the paper's normalized ratio
+    rows = {(r["mss"], r["delayed_ack"], r["loss"]): r for r in report["rows"]}
+    for delayed in (False, True):
+        for loss in (0, 0.005, 0.01, 0.02):  # the larger MSS is faster (paper, Fig. 5-4)
+            big, small = rows[(1460, delayed, loss)], rows[(536, delayed, loss)]
+            assert big["throughput_bps"] > small["throughput_bps"]
+        # The mean cwnd peaks at zero loss (Fig. 5-5): at least ten times any lossy run's.
+        lossy = max(rows[(1460, delayed, p)]["mean_cwnd"] for p in (0.005, 0.01, 0.02))
+        assert rows[(1460, delayed, 0)]["mean_cwnd"] > 10 * lossy
+    # Delayed ACKs are faster at moderate loss (the paper's finding), by over 20% at 0.5%.
+    for mss in (536, 1460):
+        on, off = rows[(mss, True, 0.005)], rows[(mss, False, 0.005)]
+        assert on["throughput_bps"] > 1.2 * off["throughput_bps"]
+    assert (tmp_path / "cwnd.svg").is_file()

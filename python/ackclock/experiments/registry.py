@@ -65,6 +65,19 @@ EXPERIMENTS: tuple[Experiment, ...] = (
             "seeds": 10,
         },
     ),
+    Experiment(
+        "asymmetric",
+        "000 §5.2",
+        "10 Mbit/s down, 28.8 kbit/s up: throughput and mean cwnd against loss, MSS, delayed ACK",
+        "ackclock.experiments.asymmetric",
+        quick={"mss": [536, 1460], "loss": [0, 0.005, 0.01, 0.02], "bits": 10**8, "seeds": 1},
+        full={
+            "mss": [536, 1460],
+            "loss": [n / 1000 for n in range(21)],
+            "bits": 10**9,
+            "seeds": 5,
+        },
+    ),
     Experiment("sack-ber", "002 §4.1", "TCP Reno with and without SACK over a lossy link"),
     Experiment(
         "utilization",
