@@ -78,6 +78,18 @@ EXPERIMENTS: tuple[Experiment, ...] = (
             "seeds": 5,
         },
     ),
+    Experiment(
+        "compound",
+        "001",
+        "two Compound and two NewReno flows on a dumbbell: receive window, buffer size, fairness",
+        "ackclock.experiments.compound",
+        quick={"rwnd": [8192, 16384, 65535], "buffers": [10, 100, 400], "end": 100},
+        full={
+            "rwnd": [8192, 12288, 14600, 16384, 20480, 32768, 65535],
+            "buffers": [5, 10, 20, 50, 100, 200, 500, 1000],
+            "end": 300,
+        },
+    ),
     Experiment("sack-ber", "002 §4.1", "TCP Reno with and without SACK over a lossy link"),
     Experiment(
         "utilization",
