@@ -119,11 +119,11 @@ def write_report(
         buffer_numbers[str(row["buffer"])] = kbps | {"compound_share": share, "jain": row["jain"]}
     shares = [n["compound_share"] for n in buffer_numbers.values()]
     trend = (
-        "grows with the buffer, as the paper argues"
+        "grows with the buffer, as the paper argues."
         if shares[-1] > shares[0]
-        else "falls as the buffer grows, the opposite of what the paper argues: Compound's "
-        "delay window shrinks as queueing delay builds (by design, so that it takes no more "
-        "than Reno where buffers are large), so its edge is largest where the buffer is small"
+        else "does not grow with the buffer, unlike what the paper argues: Compound's delay "
+        "window shrinks as queueing delay builds (by design, so that it takes no more than "
+        "Reno where buffers are large), so its edge is largest where the buffer is small."
     )
     published = [PUBLISHED_KBPS[f] for f in FLOWS]
     markdown = "\n\n".join(
@@ -146,8 +146,9 @@ def write_report(
             "## Buffer-size dependence",
             f"Receive window {LARGE_WINDOW} bytes (window scaling), so only the bottleneck limits.",
             markdown_table(["buffer (packets)", *FLOWS, "Compound's share", "Jain"], buffer_rows),
-            f"Compound's share of the bottleneck {trend} ({shares[0]:.1%} at the smallest "
-            f"buffer, {shares[-1]:.1%} at the largest).",
+            f"Compound's share of the bottleneck, {shares[0]:.1%} at the smallest buffer and "
+            f"{shares[-1]:.1%} at the largest ({min(shares):.1%} to {max(shares):.1%}; one "
+            f"seed a point), {trend}",
         ]
     )
     headline = {
