@@ -234,3 +234,13 @@ def test_compound_window_limited_and_buffer_dependence(tmp_path: Path) -> None:
     shares = [row["compound_share"] for row in report["buffers"].values()]
     assert shares[0] > shares[-1] and shares[0] > 0.55
     assert (tmp_path / "compound.png").is_file() and (tmp_path / "buffers.svg").is_file()
+
+
+def test_processing_delay_follows_the_processor_bottleneck(tmp_path: Path) -> None:
+    rows = quick("processing-delay", tmp_path)["rows"]
+    # Goodput = min(link payload rate, MSS / (2 x service)) within 5%: the link
+    # limits up to 600 us, the processors (two packets a segment at each end) above.
+    for row in rows:
+        assert row["goodput_bps"] == pytest.approx(row["model_bps"], rel=0.05), row
+    by_service = {row["service_us"]: row["goodput_bps"] for row in rows}
+    assert by_service[2000] == pytest.approx(by_service[1000] / 2, rel=0.02)

@@ -66,6 +66,17 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         },
     ),
     Experiment(
+        "processing-delay",
+        "000 §4.1",
+        "a processor at both ends of a transfer: goodput against the service time per packet",
+        "ackclock.experiments.processing_delay",
+        quick={"distribution": ["constant"], "service_us": [0, 100, 600, 1000, 2000]},
+        full={
+            "distribution": ["constant", "exponential"],
+            "service_us": [0, 50, 100, 200, 400, 600, 800, 1000, 1500, 2000],
+        },
+    ),
+    Experiment(
         "asymmetric",
         "000 §5.2",
         "10 Mbit/s down, 28.8 kbit/s up: throughput and mean cwnd against loss, MSS, delayed ACK",
