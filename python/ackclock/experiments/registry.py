@@ -46,6 +46,17 @@ _DELAYB_TABLE = [0, 5, 23, 24, 25, 26, 35, 36, 40, 41, 45, 60, 61, 85, 110]
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("mm1", "000 §2.2", "M/M/1 queue: mean response time and job distribution"),
     Experiment(
+        "processing-delay",
+        "000 §4.1",
+        "a processor at both ends of a transfer: goodput against the service time per packet",
+        "ackclock.experiments.processing_delay",
+        quick={"distribution": ["constant"], "service_us": [0, 100, 600, 1000, 2000]},
+        full={
+            "distribution": ["constant", "exponential"],
+            "service_us": [0, 50, 100, 200, 400, 600, 800, 1000, 1500, 2000],
+        },
+    ),
+    Experiment(
         "tcp-friendly",
         "000 §5.1",
         "Reno over 1 Gbit/s, RTT 60 ms, random loss: throughput against 1.22 MSS/(RTT sqrt(p))",
@@ -63,17 +74,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
             "loss": [*(n / 1000 for n in range(21)), 0.03, 0.04, 0.05],
             "bits": 10**9,
             "seeds": 10,
-        },
-    ),
-    Experiment(
-        "processing-delay",
-        "000 §4.1",
-        "a processor at both ends of a transfer: goodput against the service time per packet",
-        "ackclock.experiments.processing_delay",
-        quick={"distribution": ["constant"], "service_us": [0, 100, 600, 1000, 2000]},
-        full={
-            "distribution": ["constant", "exponential"],
-            "service_us": [0, 50, 100, 200, 400, 600, 800, 1000, 1500, 2000],
         },
     ),
     Experiment(
