@@ -192,7 +192,7 @@ def test_the_scenario_used_for_error_cases_is_valid(tmp_path):
         (("run", DUMBBELL, "--seed", "minus one"), "'--seed'"),
         (("run", DUMBBELL, "--colour"), "No such option"),
         (("run",), "Missing argument 'FILE'"),
-        (("experiment", "mm2"), "No such command 'mm2'"),
+        (("experiment", "mm2"), "experiment 'mm2' is not one of ackclock's"),
         (("experiment", "mm1", "--replications", "1"), "'--replications'"),
     ],
 )

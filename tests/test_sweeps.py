@@ -150,6 +150,28 @@ def test_a_script_sweep_fills_its_argv_and_reads_its_output(tmp_path: Path) -> N
     assert not list(tmp_path.glob("*.tr"))
 
 
+ANALYSIS = """
+def count(workdir):
+    return {"lines": len((workdir / "note.txt").read_text().splitlines())}
+"""
+
+
+def test_a_script_analysis_reads_the_files_the_run_wrote(tmp_path: Path) -> None:
+    script = tmp_path / "note.tcl"
+    script.write_text(
+        "set f [open note.txt w]\nfor {set i 0} {$i < [lindex $argv 0]} {incr i} "
+        '{puts $f $i}\nclose $f\nputs "done=1"\n'
+    )
+    (tmp_path / "analyse.py").write_text(ANALYSIS)
+    analysis = f"{tmp_path / 'analyse.py'}:count"
+    base = Script(script, ["{n}"], analysis=analysis)
+    frame = sweep(base, {"n": [2, 5]}, db=tmp_path / "a.db", executor="threads", progress=False)
+    assert list(frame["lines"]) == [2, 5] and list(frame["done"]) == [1, 1]
+    # The analysis is part of what a run is: another one makes new runs, none makes old ones.
+    assert "analysis" in base.job({"n": 2}).identity()
+    assert "analysis" not in Script(script, ["{n}"]).job({"n": 2}).identity()
+
+
 def test_a_failing_script_run_keeps_its_last_error_line(tmp_path: Path) -> None:
     script = tmp_path / "bad.tcl"
     script.write_text('puts "[lindex $argv 0]"\nnew NoSuchClass\n')

@@ -6,6 +6,8 @@
     ackclock view [--export OUT.html] [--port P] [--no-browser] FILE [ARGS...]
     ackclock experiment mm1 [--replications R] [--jobs J] [--seed N] [--out DIR]
     ackclock experiment sack-ber [--seeds K] [--bytes SIZE] [--ber B ...] [--seed N] [--out DIR]
+    ackclock experiment NAME [--full] [--out DIR] [--dask ADDR] [--seed N]
+    ackclock experiment --list
 
 A user's mistake (bad option, missing or invalid file) prints one line
 "ackclock: error: ..." and exits with status 2; a failure inside the simulator
@@ -36,7 +38,7 @@ from ackclock.errors import (
     SimulationError,
     UnitError,
 )
-from ackclock.exit_status import CORE_ERROR, INTERRUPTED, USAGE_ERROR
+from ackclock.exit_status import CORE_ERROR, INTERRUPTED, RUNS_FAILED, USAGE_ERROR
 from ackclock.extras import MissingExtraError
 from ackclock.files import write_atomically
 from ackclock.handles import TcpFlow
@@ -463,11 +465,75 @@ def plot_queue_command(
     _save(plot_queue(packets, link[0], link[1], start=start, end=end, title=title), out)
 
 
-@cli.group(invoke_without_command=True, no_args_is_help=False)
+class _ExperimentGroup(click.Group):
+    """Names an unknown experiment in one line that says where the known ones are."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
+            raise click.UsageError(
+                f"experiment {args[0]!r} is not one of ackclock's (ackclock experiment --list)"
+            )
+        return super().resolve_command(ctx, args)
+
+
+@cli.group(cls=_ExperimentGroup, invoke_without_command=True, no_args_is_help=False)
+@click.option(
+    "--list", "show_list", is_flag=True, help="List the experiments and their seed sections."
+)
 @click.pass_context
-def experiment(ctx: click.Context) -> None:
-    """Reproduce a study from the seed documents."""
+def experiment(ctx: click.Context, show_list: bool) -> None:
+    """Reproduce a study from the seed documents (docs/experiments.md)."""
+    if show_list:
+        from ackclock.experiments.registry import EXPERIMENTS
+
+        width = max(len(e.name) for e in EXPERIMENTS)
+        for e in EXPERIMENTS:
+            click.echo(f"{e.name:<{width}}  seed {e.section:<14}  {e.summary}")
+        if ctx.invoked_subcommand is None:
+            ctx.exit(0)
     _help_without_command(ctx)
+
+
+def _study_command(name: str, section: str, summary: str) -> click.Command:
+    """`ackclock experiment NAME`: the registry's study NAME, quick or --full."""
+
+    @click.command(name, help=f"{summary} (seed {section}).")
+    @click.option("--full", is_flag=True, help="The study's whole grid (default: a quick subset).")
+    @click.option(
+        "--out",
+        type=_DirectoryType(),
+        default=Path("out") / name,
+        show_default=True,
+        help="Where the report, figures and results store (runs.db) go; a rerun "
+        "with the same options only redraws.",
+    )
+    @click.option(
+        "--dask",
+        metavar="ADDR",
+        help="Run on a Dask cluster: a scheduler address (tcp://host:8786) or local:N.",
+    )
+    @click.option("--seed", type=_SEED, default=1, show_default=True, help="ackclock tcl's seed.")
+    def command(full: bool, out: Path, dask: str | None, seed: int) -> int:
+        from ackclock.experiments.registry import find
+        from ackclock.experiments.study import Options, StudyRunsFailed
+
+        experiment = find(name)
+        assert experiment is not None
+        study = experiment.load()
+        params = experiment.parameters(full)
+        options = Options(_output_directory(out), seed, dask or "processes")
+        try:
+            results = study.run(params, options)
+        except StudyRunsFailed as error:
+            _error(str(error))
+            return RUNS_FAILED
+        for path in study.write_report(results, params, out):
+            click.echo(f"wrote {path}")
+        return 0
+
+    return command
 
 
 @experiment.command("mm1")
@@ -493,7 +559,7 @@ def mm1_command(replications: int, jobs: int, seed: int, out: Path) -> None:
     from ackclock.experiments import mm1  # imports matplotlib, which only experiments need
 
     _output_directory(out)
-    result = mm1.run(seed=seed, replications=replications, jobs=jobs)
+    result = mm1.run(seed=seed, replications=replications, jobs=jobs, db=out / "runs.db")
     click.echo(mm1.format_report(result))
     for path in mm1.write_outputs(result, out):
         click.echo(f"wrote {path}")
@@ -552,12 +618,22 @@ def sack_ber_command(seeds: int, size: int, bers: tuple[float, ...], seed: int, 
 
     chosen = tuple(sorted(set(bers))) if bers else sack_ber.PAPER_BERS
     _output_directory(out)
+    # No results store in --out: its files are the three the command has always written.
     result = sack_ber.run(seed=seed, seeds=seeds, size=size, bers=chosen)
     click.echo(sack_ber.format_report(result))
     for path in sack_ber.write_outputs(result, out):
         click.echo(f"wrote {path}")
 
 
+def _add_study_commands() -> None:
+    from ackclock.experiments.registry import EXPERIMENTS
+
+    for e in EXPERIMENTS:
+        if e.module is not None:
+            experiment.add_command(_study_command(e.name, e.section, e.summary))
+
+
+_add_study_commands()
 cli.add_command(sweep_command)
 cli.add_command(results_command)
 

@@ -7,7 +7,9 @@ exponential with mean 2 s (mu = 1/2 per s). A job's response time is its
 packet's delay; P_n is the fraction of time with n packets at the link.
 Theory: mean response time 1/(mu - lambda) = 6 s and P_n = (1 - rho) rho^n
 with rho = lambda/mu = 2/3. As in the seed, 50 replications of 10,000 jobs;
-here replication k is the same seed with independent random streams.
+here replication k is the same seed with independent random streams, run by
+the sweep machinery (all cores; with --out, stored in DIR/runs.db so that a
+rerun only redraws).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from ackclock.errors import SimulationError
 from ackclock.files import write_atomically
 from ackclock.simulator import Simulator
 from ackclock.specs import DropTail, ExponentialSize
+from ackclock.sweeps import Function, sweep
 from ackclock.tables import format_table
 
 MEAN_INTERARRIVAL_S = 3
@@ -67,9 +70,9 @@ class MM1Result:
     occupancy: list[float]  # P_n averaged over replications, n = 0..STATES-1
 
 
-def run_replication(seed: int, replication: int, jobs: int) -> Replication:
-    """One run of `jobs` jobs, until the queue has drained."""
-    sim = Simulator(seed=seed, replication=replication)
+def serve_jobs(sim: Simulator, jobs: int) -> dict[str, float]:
+    """One replication on `sim`: `jobs` jobs, until the queue has drained.
+    Returns the mean response time and P_n as "p0" ... (a sweep's columns)."""
     source, server = sim.node("source"), sim.node("server")
     link = sim.simplex_link(source, server, SERVER_BANDWIDTH_BPS, 0, queue=DropTail(limit=None))
     flow = sim.poisson(
@@ -85,13 +88,38 @@ def run_replication(seed: int, replication: int, jobs: int) -> Replication:
     if stats["rx_packets"] != jobs or stats["mean_delay_s"] is None:
         raise SimulationError(f"M/M/1: {stats['rx_packets']} of {jobs} jobs were served")
     occupancy = link.occupancy_distribution()[:STATES]
-    return Replication(stats["mean_delay_s"], occupancy + [0.0] * (STATES - len(occupancy)))
+    occupancy += [0.0] * (STATES - len(occupancy))
+    return {"mean_response_s": stats["mean_delay_s"]} | {
+        f"p{n}": p for n, p in enumerate(occupancy)
+    }
 
 
 def run(
-    seed: int = 1, replications: int = DEFAULT_REPLICATIONS, jobs: int = DEFAULT_JOBS
+    seed: int = 1,
+    replications: int = DEFAULT_REPLICATIONS,
+    jobs: int = DEFAULT_JOBS,
+    db: Path | None = None,
+    executor: str = "processes",
 ) -> MM1Result:
-    runs = [run_replication(seed, k, jobs) for k in range(replications)]
+    """`replications` replications of `seed` through the sweep machinery;
+    with `db`, a results store that a repeated run reuses."""
+    frame = sweep(
+        Function(serve_jobs),
+        {"jobs": jobs},
+        replications=replications,
+        seed=seed,
+        db=db,
+        executor=executor,
+    )
+    failed = frame[frame["status"] != "ok"]
+    if len(failed):
+        raise SimulationError(
+            f"M/M/1: {len(failed)} replications failed: {failed['error'].iloc[0]}"
+        )
+    runs = [
+        Replication(row["mean_response_s"], [row[f"p{n}"] for n in range(STATES)])
+        for _, row in frame.sort_values("replication").iterrows()
+    ]
     occupancy = [sum(r.occupancy[n] for r in runs) / len(runs) for n in range(STATES)]
     response = mean_confidence_interval([r.mean_response_s for r in runs])
     return MM1Result(seed, jobs, runs, response, occupancy)

@@ -42,6 +42,7 @@ from ackclock.errors import SimulationError
 from ackclock.files import write_atomically
 from ackclock.simulator import Simulator
 from ackclock.specs import BitErrors, DropTail
+from ackclock.sweeps import Function, sweep
 from ackclock.tables import format_table
 from ackclock.tcp_specs import Bulk, TcpParams
 
@@ -136,9 +137,8 @@ class SackBerResult:
         return sorted({p.ber for p in self.points})
 
 
-def run_once(ber: float, sack: bool, seed: int, replication: int, size: int) -> Run:
-    """One transfer of `size` bytes, to completion."""
-    sim = Simulator(seed=seed, replication=replication)
+def transfer(sim: Simulator, ber: float, sack: bool, size: int) -> None:
+    """One transfer of `size` bytes on `sim`, to completion (a sweep's run)."""
     client, server = sim.node("client"), sim.node("server")
     sim.duplex_link(client, server, WIRE_BPS, PROPAGATION, queue=DropTail(limit=QUEUE_PACKETS))
     if ber > 0:
@@ -150,16 +150,9 @@ def run_once(ber: float, sack: bool, seed: int, replication: int, size: int) -> 
     completion = stats.get("completion_time_s")
     if completion is None or stats.get("bytes_delivered") != size:
         raise SimulationError(
-            f"sack-ber: BER {ber:g}, sack {sack}, replication {replication}: the transfer did "
-            f"not complete ({stats.get('bytes_delivered')} of {size} bytes, "
-            f"client {stats.get('client_state')})"
+            f"sack-ber: BER {ber:g}, sack {sack}: the transfer did not complete "
+            f"({stats.get('bytes_delivered')} of {size} bytes, client {stats.get('client_state')})"
         )
-    return Run(
-        goodput_bps=stats["goodput_bps"],
-        completion_s=completion,
-        fast_retransmits=stats["fast_retransmits"],
-        timeouts=stats["timeouts"],
-    )
 
 
 def run(
@@ -167,14 +160,34 @@ def run(
     seeds: int = DEFAULT_SEEDS,
     size: int = DEFAULT_BYTES,
     bers: tuple[float, ...] = PAPER_BERS,
+    db: Path | None = None,
 ) -> SackBerResult:
-    """`seeds` replications (of `seed`) of each BER, without and with SACK."""
+    """`seeds` replications (of `seed`) of each BER, without and with SACK,
+    through the sweep machinery (all cores); with `db`, a results store that
+    a repeated run reuses."""
+    frame = sweep(
+        Function(transfer),
+        {"ber": list(bers), "sack": [False, True], "size": size},
+        replications=seeds,
+        seed=seed,
+        db=db,
+    )
+    failed = frame[frame["status"] != "ok"]
+    if len(failed):
+        raise SimulationError(f"{len(failed)} transfers failed: {failed['error'].iloc[0]}")
     points = []
-    for ber in bers:
-        for sack in (False, True):
-            runs = [run_once(ber, sack, seed, k, size) for k in range(seeds)]
-            interval = mean_confidence_interval([r.goodput_bps for r in runs])
-            points.append(Point(ber, sack, runs, interval))
+    for (ber, sack), rows in frame.groupby(["ber", "sack"], sort=False):
+        runs = [
+            Run(
+                goodput_bps=row["flow.transfer.goodput_bps"],
+                completion_s=row["flow.transfer.completion_time_s"],
+                fast_retransmits=int(row["flow.transfer.fast_retransmits"]),
+                timeouts=int(row["flow.transfer.timeouts"]),
+            )
+            for _, row in rows.sort_values("replication").iterrows()
+        ]
+        interval = mean_confidence_interval([r.goodput_bps for r in runs])
+        points.append(Point(float(ber), bool(sack), runs, interval))
     return SackBerResult(seed, seeds, size, points)
 
 

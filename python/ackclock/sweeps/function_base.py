@@ -59,7 +59,7 @@ def resolve(reference: str) -> Function:
     return function
 
 
-def _source(function: Function) -> str:
+def source_of(function: Function) -> str:
     """The function's source, so that editing it makes its runs new."""
     try:
         return inspect.getsource(function)
@@ -67,7 +67,7 @@ def _source(function: Function) -> str:
         return ""
 
 
-def _results(returned: Any) -> tuple[dict[str, Scalar], dict[str, Any]]:
+def function_results(returned: Any) -> tuple[dict[str, Scalar], dict[str, Any]]:
     import pandas as pd
 
     if returned is None:
@@ -108,7 +108,7 @@ class FunctionJob:
 
         function = resolve(self.function) if isinstance(self.function, str) else self.function
         sim = Simulator(seed=seed, replication=replication)
-        scalars, series = _results(function(sim, **self.parameters))
+        scalars, series = function_results(function(sim, **self.parameters))
         results = flatten(sim.results())
         clashes = sorted(set(scalars) & set(results))
         if clashes:
@@ -126,7 +126,7 @@ class FunctionBase:
         if not callable(resolved):
             raise SweepError(f"{function!r} is not a function")
         self.name = f"{resolved.__module__}.{resolved.__qualname__}"
-        self.source = _source(resolved)
+        self.source = source_of(resolved)
         self.signature = inspect.signature(resolved)
 
     def check(self, names: list[str]) -> None:

@@ -14,6 +14,11 @@ Result columns come from what the script prints on standard output:
   "0.000000 0.000000 14863 14771 1.000000 ..." with columns
   `-,-,recv0,recv1,...`.
 Fields that read as numbers are stored as numbers, others as text.
+
+An `analysis` ("module:function", importable in every worker) reads the
+files the script wrote: `analysis(workdir)` returns further results as a
+function base's do (numbers and strings are columns, DataFrames time
+series), so that a study keeps what it needs from a trace and not the trace.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ackclock.sweeps.errors import SweepError
+from ackclock.sweeps.function_base import function_results, resolve, source_of
 from ackclock.sweeps.grid import Point, Value, scalar
 from ackclock.sweeps.runs import Scalar
 
@@ -70,14 +76,19 @@ class ScriptJob:
     argv: tuple[str, ...]
     columns: tuple[str, ...] | None
     parameters: Point
+    analysis: str | None = None
+    analysis_source: str = ""
 
     def identity(self) -> dict[str, Any]:
-        return {
+        identity = {
             "script": self.text,
             "argv": list(self.argv),
             "columns": None if self.columns is None else list(self.columns),
             "parameters": self.parameters,
         }
+        if self.analysis is not None:  # absent otherwise, so that older stores stay valid
+            identity["analysis"] = [self.analysis, self.analysis_source]
+        return identity
 
     def __call__(
         self, seed: int, replication: int, workdir: Path
@@ -90,17 +101,26 @@ class ScriptJob:
         if done.returncode != 0:
             lines = [line for line in done.stderr.splitlines() if line.strip()]
             raise RuntimeError(lines[-1] if lines else f"the script exited with {done.returncode}")
-        return parse_output(done.stdout, self.columns, list(self.parameters)), {}
+        results = parse_output(done.stdout, self.columns, list(self.parameters))
+        if self.analysis is None:
+            return results, {}
+        scalars, series = function_results(resolve(self.analysis)(workdir))
+        return {**results, **scalars}, series
 
 
 class ScriptBase:
-    """An ns-2 script with its argv, `{name}` standing for parameter `name`."""
+    """An ns-2 script with its argv, `{name}` standing for parameter `name`,
+    and optionally an analysis of the files it writes ("module:function")."""
 
     kind = "script"
     default_seed = 1
 
     def __init__(
-        self, script: str | Path, argv: Sequence[str] = (), columns: Sequence[str] | None = None
+        self,
+        script: str | Path,
+        argv: Sequence[str] = (),
+        columns: Sequence[str] | None = None,
+        analysis: str | None = None,
     ) -> None:
         self.script = Path(script).resolve()
         try:
@@ -113,6 +133,8 @@ class ScriptBase:
         self.columns = None if columns is None else tuple(columns)
         if self.columns is not None and not self.columns:
             raise SweepError("columns: give at least one name")
+        self.analysis = analysis
+        self.analysis_source = "" if analysis is None else source_of(resolve(analysis))
 
     def check(self, names: list[str]) -> None:
         used = {name for argument in self.argv for name in _PLACEHOLDER.findall(argument)}
@@ -132,4 +154,12 @@ class ScriptBase:
             _PLACEHOLDER.sub(lambda match: _text(point[match.group(1)]), argument)
             for argument in self.argv
         )
-        return ScriptJob(str(self.script), self.text, argv, self.columns, point)
+        return ScriptJob(
+            str(self.script),
+            self.text,
+            argv,
+            self.columns,
+            point,
+            self.analysis,
+            self.analysis_source,
+        )

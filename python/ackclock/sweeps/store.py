@@ -182,8 +182,10 @@ class Store:
         names = [description[0] for description in cursor.description]
         frame = pd.DataFrame(cursor.fetchall(), columns=names)
         if keys is not None:
-            index = frame.set_index(list(KEY))
-            frame = index.loc[[key for key in keys if key in index.index]].reset_index()
+            # Rows picked by position: moving the key columns in and out of the
+            # index would insert columns into a frame of one block per column.
+            rows = {key: i for i, key in enumerate(frame[list(KEY)].itertuples(index=False))}
+            frame = frame.iloc[[rows[key] for key in keys if key in rows]]
         order = [name for name in names if self.roles.get(name) == "parameter"]
         order += ["seed", "replication", "status"]
         order += [name for name in names if self.roles.get(name) in ("result", "series")]

@@ -1,0 +1,38 @@
+"""The chapter's scripts and real ns-2's outputs for them, in the source tree
+(benchmarks/ns2/): the chapter studies need a checkout of ackclock."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ackclock.errors import ConfigError
+
+NS2_DIR = Path(__file__).resolve().parents[4] / "benchmarks" / "ns2"
+
+
+def chapter_script(name: str) -> Path:
+    path = NS2_DIR / name
+    if not path.is_file():
+        raise ConfigError(
+            f"{path}: the chapter's script is missing (the ns-2 chapter's studies run "
+            "from a checkout of ackclock's source tree)"
+        )
+    return path
+
+
+@cache
+def ns2_reference() -> dict[str, Any]:
+    """benchmarks/ns2/reference.json: ns-2 2.35's outputs for the chapter's
+    scripts (written by benchmarks/ns2/reference.py)."""
+    return json.loads(chapter_script("reference.json").read_text())
+
+
+@cache
+def ns2_vegas() -> dict[str, Any]:
+    """tests/fixtures/ns2_vegas.json: ns-2 2.35's renovegas.tcl runs
+    (written by benchmarks/ns2/reno_vegas.py record)."""
+    path = NS2_DIR.parents[1] / "tests" / "fixtures" / "ns2_vegas.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
