@@ -135,7 +135,18 @@ class PieSpec(TypedDict):
     mark_threshold: float
     mean_packet_size: int
 
-QueueSpec = DropTailSpec | RedSpec | StepMarkSpec | CoDelSpec | FqCoDelSpec | PieSpec
+# A buffer holding each packet an exponential time of mean mean_ps (drawn
+# again at or above cap_ps) before it may leave: seed 004's reordering.
+class DelayBufferSpec(TypedDict, total=False):
+    type: Literal["delay_buffer"]
+    limit: int | None
+    unit: Literal["packets", "bytes"]
+    mean_ps: int
+    cap_ps: int
+
+QueueSpec = (
+    DropTailSpec | RedSpec | StepMarkSpec | CoDelSpec | FqCoDelSpec | PieSpec | DelayBufferSpec
+)
 
 # Error (loss) models, one per link direction. `position`: "queue" drops the
 # packet at the link head before it enters the queue (ns-2's `lossmodel`);

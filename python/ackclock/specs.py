@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ackclock._native import (
         BitErrorSpec,
         CoDelSpec,
+        DelayBufferSpec,
         DropListSpec,
         DropSegmentsSpec,
         DropTailSpec,
@@ -560,8 +561,34 @@ def _not_a(value: Any, parameter: str, what: str, use: str) -> ParameterError:
     return ParameterError(parameter, f"{value!r} is not {what}: use {use}")
 
 
-Queue = Union[DropTail, RED, StepMark, CoDel, FQCoDel, PIE]
-QUEUES = (DropTail, RED, StepMark, CoDel, FQCoDel, PIE)
+@dataclass(frozen=True)
+class DelayBuffer(Spec):
+    """A router buffer that holds each packet for a random, exponentially
+    distributed time of mean `mean` before it may leave (delays at or above
+    `cap`, if given, are drawn again), so that packets overtake one another:
+    seed 004's model of reordering. A packet holds its place in the buffer
+    until it is sent; arrivals beyond `limit` are dropped."""
+
+    mean: units.Duration
+    cap: units.Duration | None = None
+    limit: int | None = 5
+    unit: QueueUnit = "packets"
+
+    def to_native(self) -> DelayBufferSpec:
+        limit, unit, _ = _queue_limits(self.limit, self.unit, False)
+        spec: DelayBufferSpec = {
+            "type": "delay_buffer",
+            "limit": limit,
+            "unit": unit,
+            "mean_ps": units.duration_ps(self.mean, "mean"),
+        }
+        if self.cap is not None:
+            spec["cap_ps"] = units.positive_duration_ps(self.cap, "cap")
+        return spec
+
+
+Queue = Union[DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DelayBuffer]
+QUEUES = (DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DelayBuffer)
 
 
 def queue_spec(queue: Any, parameter: str) -> QueueSpec:

@@ -19,7 +19,7 @@
 //! In ns-2's event order, an [`Ns2Link`] beside the channel keeps its times
 //! as ns-2 computes them; `send` takes it along.
 
-use crate::discipline::{Admission, Backlog, Discipline};
+use crate::discipline::{Admission, Backlog, Discipline, Next};
 use crate::held::Held;
 use crate::jitter::Jitter;
 use crate::loss::{FlowFilter, LossModel, LossPosition, LossProcess};
@@ -558,7 +558,7 @@ impl Channel {
             Admission::Accept => false,
         };
         if let Discipline::Holding(q) = &mut self.discipline {
-            q.hold(Held { packet, size, flow, ecn_capable, enqueued: now }, &mut self.dropped);
+            q.hold(Held { packet, size, flow, ecn_capable, enqueued: now }, &mut self.dropped, &mut self.aqm_rng);
             return self.after_hold(now, size, ce_marked);
         }
         let (departs, tx_end) = self.commit_departure(now, size);
@@ -611,8 +611,11 @@ impl Channel {
         }
         self.report_drops(now);
         self.note_queue_change(now);
-        if self.held > 0 && self.next_dequeue.is_none() {
-            self.next_dequeue = Some(now.max(self.busy_until));
+        // Ask again when the transmitter is free, or sooner than a wait
+        // for a packet that is not ready yet (this one may be).
+        let free = now.max(self.busy_until);
+        if self.held > 0 && self.next_dequeue.is_none_or(|t| t > free) {
+            self.next_dequeue = Some(free);
         }
         self.run_dequeues(now);
         SendOutcome::Held { wake: self.wake(), ce_marked }
@@ -629,7 +632,10 @@ impl Channel {
             let next = q.dequeue(t, &mut self.dropped);
             self.report_drops(t);
             self.next_dequeue = None;
-            if let Some(d) = next {
+            if let Next::Wait(ready) = next {
+                self.next_dequeue = Some(ready);
+            }
+            if let Next::Send(d) = next {
                 let Held { packet, size, flow, .. } = d.held;
                 self.held -= 1;
                 self.waiting_packets -= 1;

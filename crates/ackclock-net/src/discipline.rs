@@ -3,10 +3,11 @@
 //!
 //! Most decide at enqueue time only, so the channel can compute every
 //! accepted packet's departure the moment it arrives (see channel.rs). A
-//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE) keeps its packets until the
+//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE, a delaying buffer) keeps its packets until the
 //! transmitter asks for the next one.
 
 use crate::codel::{CoDel, Dequeued};
+use crate::delay_buffer::DelayBuffer;
 use crate::fq_codel::FqCoDel;
 use crate::held::Held;
 use crate::pie::Pie;
@@ -275,6 +276,22 @@ pub enum HoldingQueue {
     CoDel(CoDel),
     FqCoDel(FqCoDel),
     Pie(Pie),
+    DelayBuffer(DelayBuffer),
+}
+
+/// What a holding discipline has for a free transmitter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    Send(Dequeued),
+    /// Nothing may leave before this time.
+    Wait(Instant),
+    Empty,
+}
+
+impl From<Option<Dequeued>> for Next {
+    fn from(d: Option<Dequeued>) -> Self {
+        d.map_or(Next::Empty, Next::Send)
+    }
 }
 
 impl HoldingQueue {
@@ -283,27 +300,30 @@ impl HoldingQueue {
     fn admit(&mut self, now: Instant, b: &Backlog, size: u32, ecn_capable: bool, rng: &mut SimRng) -> Admission {
         match self {
             HoldingQueue::CoDel(c) if c.hard.is_full(b, size) => Admission::Drop,
+            HoldingQueue::DelayBuffer(d) if d.hard.is_full(b, size) => Admission::Drop,
             // FQ-CoDel makes room by dropping from the fattest queue (`hold`).
-            HoldingQueue::CoDel(_) | HoldingQueue::FqCoDel(_) => Admission::Accept,
+            HoldingQueue::CoDel(_) | HoldingQueue::FqCoDel(_) | HoldingQueue::DelayBuffer(_) => Admission::Accept,
             HoldingQueue::Pie(p) => p.admit(now, b, size, ecn_capable, rng),
         }
     }
 
     /// Keeps an admitted packet; what it pushes out goes to `dropped`.
-    pub fn hold(&mut self, p: Held, dropped: &mut Vec<Held>) {
+    pub fn hold(&mut self, p: Held, dropped: &mut Vec<Held>, rng: &mut SimRng) {
         match self {
             HoldingQueue::CoDel(c) => c.hold(p),
             HoldingQueue::FqCoDel(f) => f.hold(p, dropped),
             HoldingQueue::Pie(q) => q.hold(p),
+            HoldingQueue::DelayBuffer(d) => d.hold(p, rng),
         }
     }
 
-    /// The packet to send at `now`, if any; what it drops goes to `dropped`.
-    pub fn dequeue(&mut self, now: Instant, dropped: &mut Vec<Held>) -> Option<Dequeued> {
+    /// What to send at `now`; what it drops goes to `dropped`.
+    pub fn dequeue(&mut self, now: Instant, dropped: &mut Vec<Held>) -> Next {
         match self {
-            HoldingQueue::CoDel(c) => c.dequeue(now, dropped),
-            HoldingQueue::FqCoDel(f) => f.dequeue(now, dropped),
-            HoldingQueue::Pie(q) => q.dequeue(now),
+            HoldingQueue::CoDel(c) => c.dequeue(now, dropped).into(),
+            HoldingQueue::FqCoDel(f) => f.dequeue(now, dropped).into(),
+            HoldingQueue::Pie(q) => q.dequeue(now).into(),
+            HoldingQueue::DelayBuffer(d) => d.dequeue(now),
         }
     }
 
@@ -313,6 +333,7 @@ impl HoldingQueue {
             HoldingQueue::CoDel(c) => c.queue_mut().drain().collect(),
             HoldingQueue::FqCoDel(f) => f.drain(),
             HoldingQueue::Pie(q) => q.queue_mut().drain().collect(),
+            HoldingQueue::DelayBuffer(d) => d.drain(),
         }
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod channel;
 pub mod codel;
+pub mod delay_buffer;
 pub mod discipline;
 pub mod fq_codel;
 pub mod held;
@@ -26,6 +27,7 @@ pub use channel::{
     Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, Flushed, QueueEvent, Retimed, SendOutcome,
 };
 pub use codel::{CoDel, CoDelParams};
+pub use delay_buffer::{DelayBuffer, DelayBufferParams};
 pub use discipline::{Admission, Backlog, Discipline, DropTail, HoldingQueue, QueueLimit, Red, RedParams, StepMark};
 pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};

@@ -6,9 +6,9 @@
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
-    dv::DvConfig, CoDel, CoDelParams, Discipline, DropTail, FqCoDel, FqCoDelParams, HoldingQueue, Jitter,
-    JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, Pie, PieParams, ProcessorConfig,
-    QueueLimit, Red, RedParams, Router, ServiceTime, StepMark, TwoState,
+    dv::DvConfig, CoDel, CoDelParams, DelayBuffer, DelayBufferParams, Discipline, DropTail, FqCoDel, FqCoDelParams,
+    HoldingQueue, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, Pie, PieParams,
+    ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, StepMark, TwoState,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::cc::Flavour;
@@ -248,7 +248,18 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
             };
             Ok(Discipline::Holding(Box::new(HoldingQueue::Pie(Pie::new(params, DropTail { limit, ns2_limit })))))
         }
-        other => Err(unknown_type("queue", other, "droptail, red, step_mark, codel, fq_codel or pie")),
+        "delay_buffer" => {
+            let s = Spec::new(dict, "queue", &[LIMIT_KEYS, &["mean_ps", "cap_ps"]].concat())?;
+            let (limit, ns2_limit) = queue_limit(&s)?;
+            let cap = match s.given("cap_ps") {
+                Some(true) => Some(positive_duration(&s, "cap_ps")?),
+                _ => None,
+            };
+            let params = DelayBufferParams { mean: s.duration("mean_ps")?, cap };
+            let buffer = DelayBuffer::new(params, DropTail { limit, ns2_limit });
+            Ok(Discipline::Holding(Box::new(HoldingQueue::DelayBuffer(buffer))))
+        }
+        other => Err(unknown_type("queue", other, "droptail, red, step_mark, codel, fq_codel, pie or delay_buffer")),
     }
 }
 

@@ -193,7 +193,24 @@ class PieTable(SpecTable):
     mean_packet_size: Optional[SizeValue] = None
 
 
-_QUEUE_TABLES = (DropTailTable, RedTable, StepMarkTable, CoDelTable, FqCoDelTable, PieTable)
+class DelayBufferTable(SpecTable):
+    spec = specs.DelayBuffer
+    type: Literal["delay_buffer"]
+    mean: DurationValue
+    cap: Optional[DurationValue] = None
+    limit: Optional[QueueLimit] = None
+    unit: Optional[Literal["packets", "bytes"]] = None
+
+
+_QUEUE_TABLES = (
+    DropTailTable,
+    RedTable,
+    StepMarkTable,
+    CoDelTable,
+    FqCoDelTable,
+    PieTable,
+    DelayBufferTable,
+)
 QueueTable = Annotated[
     Union[_QUEUE_TABLES],
     Field(discriminator="type"),
