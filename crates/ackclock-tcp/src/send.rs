@@ -254,6 +254,9 @@ impl Endpoint {
             }
             return;
         }
+        if self.cc.recovery_rules().dupacks_need_sack_news && rs.acked_sacked == 0 {
+            return;
+        }
         self.dupacks += 1;
         // RFC 3042: each of the first two duplicate ACKs lets one new segment out.
         self.limited_transmit_due = self.cfg.limited_transmit && self.dupacks < self.cfg.dupack_threshold;

@@ -1,5 +1,6 @@
-//! ns-2 2.35's window arithmetic for `Agent/TCP` (Tahoe), `Agent/TCP/Reno`
-//! and `Agent/TCP/Newreno` (tcp.cc, tcp-reno.cc, tcp-newreno.cc), so that
+//! ns-2 2.35's window arithmetic for `Agent/TCP` (Tahoe), `Agent/TCP/Reno`,
+//! `Agent/TCP/Newreno` and `Agent/TCP/Sack1` (tcp.cc, tcp-reno.cc,
+//! tcp-newreno.cc, tcp-sack1.cc), so that
 //! the ns-2 profile computes windows as ns-2 does while the endpoint's
 //! mechanics stay one TCP. docs/ns2-profile.md lists what else the profile
 //! changes.
@@ -17,12 +18,17 @@
 //!   before `recover` is acknowledged, Reno included; like `singledup_`,
 //!   limited transmit also while recovering from a timeout; every timeout
 //!   halves `ssthresh_` again.
+//! * Sack1 windows as Reno does, and counts a duplicate ACK only when its
+//!   SACK blocks tell something new: with a sink that sends none, every
+//!   loss waits for the timeout, as in ns-2.
 
 use super::{CcContext, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ns2Reno {
     style: RecoveryStyle,
+    /// `Agent/TCP/Sack1`: duplicate ACKs count only with SACK news.
+    sack1: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
     initial_window: f64,
@@ -33,7 +39,12 @@ pub struct Ns2Reno {
 impl Ns2Reno {
     pub fn new(style: RecoveryStyle, ctx: &CcContext) -> Self {
         let initial_window = f64::from(ctx.initial_window);
-        Ns2Reno { style, cwnd: initial_window, initial_window, max_window: ctx.max_window }
+        Ns2Reno { style, sack1: false, cwnd: initial_window, initial_window, max_window: ctx.max_window }
+    }
+
+    /// `Agent/TCP/Sack1`'s arithmetic: Reno's, with its duplicate-ACK rule.
+    pub fn sack1(ctx: &CcContext) -> Self {
+        Ns2Reno { sack1: true, ..Ns2Reno::new(RecoveryStyle::Reno, ctx) }
     }
 
     /// `windowd()`: min(cwnd_, window_) in packets.
@@ -59,6 +70,7 @@ impl Ns2Reno {
 impl CongestionOps for Ns2Reno {
     fn name(&self) -> &'static str {
         match self.style {
+            _ if self.sack1 => "ns2-sack1",
             RecoveryStyle::Tahoe => "ns2-tahoe",
             RecoveryStyle::Reno => "ns2-reno",
             RecoveryStyle::NewReno => "ns2-newreno",
@@ -74,6 +86,7 @@ impl CongestionOps for Ns2Reno {
             ns2_dupacks: true,
             dupacks_survive_rto: self.style == RecoveryStyle::Tahoe,
             impatient: true,
+            dupacks_need_sack_news: self.sack1,
         }
     }
 

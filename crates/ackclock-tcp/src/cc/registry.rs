@@ -18,6 +18,7 @@ pub enum CcKind {
     Ns2Tahoe,
     Ns2Reno,
     Ns2NewReno,
+    Ns2Sack1,
     Cubic,
     HighSpeed,
     Vegas,
@@ -79,7 +80,7 @@ pub struct Algorithm {
     pub needs_ecn: bool,
 }
 
-const ALGORITHMS: [Algorithm; 14] = [
+const ALGORITHMS: [Algorithm; 15] = [
     Algorithm {
         kind: CcKind::Tahoe,
         name: "tahoe",
@@ -127,7 +128,7 @@ const ALGORITHMS: [Algorithm; 14] = [
         summary: "ns-2 2.35's Agent/TCP/Reno window arithmetic",
         params: &[],
         needs_ecn: false,
-        ns2_agents: &["Agent/TCP/Reno", "Agent/TCP/Sack1"],
+        ns2_agents: &["Agent/TCP/Reno"],
     },
     Algorithm {
         kind: CcKind::Ns2NewReno,
@@ -136,6 +137,14 @@ const ALGORITHMS: [Algorithm; 14] = [
         params: &[],
         needs_ecn: false,
         ns2_agents: &["Agent/TCP/Newreno"],
+    },
+    Algorithm {
+        kind: CcKind::Ns2Sack1,
+        name: "ns2-sack1",
+        summary: "ns-2 2.35's Agent/TCP/Sack1: Reno's arithmetic; a duplicate ACK counts only with new SACK blocks",
+        params: &[],
+        needs_ecn: false,
+        ns2_agents: &["Agent/TCP/Sack1"],
     },
     Algorithm {
         kind: CcKind::Cubic,
@@ -260,6 +269,7 @@ impl CcKind {
             CcKind::Ns2Tahoe => Cc::Ns2Reno(Ns2Reno::new(Tahoe, ctx)),
             CcKind::Ns2Reno => Cc::Ns2Reno(Ns2Reno::new(Classic, ctx)),
             CcKind::Ns2NewReno => Cc::Ns2Reno(Ns2Reno::new(NewReno, ctx)),
+            CcKind::Ns2Sack1 => Cc::Ns2Reno(Ns2Reno::sack1(ctx)),
             CcKind::Cubic => Cc::Cubic(Box::new(Cubic::new(ctx, params))),
             CcKind::HighSpeed => Cc::HighSpeed(Box::new(HighSpeed::new(ctx, params))),
             CcKind::Vegas => Cc::Vegas(Box::new(Vegas::new(ctx, params))),
