@@ -233,9 +233,10 @@ def write_report(results: Mapping[str, Any], params: Mapping[str, Any], out: Pat
     markdown = "\n\n".join(
         [
             "# TCP Tahoe through a reordering router buffer (seed 004)",
-            f"Tahoe (rfc profile: every segment acknowledged, initial window 1, no SACK, a "
-            f"fixed timeout) over a 1 Mbit/s bottleneck whose buffer holds each packet an "
-            f"exponential time (`DelayBuffer`). Times are in round trips of the empty path "
+            "Tahoe (rfc profile: every segment acknowledged, initial window 1, no SACK; its "
+            "timeout fixed, initial_rto = min_rto = max_rto, as the study's constant timer) "
+            "over a 1 Mbit/s bottleneck whose buffer holds each packet an exponential time "
+            f"(`DelayBuffer`). Times are in round trips of the empty path "
             f"(RTT = {RTT_S * 1e3:g} ms: 2 × 19 ms of propagation and a segment's 12 ms at "
             f"1 Mbit/s); the cases change one parameter each from mean 1, buffer 5, timeout 3, "
             f"100 RTTs. Utilization: new data delivered over the bottleneck's payload capacity "
