@@ -198,6 +198,23 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         quick={"queue": [10, 20, 60, 220], "seeds": [1], "end": 300},
         full={"queue": list(range(10, 221, 10)), "seeds": [1, 2, 3, 4, 5], "end": 300},
     ),
+    Experiment(
+        "tahoe-reorder",
+        "004",
+        "Tahoe through a router buffer that delays each packet exponentially: utilization, drops",
+        "ackclock.experiments.tahoe_reorder",
+        quick={"seeds": 10},
+        full={
+            "seeds": 30,
+            "grid": {
+                "mean": [0, 1, 2],
+                "buffer": [5, 10],
+                "timeout": [1, 3, 5],
+                "cap": [0, 3],
+                "rtts": [100, 200],
+            },
+        },
+    ),
 )
 
 

@@ -40,11 +40,14 @@ def run_sweep(
     parameters: Mapping[str, Any],
     options: Options,
     replications: int = 1,
+    zips: Sequence[Mapping[str, Any]] = (),
 ) -> pd.DataFrame:
-    """The sweep's rows, all of them ok (runs finished earlier come from the store)."""
+    """The sweep's rows, all of them ok (runs finished earlier come from the store);
+    each of `zips` is a group of parameters that vary together."""
     frame = sweep(
         base,
         parameters,
+        zips=zips,
         replications=replications,
         seed=options.seed,
         db=options.out / RUNS_DB,
