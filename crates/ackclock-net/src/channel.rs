@@ -523,8 +523,10 @@ impl Channel {
         self.jitter = jitter;
     }
 
-    /// Offers a packet of `size` bytes of flow `flow` to the channel at `now`
-    /// (in ns-2's order: with the channel's `Ns2Link` and the packet's place).
+    /// Offers a packet of `size` bytes of flow `flow` from node `ends.0` to
+    /// node `ends.1` to the channel at `now` (in ns-2's order: with the
+    /// channel's `Ns2Link` and the packet's place).
+    #[allow(clippy::too_many_arguments)]
     pub fn send(
         &mut self,
         now: Instant,
@@ -532,6 +534,7 @@ impl Channel {
         packet: PacketId,
         size: u32,
         flow: u32,
+        ends: (NodeId, NodeId),
         ecn_capable: bool,
     ) -> SendOutcome {
         if self.holds() {
@@ -558,7 +561,8 @@ impl Channel {
             Admission::Accept => false,
         };
         if let Discipline::Holding(q) = &mut self.discipline {
-            q.hold(Held { packet, size, flow, ecn_capable, enqueued: now }, &mut self.dropped);
+            let (src, dst) = ends;
+            q.hold(Held { packet, size, flow, src, dst, ecn_capable, enqueued: now }, &mut self.dropped);
             return self.after_hold(now, size, ce_marked);
         }
         let (departs, tx_end) = self.commit_departure(now, size);
@@ -843,7 +847,7 @@ mod tests {
 
     /// Offers the packet named `seq` (not ECN-capable).
     fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
-        c.send(now, None, PacketId::new(seq as u32), size, 0, false)
+        c.send(now, None, PacketId::new(seq as u32), size, 0, (0, 1), false)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {

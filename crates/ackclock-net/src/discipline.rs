@@ -3,13 +3,15 @@
 //!
 //! Most decide at enqueue time only, so the channel can compute every
 //! accepted packet's departure the moment it arrives (see channel.rs). A
-//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE) keeps its packets until the
+//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE, ns-2's DRR and SFQ) keeps its packets until the
 //! transmitter asks for the next one.
 
 use crate::codel::{CoDel, Dequeued};
+use crate::drr::Drr;
 use crate::fq_codel::FqCoDel;
 use crate::held::Held;
 use crate::pie::Pie;
+use crate::sfq::Sfq;
 use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
 use rand::RngExt;
 
@@ -275,6 +277,8 @@ pub enum HoldingQueue {
     CoDel(CoDel),
     FqCoDel(FqCoDel),
     Pie(Pie),
+    Drr(Drr),
+    Sfq(Sfq),
 }
 
 impl HoldingQueue {
@@ -283,8 +287,11 @@ impl HoldingQueue {
     fn admit(&mut self, now: Instant, b: &Backlog, size: u32, ecn_capable: bool, rng: &mut SimRng) -> Admission {
         match self {
             HoldingQueue::CoDel(c) if c.hard.is_full(b, size) => Admission::Drop,
-            // FQ-CoDel makes room by dropping from the fattest queue (`hold`).
-            HoldingQueue::CoDel(_) | HoldingQueue::FqCoDel(_) => Admission::Accept,
+            // These decide when they hold the packet (`hold`): FQ-CoDel and
+            // DRR make room by dropping from the fattest queue, SFQ refuses.
+            HoldingQueue::CoDel(_) | HoldingQueue::FqCoDel(_) | HoldingQueue::Drr(_) | HoldingQueue::Sfq(_) => {
+                Admission::Accept
+            }
             HoldingQueue::Pie(p) => p.admit(now, b, size, ecn_capable, rng),
         }
     }
@@ -295,6 +302,8 @@ impl HoldingQueue {
             HoldingQueue::CoDel(c) => c.hold(p),
             HoldingQueue::FqCoDel(f) => f.hold(p, dropped),
             HoldingQueue::Pie(q) => q.hold(p),
+            HoldingQueue::Drr(q) => q.hold(p, dropped),
+            HoldingQueue::Sfq(q) => q.hold(p, dropped),
         }
     }
 
@@ -304,6 +313,8 @@ impl HoldingQueue {
             HoldingQueue::CoDel(c) => c.dequeue(now, dropped),
             HoldingQueue::FqCoDel(f) => f.dequeue(now, dropped),
             HoldingQueue::Pie(q) => q.dequeue(now),
+            HoldingQueue::Drr(q) => q.dequeue(),
+            HoldingQueue::Sfq(q) => q.dequeue(),
         }
     }
 
@@ -313,6 +324,8 @@ impl HoldingQueue {
             HoldingQueue::CoDel(c) => c.queue_mut().drain().collect(),
             HoldingQueue::FqCoDel(f) => f.drain(),
             HoldingQueue::Pie(q) => q.queue_mut().drain().collect(),
+            HoldingQueue::Drr(q) => q.drain(),
+            HoldingQueue::Sfq(q) => q.drain(),
         }
     }
 }

@@ -9,6 +9,7 @@
 pub mod channel;
 pub mod codel;
 pub mod discipline;
+pub mod drr;
 pub mod fq_codel;
 pub mod held;
 pub mod jitter;
@@ -21,12 +22,14 @@ pub mod pie;
 pub mod pool;
 pub mod processor;
 pub mod routing;
+pub mod sfq;
 
 pub use channel::{
     Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, Flushed, QueueEvent, Retimed, SendOutcome,
 };
 pub use codel::{CoDel, CoDelParams};
 pub use discipline::{Admission, Backlog, Discipline, DropTail, HoldingQueue, QueueLimit, Red, RedParams, StepMark};
+pub use drr::{Drr, DrrParams};
 pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
@@ -45,3 +48,4 @@ pub use routing::{
     shortest_paths, Adjacency, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router, RouterOutput,
     RoutingProtocol,
 };
+pub use sfq::{Sfq, SfqParams};

@@ -990,6 +990,7 @@ impl Simulation {
             }
         };
         let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
+        let ends = (packet.ip.src, packet.ip.dst);
         let segment_lost = self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);
         let ns2 = match self.ns2_links.get_mut(ch as usize) {
             Some(link) => Some((link, Ns2Offer { during: self.queue.current_key(), seq: self.queue.reserve_seq() })),
@@ -998,7 +999,7 @@ impl Simulation {
         let outcome = if segment_lost {
             SendOutcome::Dropped(DropReason::Loss)
         } else {
-            self.channels[ch as usize].send(now, ns2, id, size, flow, ecn_capable)
+            self.channels[ch as usize].send(now, ns2, id, size, flow, ends, ecn_capable)
         };
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
