@@ -193,7 +193,32 @@ class PieTable(SpecTable):
     mean_packet_size: Optional[SizeValue] = None
 
 
-_QUEUE_TABLES = (DropTailTable, RedTable, StepMarkTable, CoDelTable, FqCoDelTable, PieTable)
+class DrrTable(SpecTable):
+    spec = specs.DRR
+    type: Literal["drr"]
+    buckets: Optional[int] = None
+    blimit: Optional[SizeValue] = None
+    quantum: Optional[SizeValue] = None
+    mask: Optional[bool] = None
+
+
+class SfqTable(SpecTable):
+    spec = specs.SFQ
+    type: Literal["sfq"]
+    maxqueue: Optional[int] = None
+    buckets: Optional[int] = None
+
+
+_QUEUE_TABLES = (
+    DropTailTable,
+    RedTable,
+    StepMarkTable,
+    CoDelTable,
+    FqCoDelTable,
+    PieTable,
+    DrrTable,
+    SfqTable,
+)
 QueueTable = Annotated[
     Union[_QUEUE_TABLES],
     Field(discriminator="type"),
