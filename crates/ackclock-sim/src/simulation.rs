@@ -746,7 +746,11 @@ impl Simulation {
     #[inline]
     fn schedule_arrival(&mut self, ch: ChannelId, at: Instant) {
         // A channel whose discipline ns-2 lacks (CoDel, ...) keeps no keys.
-        let key = if self.queue.is_ns2_order() { self.ns2_links[ch as usize].head_key() } else { None };
+        let key = if self.queue.is_ns2_order() {
+            self.channels[ch as usize].ns2_key(&self.ns2_links[ch as usize], at)
+        } else {
+            None
+        };
         match key {
             Some(key) => self.queue.schedule_keyed(at, key, Event::Arrival(ch)),
             None => self.queue.schedule(at, Event::Arrival(ch)),
@@ -1025,7 +1029,10 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn collect_queue_events(&mut self, now: Instant, ch: ChannelId) {
-        while let Some(event) = self.channels[ch as usize].take_queue_event(now) {
+        let during = self.queue.current_key();
+        loop {
+            let link = self.ns2_links.get_mut(ch as usize).map(|link| (link, during));
+            let Some(event) = self.channels[ch as usize].take_queue_event(now, link) else { break };
             match event {
                 QueueEvent::Sent { at, packet, ce_marked } => {
                     if ce_marked {
