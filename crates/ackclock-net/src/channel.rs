@@ -1016,8 +1016,9 @@ mod tests {
         assert!(c.pop_due(t).is_some());
         assert_eq!(c.rearm(t), Some(Instant::from_ps(3 * MS)));
         assert_eq!(c.rearm(t), None, "a stale event schedules nothing");
-        send(&mut c, t, 2, 1000); // arrives 4 ms
-        // In ns-2's order the live event may run after its time.
+        // A third packet arrives at 4 ms. In ns-2's order the live event
+        // may run after its time.
+        send(&mut c, t, 2, 1000);
         let late = Instant::from_ps(3 * MS + 1);
         assert!(c.pop_due(late).is_some());
         assert_eq!(c.rearm(late), Some(Instant::from_ps(4 * MS)), "a late live event still rearms");
