@@ -149,7 +149,7 @@ USER_ERRORS = {
     "unknown queue type": (
         ('delay = "10ms"', 'delay = "10ms"\nqueue = { type = "fifo" }'),
         "links[0].queue.type: unknown queue type 'fifo' "
-        "(use droptail, red, step_mark, codel, fq_codel or pie) (line 15)",
+        "(use droptail, red, step_mark, codel, fq_codel, pie, drr or sfq) (line 15)",
     ),
     "undefined node": (
         ('to = "B"\nbandwidth', 'to = "Z"\nbandwidth'),
