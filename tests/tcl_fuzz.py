@@ -68,8 +68,8 @@ BANDWIDTHS = ["1Mb", "10Mb", "1.5Mb", "800Kb", "64kb", "2e6", "100Mbps", "1MB"]
 BAD_BANDWIDTHS = ["", "fast", "-1Mb", "0", "1Mx", "1e400"]
 DELAYS = ["1ms", "10ms", "2.5ms", "0.02", "100us", "0"]
 BAD_DELAYS = ["", "soon", "-1ms", "1e400"]
-QUEUES = ["DropTail", "RED"]
-BAD_QUEUES = ["SFQ", "DRR", "CBQ", "Queue", ""]
+QUEUES = ["DropTail", "RED", "DRR", "SFQ"]
+BAD_QUEUES = ["CBQ", "Queue", ""]
 TCPS = ["Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno", "Agent/TCP/Sack1", "Agent/TCP/Fack"]
 SINKS = [
     "Agent/TCPSink",

@@ -111,7 +111,8 @@ def test_algorithms_lists_every_registered_algorithm_with_its_parameters():
     names = [line.split(":")[0] for line in result.stdout.splitlines() if not line.startswith(" ")]
     assert names == [info["name"] for info in ac.congestion_controls()]
     assert "    beta = 0.5 (real, 0.05 to 1): " in result.stdout
-    assert "    ns-2 agents: Agent/TCP/Reno, Agent/TCP/Sack1" in result.stdout
+    assert "    ns-2 agents: Agent/TCP/Reno\n" in result.stdout
+    assert "    ns-2 agents: Agent/TCP/Sack1\n" in result.stdout
 
 
 SCENARIO = """\
@@ -149,7 +150,7 @@ USER_ERRORS = {
     "unknown queue type": (
         ('delay = "10ms"', 'delay = "10ms"\nqueue = { type = "fifo" }'),
         "links[0].queue.type: unknown queue type 'fifo' "
-        "(use droptail, red, step_mark, codel, fq_codel, pie or delay_buffer) (line 15)",
+        "(use droptail, red, step_mark, codel, fq_codel, pie, drr, sfq or delay_buffer) (line 15)",
     ),
     "undefined node": (
         ('to = "B"\nbandwidth', 'to = "Z"\nbandwidth'),

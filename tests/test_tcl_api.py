@@ -202,11 +202,11 @@ def test_unknown_command_in_a_scheduled_procedure_names_procedure_and_line(
 
 def test_unsupported_queue_type_is_refused_with_the_supported_ones(tmp_path: Path) -> None:
     body = "set ns [new Simulator]\nset a [$ns node]\nset b [$ns node]\n"
-    done = run_tcl(tmp_path, body + "$ns duplex-link $a $b 1Mb 10ms SFQ\n")
+    done = run_tcl(tmp_path, body + "$ns duplex-link $a $b 1Mb 10ms CBQ\n")
     assert done.returncode == 2
     assert (
-        "queue type 'SFQ' is not supported (supported: CoDel, DropTail, FQ-CoDel, PIE, RED)"
-        in done.stderr
+        "queue type 'CBQ' is not supported"
+        " (supported: CoDel, DRR, DropTail, FQ-CoDel, PIE, RED, SFQ)" in done.stderr
     )
 
 

@@ -23,8 +23,10 @@ from ackclock.network_specs import DV, LinkFailures, Processing, SessionRouting,
 from ackclock.results import FlowResult, LinkResult, NicResult, NodeResult, RunResult
 from ackclock.simulator import Simulator
 from ackclock.specs import (
+    DRR,
     PIE,
     RED,
+    SFQ,
     BitErrors,
     CoDel,
     DelayBuffer,
@@ -48,8 +50,10 @@ from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 
 __all__ = [
     "DV",
+    "DRR",
     "RED",
     "PIE",
+    "SFQ",
     "BitErrors",
     "Bulk",
     "CoDel",

@@ -144,8 +144,33 @@ class DelayBufferSpec(TypedDict, total=False):
     mean_ps: int
     cap_ps: int
 
+# ns-2.35's Queue/DRR: `buckets` queues by a hash of the source node
+# (`mask`: low 4 address bits cleared), `quantum` bytes of credit per visit,
+# the fattest queue's head dropped while more than `blimit` bytes wait.
+class DrrSpec(TypedDict):
+    type: Literal["drr"]
+    buckets: int
+    blimit: int
+    quantum: int
+    mask: bool
+
+# ns-2.35's Queue/SFQ: `buckets` queues by a hash of source + destination
+# node, one packet each in turn, arrivals refused by share of `maxqueue`.
+class SfqSpec(TypedDict):
+    type: Literal["sfq"]
+    maxqueue: int
+    buckets: int
+
 QueueSpec = (
-    DropTailSpec | RedSpec | StepMarkSpec | CoDelSpec | FqCoDelSpec | PieSpec | DelayBufferSpec
+    DropTailSpec
+    | RedSpec
+    | StepMarkSpec
+    | CoDelSpec
+    | FqCoDelSpec
+    | PieSpec
+    | DrrSpec
+    | SfqSpec
+    | DelayBufferSpec
 )
 
 # Error (loss) models, one per link direction. `position`: "queue" drops the

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         DropListSpec,
         DropSegmentsSpec,
         DropTailSpec,
+        DrrSpec,
         ExponentialJitterSpec,
         ExponentialSizeSpec,
         FqCoDelSpec,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         PieSpec,
         QueueSpec,
         RedSpec,
+        SfqSpec,
         SizeSpec,
         StepMarkSpec,
         TwoStateLossSpec,
@@ -306,6 +308,53 @@ class PIE(Spec):
             "ecn": checks.flag(self.ecn, "ecn"),
             "mark_threshold": checks.probability(self.mark_threshold, "mark_threshold"),
             "mean_packet_size": packet_bytes(self.mean_packet_size, "mean_packet_size"),
+        }
+
+
+@dataclass(frozen=True)
+class DRR(Spec):
+    """ns-2's deficit round robin (`Queue/DRR`): `buckets` queues by a hash
+    of the source node (with `mask`, of its address with the low four bits
+    cleared), served in a ring, `quantum` bytes of credit per visit. While
+    more than `blimit` bytes wait, the head of the queue holding the most
+    bytes is dropped. Defaults are ns-2.35's.
+    """
+
+    buckets: int = 10
+    blimit: units.Size = 25000
+    quantum: units.Size = 250
+    mask: bool = False
+
+    def to_native(self) -> DrrSpec:
+        quantum = units.size_bytes(self.quantum, "quantum")
+        if quantum < 1:
+            raise ParameterError("quantum", f"{self.quantum!r} must be at least 1 byte")
+        return {
+            "type": "drr",
+            "buckets": checks.integer(self.buckets, "buckets", "number of buckets", 1, 2**32 - 1),
+            "blimit": units.size_bytes(self.blimit, "blimit"),
+            "quantum": quantum,
+            "mask": checks.flag(self.mask, "mask"),
+        }
+
+
+@dataclass(frozen=True)
+class SFQ(Spec):
+    """ns-2's stochastic fair queueing (`Queue/SFQ`): `buckets` queues by a
+    hash of source plus destination node, served one packet each in turn.
+    An arrival is refused when its queue holds half the room left of
+    `maxqueue` packets or more, or, with fewer than `buckets` places left,
+    more than `maxqueue / buckets`. Defaults are ns-2.35's.
+    """
+
+    maxqueue: int = 40
+    buckets: int = 16
+
+    def to_native(self) -> SfqSpec:
+        return {
+            "type": "sfq",
+            "maxqueue": checks.integer(self.maxqueue, "maxqueue", "queue limit", 1, 2**32 - 1),
+            "buckets": checks.integer(self.buckets, "buckets", "number of buckets", 1, 2**32 - 1),
         }
 
 
@@ -587,8 +636,8 @@ class DelayBuffer(Spec):
         return spec
 
 
-Queue = Union[DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DelayBuffer]
-QUEUES = (DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DelayBuffer)
+Queue = Union[DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DRR, SFQ, DelayBuffer]
+QUEUES = (DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DRR, SFQ, DelayBuffer)
 
 
 def queue_spec(queue: Any, parameter: str) -> QueueSpec:

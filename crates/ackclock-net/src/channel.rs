@@ -523,8 +523,10 @@ impl Channel {
         self.jitter = jitter;
     }
 
-    /// Offers a packet of `size` bytes of flow `flow` to the channel at `now`
-    /// (in ns-2's order: with the channel's `Ns2Link` and the packet's place).
+    /// Offers a packet of `size` bytes of flow `flow` from node `ends.0` to
+    /// node `ends.1` to the channel at `now` (in ns-2's order: with the
+    /// channel's `Ns2Link` and the packet's place).
+    #[allow(clippy::too_many_arguments)]
     pub fn send(
         &mut self,
         now: Instant,
@@ -532,11 +534,15 @@ impl Channel {
         packet: PacketId,
         size: u32,
         flow: u32,
+        ends: (NodeId, NodeId),
         ecn_capable: bool,
     ) -> SendOutcome {
+        // A holding discipline keeps its own ns-2 times (`Ns2Link::start_held`).
+        let mut held_ns2 = None;
         if self.holds() {
-            self.run_dequeues(now);
-            ns2 = None; // ns-2 has none of these disciplines
+            held_ns2 = ns2.take();
+            let link = held_ns2.as_mut().map(|(link, offer)| (&mut **link, offer.during, Some(*offer)));
+            self.run_dequeues(now, link);
         }
         self.advance_before(now, ns2.as_mut().map(|(link, offer)| (&mut **link, offer.during)));
         if self.head_checks {
@@ -558,8 +564,10 @@ impl Channel {
             Admission::Accept => false,
         };
         if let Discipline::Holding(q) = &mut self.discipline {
-            q.hold(Held { packet, size, flow, ecn_capable, enqueued: now }, &mut self.dropped, &mut self.aqm_rng);
-            return self.after_hold(now, size, ce_marked);
+            let (src, dst) = ends;
+            let held = Held { packet, size, flow, src, dst, ecn_capable, enqueued: now };
+            q.hold(held, &mut self.dropped, &mut self.aqm_rng);
+            return self.after_hold(now, size, ce_marked, held_ns2);
         }
         let (departs, tx_end) = self.commit_departure(now, size);
         let at = self.put_on_wire(packet, size, flow, tx_end);
@@ -601,7 +609,13 @@ impl Channel {
     /// pushed out), and starts sending if the transmitter is free.
     #[cold]
     #[inline(never)]
-    fn after_hold(&mut self, now: Instant, size: u32, ce_marked: bool) -> SendOutcome {
+    fn after_hold(
+        &mut self,
+        now: Instant,
+        size: u32,
+        ce_marked: bool,
+        mut ns2: Option<(&mut Ns2Link, Ns2Offer)>,
+    ) -> SendOutcome {
         self.held += 1;
         self.waiting_packets += 1;
         self.waiting_bytes += u64::from(size);
@@ -615,18 +629,34 @@ impl Channel {
         // for a packet that is not ready yet (this one may be).
         let free = now.max(self.busy_until);
         if self.held > 0 && self.next_dequeue.is_none_or(|t| t > free) {
+            if let (None, Some((link, offer))) = (self.next_dequeue, &mut ns2) {
+                // Nothing waited when the transmitter freed: ns-2's queue
+                // went idle then, unless it resumes only after this arrival.
+                if self.busy_until < now || !link.resumes_after(offer.during) {
+                    link.idle();
+                }
+            }
             self.next_dequeue = Some(free);
         }
-        self.run_dequeues(now);
+        self.run_dequeues(now, ns2.map(|(link, offer)| (link, offer.during, Some(offer))));
         SendOutcome::Held { wake: self.wake(), ce_marked }
     }
 
     /// Asks the holding discipline for a packet whenever the transmitter
-    /// became free by `now`, each time at the instant it did.
+    /// became free by `now`, each time at the instant it did. In ns-2's
+    /// order (with the channel's `Ns2Link`): a resume at `now` itself waits
+    /// for its own event if ns-2 runs it after the event `before` being
+    /// handled; a transmission the arrival `offer` starts on an idle link
+    /// takes its place.
     #[cold]
     #[inline(never)]
-    fn run_dequeues(&mut self, now: Instant) {
+    fn run_dequeues(&mut self, now: Instant, mut ns2: Option<(&mut Ns2Link, OrderKey, Option<Ns2Offer>)>) {
         while let Some(t) = self.next_dequeue.filter(|&t| t <= now) {
+            if let Some((link, before, _)) = &ns2 {
+                if t == now && link.resumes_after(*before) {
+                    break;
+                }
+            }
             self.advance(t);
             let Discipline::Holding(q) = &mut self.discipline else { return };
             let next = q.dequeue(t, &mut self.dropped);
@@ -641,12 +671,17 @@ impl Channel {
                 self.waiting_packets -= 1;
                 self.waiting_bytes -= u64::from(size);
                 let (_, tx_end) = self.commit_departure(t, size);
-                self.put_on_wire(packet, size, flow, tx_end);
+                let at = self.put_on_wire(packet, size, flow, tx_end);
+                if let Some((link, _, offer)) = ns2.as_mut() {
+                    link.start_held(*offer, size, self.jitter.is_some().then_some(at));
+                }
                 self.stats.ecn_marks += u64::from(d.ce_marked);
                 self.queue_events.push_back(QueueEvent::Sent { at: t, packet, ce_marked: d.ce_marked });
                 if self.held > 0 {
                     self.next_dequeue = Some(tx_end);
                 }
+            } else if let Some((link, ..)) = ns2.as_mut() {
+                link.idle();
             }
             self.note_queue_change(t);
         }
@@ -664,10 +699,25 @@ impl Channel {
         }
     }
 
-    /// The next thing a holding discipline did by `now`, in time order.
-    pub fn take_queue_event(&mut self, now: Instant) -> Option<QueueEvent> {
-        self.run_dequeues(now);
+    /// The next thing a holding discipline did by `now`, in time order (in
+    /// ns-2's order: with the channel's `Ns2Link` and the event being run).
+    pub fn take_queue_event(&mut self, now: Instant, ns2: Option<(&mut Ns2Link, OrderKey)>) -> Option<QueueEvent> {
+        self.run_dequeues(now, ns2.map(|(link, during)| (link, during, None)));
         self.queue_events.pop_front()
+    }
+
+    /// In ns-2's order, the key of the channel's next event at `at`: its
+    /// next arrival's or, with a holding discipline, its queue's resume.
+    pub fn ns2_key(&self, link: &Ns2Link, at: Instant) -> Option<OrderKey> {
+        if !self.holds() {
+            return link.head_key();
+        }
+        let arrival = link.head_key().filter(|_| self.line.head_time() == Some(at));
+        let resume = link.resume_key().filter(|_| self.next_dequeue == Some(at));
+        match (arrival, resume) {
+            (Some(a), Some(r)) => Some(a.min(r)),
+            (a, r) => a.or(r),
+        }
     }
 
     /// When the channel next needs the engine: its next arrival at the far
@@ -701,7 +751,10 @@ impl Channel {
     /// Called after an arrival event at `now` was handled. Returns the time
     /// of the next event to schedule, if this was the live one.
     pub fn rearm(&mut self, now: Instant) -> Option<Instant> {
-        if self.armed != Some(now) {
+        // In ns-2's order the clock can stay put for an event due a
+        // picosecond earlier (see EventQueue::pop), so the live event may
+        // run after its time; a superseded one is due after the live one.
+        if self.armed.is_none_or(|a| a > now) {
             return None; // a superseded event; the live one is still pending
         }
         self.armed = self.next_event();
@@ -854,7 +907,7 @@ mod tests {
 
     /// Offers the packet named `seq` (not ECN-capable).
     fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
-        c.send(now, None, PacketId::new(seq as u32), size, 0, false)
+        c.send(now, None, PacketId::new(seq as u32), size, 0, (0, 1), false)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {
@@ -933,14 +986,14 @@ mod tests {
             "the first leaves at once; the next event is the second's dequeue"
         );
         let sent = |at, n| Some(QueueEvent::Sent { at, packet: PacketId::new(n), ce_marked: false });
-        assert_eq!(c.take_queue_event(Instant::ZERO), sent(Instant::ZERO, 0));
-        assert_eq!(c.take_queue_event(Instant::ZERO), None);
+        assert_eq!(c.take_queue_event(Instant::ZERO, None), sent(Instant::ZERO, 0));
+        assert_eq!(c.take_queue_event(Instant::ZERO, None), None);
         assert_eq!(c.waiting(), (2, 2000));
         // The simulation's order at each event: queue events, arrivals, rearm.
-        assert_eq!(c.take_queue_event(ms(1)), sent(ms(1), 1));
+        assert_eq!(c.take_queue_event(ms(1), None), sent(ms(1), 1));
         assert_eq!(c.pop_due(ms(1)), None);
         assert_eq!(c.rearm(ms(1)), Some(ms(2)), "packet 0 arrives and packet 2 leaves");
-        assert_eq!(c.take_queue_event(ms(2)), sent(ms(2), 2));
+        assert_eq!(c.take_queue_event(ms(2), None), sent(ms(2), 2));
         assert_eq!(c.pop_due(ms(2)).map(|a| a.packet.raw()), Some(0));
         assert_eq!(c.rearm(ms(2)), Some(ms(3)), "nothing left to send: the next arrival");
         assert_eq!(arrivals(&mut c), vec![1, 2]);
@@ -960,10 +1013,10 @@ mod tests {
         assert_eq!(flushed.waiting, (1..4).map(PacketId::new).collect::<Vec<_>>());
         assert_eq!(c.waiting(), (0, 0));
         assert_eq!(
-            c.take_queue_event(Instant::from_ps(10 * MS)),
+            c.take_queue_event(Instant::from_ps(10 * MS), None),
             Some(QueueEvent::Sent { at: Instant::ZERO, packet: PacketId::new(0), ce_marked: false })
         );
-        assert_eq!(c.take_queue_event(Instant::from_ps(10 * MS)), None, "nothing left to dequeue");
+        assert_eq!(c.take_queue_event(Instant::from_ps(10 * MS), None), None, "nothing left to dequeue");
     }
 
     #[test]
@@ -974,7 +1027,13 @@ mod tests {
         let t = Instant::from_ps(2 * MS);
         assert!(c.pop_due(t).is_some());
         assert_eq!(c.rearm(t), Some(Instant::from_ps(3 * MS)));
-        assert_eq!(c.rearm(Instant::from_ps(5 * MS)), None, "a stale event schedules nothing");
+        assert_eq!(c.rearm(t), None, "a stale event schedules nothing");
+        // A third packet arrives at 4 ms. In ns-2's order the live event
+        // may run after its time.
+        send(&mut c, t, 2, 1000);
+        let late = Instant::from_ps(3 * MS + 1);
+        assert!(c.pop_due(late).is_some());
+        assert_eq!(c.rearm(late), Some(Instant::from_ps(4 * MS)), "a late live event still rearms");
     }
 
     #[test]

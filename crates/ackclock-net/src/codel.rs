@@ -185,7 +185,7 @@ mod tests {
     }
 
     fn held(n: u32, enqueued: Instant, ecn_capable: bool) -> Held {
-        Held { packet: PacketId::new(n), size: 1000, flow: 0, ecn_capable, enqueued }
+        Held { packet: PacketId::new(n), size: 1000, flow: 0, src: 0, dst: 0, ecn_capable, enqueued }
     }
 
     /// A queue of `n` packets that all joined at time zero.

@@ -88,6 +88,8 @@ mod tests {
             packet: PacketId::new(n),
             size: 1000,
             flow: 0,
+            src: 0,
+            dst: 0,
             ecn_capable: false,
             enqueued: Instant::from_ps(at_ms * MS),
         }

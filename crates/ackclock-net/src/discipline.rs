@@ -3,14 +3,16 @@
 //!
 //! Most decide at enqueue time only, so the channel can compute every
 //! accepted packet's departure the moment it arrives (see channel.rs). A
-//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE, a delaying buffer) keeps its packets until the
-//! transmitter asks for the next one.
+//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE, ns-2's DRR and SFQ, a delaying
+//! buffer) keeps its packets until the transmitter asks for the next one.
 
 use crate::codel::{CoDel, Dequeued};
 use crate::delay_buffer::DelayBuffer;
+use crate::drr::Drr;
 use crate::fq_codel::FqCoDel;
 use crate::held::Held;
 use crate::pie::Pie;
+use crate::sfq::Sfq;
 use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
 use rand::RngExt;
 
@@ -276,6 +278,8 @@ pub enum HoldingQueue {
     CoDel(CoDel),
     FqCoDel(FqCoDel),
     Pie(Pie),
+    Drr(Drr),
+    Sfq(Sfq),
     DelayBuffer(DelayBuffer),
 }
 
@@ -301,8 +305,13 @@ impl HoldingQueue {
         match self {
             HoldingQueue::CoDel(c) if c.hard.is_full(b, size) => Admission::Drop,
             HoldingQueue::DelayBuffer(d) if d.hard.is_full(b, size) => Admission::Drop,
-            // FQ-CoDel makes room by dropping from the fattest queue (`hold`).
-            HoldingQueue::CoDel(_) | HoldingQueue::FqCoDel(_) | HoldingQueue::DelayBuffer(_) => Admission::Accept,
+            // These decide when they hold the packet (`hold`): FQ-CoDel and
+            // DRR make room by dropping from the fattest queue, SFQ refuses.
+            HoldingQueue::CoDel(_)
+            | HoldingQueue::FqCoDel(_)
+            | HoldingQueue::Drr(_)
+            | HoldingQueue::Sfq(_)
+            | HoldingQueue::DelayBuffer(_) => Admission::Accept,
             HoldingQueue::Pie(p) => p.admit(now, b, size, ecn_capable, rng),
         }
     }
@@ -313,6 +322,8 @@ impl HoldingQueue {
             HoldingQueue::CoDel(c) => c.hold(p),
             HoldingQueue::FqCoDel(f) => f.hold(p, dropped),
             HoldingQueue::Pie(q) => q.hold(p),
+            HoldingQueue::Drr(q) => q.hold(p, dropped),
+            HoldingQueue::Sfq(q) => q.hold(p, dropped),
             HoldingQueue::DelayBuffer(d) => d.hold(p, rng),
         }
     }
@@ -324,6 +335,8 @@ impl HoldingQueue {
             HoldingQueue::FqCoDel(f) => f.dequeue(now, dropped).into(),
             HoldingQueue::Pie(q) => q.dequeue(now).into(),
             HoldingQueue::DelayBuffer(d) => d.dequeue(now),
+            HoldingQueue::Drr(q) => q.dequeue().into(),
+            HoldingQueue::Sfq(q) => q.dequeue().into(),
         }
     }
 
@@ -333,6 +346,8 @@ impl HoldingQueue {
             HoldingQueue::CoDel(c) => c.queue_mut().drain().collect(),
             HoldingQueue::FqCoDel(f) => f.drain(),
             HoldingQueue::Pie(q) => q.queue_mut().drain().collect(),
+            HoldingQueue::Drr(q) => q.drain(),
+            HoldingQueue::Sfq(q) => q.drain(),
             HoldingQueue::DelayBuffer(d) => d.drain(),
         }
     }

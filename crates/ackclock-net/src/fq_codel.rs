@@ -174,7 +174,7 @@ mod tests {
     use crate::pool::PacketId;
 
     fn packet(n: u32, flow: u32, size: u32) -> Held {
-        Held { packet: PacketId::new(n), size, flow, ecn_capable: false, enqueued: Instant::ZERO }
+        Held { packet: PacketId::new(n), size, flow, src: 0, dst: 0, ecn_capable: false, enqueued: Instant::ZERO }
     }
 
     fn flow_of(d: Option<Dequeued>) -> u32 {

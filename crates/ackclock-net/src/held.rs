@@ -2,6 +2,7 @@
 //! them (CoDel, FQ-CoDel, PIE): such a discipline decides a packet's fate
 //! when it leaves, so the channel cannot book its departure on arrival.
 
+use crate::packet::NodeId;
 use crate::pool::PacketId;
 use ackclock_core::Instant;
 use std::collections::VecDeque;
@@ -12,6 +13,9 @@ pub struct Held {
     pub packet: PacketId,
     pub size: u32,
     pub flow: u32,
+    /// Source and destination nodes (ns-2's DRR and SFQ hash them).
+    pub src: NodeId,
+    pub dst: NodeId,
     pub ecn_capable: bool,
     pub enqueued: Instant,
 }
@@ -33,6 +37,11 @@ impl Fifo {
         let p = self.packets.pop_front()?;
         self.bytes -= u64::from(p.size);
         Some(p)
+    }
+
+    /// The size of the packet at the head.
+    pub fn front_size(&self) -> Option<u32> {
+        self.packets.front().map(|p| p.size)
     }
 
     pub fn len(&self) -> usize {

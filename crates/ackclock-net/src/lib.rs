@@ -10,6 +10,7 @@ pub mod channel;
 pub mod codel;
 pub mod delay_buffer;
 pub mod discipline;
+pub mod drr;
 pub mod fq_codel;
 pub mod held;
 pub mod jitter;
@@ -22,6 +23,7 @@ pub mod pie;
 pub mod pool;
 pub mod processor;
 pub mod routing;
+pub mod sfq;
 
 pub use channel::{
     Arrival, Channel, ChannelConfig, ChannelId, ChannelStats, DropReason, Flushed, QueueEvent, Retimed, SendOutcome,
@@ -29,6 +31,7 @@ pub use channel::{
 pub use codel::{CoDel, CoDelParams};
 pub use delay_buffer::{DelayBuffer, DelayBufferParams};
 pub use discipline::{Admission, Backlog, Discipline, DropTail, HoldingQueue, QueueLimit, Red, RedParams, StepMark};
+pub use drr::{Drr, DrrParams};
 pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
@@ -47,3 +50,4 @@ pub use routing::{
     shortest_paths, Adjacency, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router, RouterOutput,
     RoutingProtocol,
 };
+pub use sfq::{Sfq, SfqParams};

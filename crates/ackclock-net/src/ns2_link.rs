@@ -37,6 +37,9 @@ pub struct Ns2Link {
     first_start: OrderKey,
     /// The key of each packet's arrival, in the channel's arrival order.
     arrivals: VecDeque<OrderKey>,
+    /// With a holding discipline (which ns-2's DRR and SFQ are): the key of
+    /// the queue's resume when a transmission is in progress.
+    resume: Option<OrderKey>,
 }
 
 impl Ns2Link {
@@ -51,6 +54,7 @@ impl Ns2Link {
             first: 0,
             first_start: OrderKey::ns2(0.0, 0.0, 0),
             arrivals: VecDeque::new(),
+            resume: None,
         }
     }
 
@@ -88,6 +92,37 @@ impl Ns2Link {
         self.departures.clear();
         self.arrivals.clear();
         self.first = next;
+        self.resume = None;
+    }
+
+    /// A holding discipline's transmission of `size` bytes starts: at the
+    /// queue's resume if one is pending, else at the arrival `offer` that
+    /// found the link idle. Books its arrival and the next resume.
+    pub(crate) fn start_held(&mut self, offer: Option<Ns2Offer>, size: u32, jittered: Option<Instant>) {
+        let (start, seq) = match (self.resume, offer) {
+            (Some(resume), _) => (resume.ns2_time(), resume.seq()),
+            (None, Some(offer)) => (offer.during.ns2_time(), offer.seq),
+            (None, None) => (self.busy_until, 0),
+        };
+        let txt = 8.0 * f64::from(size) / self.bandwidth;
+        self.busy_until = start + txt;
+        self.resume = Some(OrderKey::ns2(self.busy_until, start, seq));
+        let arrival = jittered.map_or(start + (txt + self.delay), |at| at.as_ps() as f64 / PS_PER_SEC as f64);
+        self.arrivals.push_back(OrderKey::ns2(arrival, start, seq));
+    }
+
+    /// The queue resumed with nothing to send: the link is idle.
+    pub(crate) fn idle(&mut self) {
+        self.resume = None;
+    }
+
+    pub(crate) fn resume_key(&self) -> Option<OrderKey> {
+        self.resume
+    }
+
+    /// Whether ns-2 runs the pending resume after the event `before`.
+    pub(crate) fn resumes_after(&self, before: OrderKey) -> bool {
+        self.resume.is_some_and(|resume| before < resume)
     }
 
     /// Whether ns-2 runs the start (or end, once `started`) of the
@@ -210,7 +245,7 @@ mod tests {
                 let (key, size) = offers[i];
                 let now = Instant::from_ps((key.ns2_time() / TICK) as u64 * TICK_PS);
                 let offer = Ns2Offer { during: key, seq: 1_000_000 + i as u64 };
-                let outcome = channel.send(now, Some((&mut link, offer)), PacketId::new(i as u32), size, 0, false);
+                let outcome = channel.send(now, Some((&mut link, offer)), PacketId::new(i as u32), size, 0, (0, 1), false);
                 accepted[i] = matches!(outcome, SendOutcome::Accepted { .. });
             }
             let mut arrivals = Vec::new();

@@ -213,7 +213,15 @@ mod tests {
     fn a_departure_measures_its_sojourn_and_an_emptied_queue_zero() {
         let mut p = pie();
         for n in 0..2 {
-            p.hold(Held { packet: PacketId::new(n), size: 1500, flow: 0, ecn_capable: false, enqueued: Instant::ZERO });
+            p.hold(Held {
+                packet: PacketId::new(n),
+                size: 1500,
+                flow: 0,
+                src: 0,
+                dst: 0,
+                ecn_capable: false,
+                enqueued: Instant::ZERO,
+            });
         }
         p.dequeue(Instant::from_ps(7 * MS));
         assert_eq!(p.qdelay, Duration::from_millis(7));
@@ -228,7 +236,15 @@ mod tests {
         let busy =
             Backlog { waiting_packets: 100, waiting_bytes: 150_000, in_service_bytes: Some(1500), idle_for: None };
         for n in 0..100 {
-            p.hold(Held { packet: PacketId::new(n), size: 1500, flow: 0, ecn_capable: false, enqueued: Instant::ZERO });
+            p.hold(Held {
+                packet: PacketId::new(n),
+                size: 1500,
+                flow: 0,
+                src: 0,
+                dst: 0,
+                ecn_capable: false,
+                enqueued: Instant::ZERO,
+            });
         }
         // A delay far above target keeps p at 1 through the updates.
         p.drop_prob = 1.0;

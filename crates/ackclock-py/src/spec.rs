@@ -6,9 +6,10 @@
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
-    dv::DvConfig, CoDel, CoDelParams, DelayBuffer, DelayBufferParams, Discipline, DropTail, FqCoDel, FqCoDelParams,
-    HoldingQueue, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, Pie, PieParams,
-    ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, StepMark, TwoState,
+    dv::DvConfig, CoDel, CoDelParams, DelayBuffer, DelayBufferParams, Discipline, DropTail, Drr, DrrParams, FqCoDel,
+    FqCoDelParams, HoldingQueue, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic,
+    Pie, PieParams, ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams, StepMark,
+    TwoState,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::cc::Flavour;
@@ -259,7 +260,29 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
             let buffer = DelayBuffer::new(params, DropTail { limit, ns2_limit });
             Ok(Discipline::Holding(Box::new(HoldingQueue::DelayBuffer(buffer))))
         }
-        other => Err(unknown_type("queue", other, "droptail, red, step_mark, codel, fq_codel, pie or delay_buffer")),
+        "drr" => {
+            let s = Spec::new(dict, "queue", &["buckets", "blimit", "quantum", "mask"])?;
+            let params = DrrParams {
+                buckets: positive_u32(&s, "buckets", "a whole number of buckets")?,
+                blimit: s.required::<u64>("blimit", "a whole number of bytes")?,
+                quantum: positive_u32(&s, "quantum", "a whole number of bytes")?,
+                mask: s.required::<bool>("mask", "a boolean")?,
+            };
+            Ok(Discipline::Holding(Box::new(HoldingQueue::Drr(Drr::new(params)))))
+        }
+        "sfq" => {
+            let s = Spec::new(dict, "queue", &["maxqueue", "buckets"])?;
+            let params = SfqParams {
+                maxqueue: positive_u32(&s, "maxqueue", "a whole number of packets")?,
+                buckets: positive_u32(&s, "buckets", "a whole number of buckets")?,
+            };
+            Ok(Discipline::Holding(Box::new(HoldingQueue::Sfq(Sfq::new(params)))))
+        }
+        other => Err(unknown_type(
+            "queue",
+            other,
+            "droptail, red, step_mark, codel, fq_codel, pie, drr, sfq or delay_buffer",
+        )),
     }
 }
 

@@ -746,7 +746,11 @@ impl Simulation {
     #[inline]
     fn schedule_arrival(&mut self, ch: ChannelId, at: Instant) {
         // A channel whose discipline ns-2 lacks (CoDel, ...) keeps no keys.
-        let key = if self.queue.is_ns2_order() { self.ns2_links[ch as usize].head_key() } else { None };
+        let key = if self.queue.is_ns2_order() {
+            self.channels[ch as usize].ns2_key(&self.ns2_links[ch as usize], at)
+        } else {
+            None
+        };
         match key {
             Some(key) => self.queue.schedule_keyed(at, key, Event::Arrival(ch)),
             None => self.queue.schedule(at, Event::Arrival(ch)),
@@ -994,6 +998,7 @@ impl Simulation {
             }
         };
         let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
+        let ends = (packet.ip.src, packet.ip.dst);
         let segment_lost = self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);
         let ns2 = match self.ns2_links.get_mut(ch as usize) {
             Some(link) => Some((link, Ns2Offer { during: self.queue.current_key(), seq: self.queue.reserve_seq() })),
@@ -1002,7 +1007,7 @@ impl Simulation {
         let outcome = if segment_lost {
             SendOutcome::Dropped(DropReason::Loss)
         } else {
-            self.channels[ch as usize].send(now, ns2, id, size, flow, ecn_capable)
+            self.channels[ch as usize].send(now, ns2, id, size, flow, ends, ecn_capable)
         };
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
@@ -1028,7 +1033,10 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn collect_queue_events(&mut self, now: Instant, ch: ChannelId) {
-        while let Some(event) = self.channels[ch as usize].take_queue_event(now) {
+        let during = self.queue.current_key();
+        loop {
+            let link = self.ns2_links.get_mut(ch as usize).map(|link| (link, during));
+            let Some(event) = self.channels[ch as usize].take_queue_event(now, link) else { break };
             match event {
                 QueueEvent::Sent { at, packet, ce_marked } => {
                     if ce_marked {

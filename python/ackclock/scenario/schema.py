@@ -193,6 +193,22 @@ class PieTable(SpecTable):
     mean_packet_size: Optional[SizeValue] = None
 
 
+class DrrTable(SpecTable):
+    spec = specs.DRR
+    type: Literal["drr"]
+    buckets: Optional[int] = None
+    blimit: Optional[SizeValue] = None
+    quantum: Optional[SizeValue] = None
+    mask: Optional[bool] = None
+
+
+class SfqTable(SpecTable):
+    spec = specs.SFQ
+    type: Literal["sfq"]
+    maxqueue: Optional[int] = None
+    buckets: Optional[int] = None
+
+
 class DelayBufferTable(SpecTable):
     spec = specs.DelayBuffer
     type: Literal["delay_buffer"]
@@ -209,6 +225,8 @@ _QUEUE_TABLES = (
     CoDelTable,
     FqCoDelTable,
     PieTable,
+    DrrTable,
+    SfqTable,
     DelayBufferTable,
 )
 QueueTable = Annotated[

@@ -339,6 +339,61 @@ class PieQueue(QueueObject):
         )
 
 
+class DrrQueue(QueueObject):
+    """ns-2.35's Queue/DRR: buckets_ queues by source node (mask_: its low 4
+    address bits cleared), quantum_ bytes of credit per visit, blimit_ bytes
+    waiting in all. limit_ (so `$ns queue-limit`) is ignored, as in ns-2;
+    the commands blimit, buckets, quantum and mask set the variables."""
+
+    variables = {
+        "buckets_": Var(Kind.INT),
+        "blimit_": Var(Kind.INT),
+        "quantum_": Var(Kind.INT),
+        "mask_": Var(Kind.BOOL),
+    }
+
+    def spec(self) -> specs.Queue:
+        return specs.DRR(
+            buckets=self.integer("buckets_"),
+            blimit=self.integer("blimit_"),
+            quantum=self.integer("quantum_"),
+            mask=self.flag("mask_"),
+        )
+
+    def cmd_blimit(self, value: str) -> None:
+        self.set_var("blimit_", value)
+
+    def cmd_buckets(self, value: str) -> None:
+        self.set_var("buckets_", value)
+
+    def cmd_quantum(self, value: str) -> None:
+        self.set_var("quantum_", value)
+
+    def cmd_mask(self, value: str) -> None:
+        self.set_var("mask_", value)
+
+
+class SfqQueue(QueueObject):
+    """ns-2.35's Queue/SFQ: buckets_ queues by source plus destination node,
+    served a packet each in turn, maxqueue_ packets waiting in all. limit_
+    (so `$ns queue-limit`) is ignored, as in ns-2; the command `limit` sets
+    maxqueue_ and `buckets` buckets_."""
+
+    variables = {
+        "maxqueue_": Var(Kind.INT),
+        "buckets_": Var(Kind.INT),
+    }
+
+    def spec(self) -> specs.Queue:
+        return specs.SFQ(maxqueue=self.integer("maxqueue_"), buckets=self.integer("buckets_"))
+
+    def cmd_limit(self, value: str) -> None:
+        self.set_var("maxqueue_", value)
+
+    def cmd_buckets(self, value: str) -> None:
+        self.set_var("buckets_", value)
+
+
 class ErrorModelObject(Shadow):
     """ErrorModel (uniform loss of packets, bytes or bits), /Uniform, /List,
     /Periodic, /TwoState, /Expo. Dropped packets vanish, as with ns-2's

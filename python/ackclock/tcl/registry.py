@@ -97,6 +97,8 @@ IMPLEMENTED: dict[str, type[Shadow]] = {
     "Queue/CoDel": links.CoDelQueue,
     "Queue/FQ-CoDel": links.FqCoDelQueue,
     "Queue/PIE": links.PieQueue,
+    "Queue/DRR": links.DrrQueue,
+    "Queue/SFQ": links.SfqQueue,
     "QueueMonitor": monitors.QueueMonitor,
     "QueueMonitor/ED/Flowmon": monitors.FlowMonitor,
     "QueueMonitor/ED/Flow": monitors.FlowRecord,
