@@ -179,6 +179,19 @@ mod tests {
 
     const MS: u64 = 1_000_000_000;
 
+    /// A 1500-byte packet that joined the queue at time zero.
+    fn waiting(n: u32) -> Held {
+        Held {
+            packet: PacketId::new(n),
+            size: 1500,
+            flow: 0,
+            src: 0,
+            dst: 0,
+            ecn_capable: false,
+            enqueued: Instant::ZERO,
+        }
+    }
+
     fn pie() -> Pie {
         Pie::new(PieParams::default(), DropTail { limit: QueueLimit::Packets(1000), ns2_limit: false })
     }
@@ -213,15 +226,7 @@ mod tests {
     fn a_departure_measures_its_sojourn_and_an_emptied_queue_zero() {
         let mut p = pie();
         for n in 0..2 {
-            p.hold(Held {
-                packet: PacketId::new(n),
-                size: 1500,
-                flow: 0,
-                src: 0,
-                dst: 0,
-                ecn_capable: false,
-                enqueued: Instant::ZERO,
-            });
+            p.hold(waiting(n));
         }
         p.dequeue(Instant::from_ps(7 * MS));
         assert_eq!(p.qdelay, Duration::from_millis(7));
@@ -236,15 +241,7 @@ mod tests {
         let busy =
             Backlog { waiting_packets: 100, waiting_bytes: 150_000, in_service_bytes: Some(1500), idle_for: None };
         for n in 0..100 {
-            p.hold(Held {
-                packet: PacketId::new(n),
-                size: 1500,
-                flow: 0,
-                src: 0,
-                dst: 0,
-                ecn_capable: false,
-                enqueued: Instant::ZERO,
-            });
+            p.hold(waiting(n));
         }
         // A delay far above target keeps p at 1 through the updates.
         p.drop_prob = 1.0;

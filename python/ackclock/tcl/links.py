@@ -4,7 +4,7 @@ queues, error models and the error module, and monitors."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ackclock import specs
 from ackclock.specs import LossPosition
@@ -277,21 +277,23 @@ class CoDelQueue(QueueObject):
     }
 
     def spec(self) -> specs.Queue:
-        return specs.CoDel(
-            limit=self.integer("limit_"),
-            target=self.number("target_"),
-            interval=self.number("interval_"),
-            mtu=self.integer("maxpacket_"),
-            ecn=self.flag("setbit_"),
-        )
+        return specs.CoDel(limit=self.integer("limit_"), **self.control_law())
+
+    def control_law(self) -> dict[str, Any]:
+        """CoDel's parameters from the script's variables."""
+        return {
+            "target": self.number("target_"),
+            "interval": self.number("interval_"),
+            "mtu": self.integer("maxpacket_"),
+            "ecn": self.flag("setbit_"),
+        }
 
 
-class FqCoDelQueue(QueueObject):
+class FqCoDelQueue(CoDelQueue):
     """Queue/FQ-CoDel (RFC 8290; ns-2.35 has none): CoDel's variables plus
     flows_ queues served quantum_ bytes a turn; limit_ counts all queues."""
 
     variables = {
-        **CoDelQueue.variables,
         "flows_": Var(Kind.INT),
         "quantum_": Var(Kind.INT),
     }
@@ -299,12 +301,9 @@ class FqCoDelQueue(QueueObject):
     def spec(self) -> specs.Queue:
         return specs.FQCoDel(
             limit=self.integer("limit_"),
-            target=self.number("target_"),
-            interval=self.number("interval_"),
-            mtu=self.integer("maxpacket_"),
-            ecn=self.flag("setbit_"),
             flows=self.integer("flows_"),
             quantum=self.integer("quantum_"),
+            **self.control_law(),
         )
 
 
