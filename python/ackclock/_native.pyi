@@ -316,6 +316,7 @@ class TcpSpec(TypedDict, total=False):
     initial_rto_ps: int
     min_rto_ps: int
     max_rto_ps: int
+    min_rto_before_backoff: bool  # RFC 6298; False: min_rto bounds the backed-off RTO
     clock_granularity_ps: int
     clock_phase_ps: int  # ns-2 boot_time_: where the tick clock starts; random if absent
     delayed_ack: bool  # False: an ACK per segment

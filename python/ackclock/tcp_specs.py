@@ -125,6 +125,7 @@ class TcpParams(Spec):
     initial_rto: units.Duration | None = None
     min_rto: units.Duration | None = None
     max_rto: units.Duration | None = None
+    min_rto_before_backoff: bool | None = None
     clock_granularity: units.Duration | None = None
     clock_phase: units.Duration | None = None
     delayed_ack: bool | None = None
@@ -200,6 +201,7 @@ _FLAGS = (
     "dsack",
     "timestamps",
     "window_scale",
+    "min_rto_before_backoff",
     "delayed_ack",
     "flow_control",
     "nagle",

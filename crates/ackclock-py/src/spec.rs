@@ -483,6 +483,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "initial_rto_ps",
         "min_rto_ps",
         "max_rto_ps",
+        "min_rto_before_backoff",
         "clock_granularity_ps",
         "clock_phase_ps",
         "delayed_ack",
@@ -540,6 +541,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.initial_rto = ps("initial_rto_ps")?.unwrap_or(c.initial_rto);
     c.min_rto = ps("min_rto_ps")?.unwrap_or(c.min_rto);
     c.max_rto = ps("max_rto_ps")?.unwrap_or(c.max_rto);
+    c.min_rto_before_backoff = flag("min_rto_before_backoff")?.unwrap_or(c.min_rto_before_backoff);
     c.clock_granularity = ps("clock_granularity_ps")?.unwrap_or(c.clock_granularity);
     c.clock_phase = ps("clock_phase_ps")?.or(c.clock_phase);
     if c.clock_phase.is_some_and(|p| p >= c.clock_granularity) {

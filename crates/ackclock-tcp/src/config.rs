@@ -72,6 +72,9 @@ pub struct TcpConfig {
     pub initial_rto: Duration,
     pub min_rto: Duration,
     pub max_rto: Duration,
+    /// RFC 6298 (and ns-2's `rfc2988_`): `min_rto` bounds the RTO before
+    /// backoff doubles it; `false`: the doubled RTO (ns-2's old rule).
+    pub min_rto_before_backoff: bool,
     /// Clock granularity G: RTT samples are measured in these ticks and the
     /// RTO is at least srtt + max(G, 4 rttvar).
     pub clock_granularity: Duration,
@@ -138,6 +141,7 @@ impl Default for TcpConfig {
             initial_rto: Duration::from_secs(1),
             min_rto: Duration::from_secs(1),
             max_rto: Duration::from_secs(60),
+            min_rto_before_backoff: true,
             clock_granularity: Duration::from_millis(1),
             clock_phase: None,
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200), delay_repeat: false },

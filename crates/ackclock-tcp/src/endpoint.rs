@@ -226,6 +226,7 @@ impl Endpoint {
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
         let iss = SeqNum(cfg.iss.unwrap_or(iss));
         let mut rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
+        rtt.set_min_before_backoff(cfg.min_rto_before_backoff);
         let ctx = CcContext {
             abc: cfg.abc,
             initial_window: cfg.initial_window,

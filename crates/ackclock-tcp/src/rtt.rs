@@ -18,10 +18,14 @@ struct Ns2Clock {
 pub struct RttEstimator {
     srtt: Option<Duration>,
     rttvar: Duration,
-    /// The RTO before backoff.
+    /// The RTO before backoff and before `min_rto` applies.
     base_rto: Duration,
     backoff: u32,
     min_rto: Duration,
+    /// RFC 6298 (and ns-2's `rfc2988_` true): `min_rto` bounds the RTO
+    /// before backoff doubles it. Otherwise it bounds the doubled RTO
+    /// (ns-2's `rfc2988_` false).
+    min_before_backoff: bool,
     max_rto: Duration,
     granularity: Duration,
     ns2: Option<Ns2Clock>,
@@ -35,10 +39,17 @@ impl RttEstimator {
             base_rto: initial_rto,
             backoff: 0,
             min_rto,
+            min_before_backoff: true,
             max_rto,
             granularity: granularity.max(Duration::from_ps(1)),
             ns2: None,
         }
+    }
+
+    /// Whether `min_rto` bounds the RTO before backoff doubles it (the
+    /// default) or the doubled RTO.
+    pub fn set_min_before_backoff(&mut self, before: bool) {
+        self.min_before_backoff = before;
     }
 
     /// Estimates as ns-2 does, with the tick clock's phase in [0, granularity).
@@ -57,7 +68,12 @@ impl RttEstimator {
     /// The current timeout, with exponential backoff, at most `max_rto`.
     pub fn rto(&self) -> Duration {
         let factor = 1u64 << self.backoff.min(30);
-        (self.base_rto * factor).min(self.max_rto)
+        let rto = if self.min_before_backoff {
+            self.base_rto.max(self.min_rto) * factor
+        } else {
+            (self.base_rto * factor).max(self.min_rto)
+        };
+        rto.min(self.max_rto)
     }
 
     /// RFC 6298 (5.5): the timer expired; double the timeout.
@@ -103,7 +119,7 @@ impl RttEstimator {
         let srtt = self.srtt.expect("just set");
         let spread = self.granularity.max(self.rttvar * 4);
         // RFC 6298 (2.4), (2.5)
-        self.base_rto = (srtt + spread).max(self.min_rto).min(self.max_rto);
+        self.base_rto = (srtt + spread).min(self.max_rto);
     }
 
     /// ns-2's `rtt_update` (tcp.cc) with `rttvar_exp_` 2.
@@ -125,7 +141,7 @@ impl RttEstimator {
         self.rttvar = Duration::from_ps(c.rttvar4 as u64 * tick / 4);
         let rto_ticks = ((c.rttvar4 << 3) + c.srtt8) >> 3;
         let rto = Duration::from_ps(rto_ticks as u64 * tick);
-        self.base_rto = rto.max(self.min_rto).max(self.granularity * 2).min(self.max_rto);
+        self.base_rto = rto.max(self.granularity * 2).min(self.max_rto);
     }
 }
 
@@ -180,6 +196,26 @@ mod tests {
             })
             .collect();
         assert_eq!(seen, vec![1, 2, 4, 8, 16, 32, 60, 60]);
+    }
+
+    #[test]
+    fn the_minimum_bounds_the_rto_before_backoff_or_after_it() {
+        // RTO 100 ms, minimum 200 ms. RFC 6298 (ns-2's rfc2988_ true):
+        // 200, 400, 800 ms; ns-2's old rule: max(100 x 2^n, 200) = 200,
+        // 200, 400 ms.
+        let ms = |n| Duration::from_millis(n);
+        for (before, expected) in [(true, [200, 400, 800]), (false, [200, 200, 400])] {
+            let mut e = RttEstimator::new(ms(100), ms(200), Duration::from_secs(60), ms(1));
+            e.set_min_before_backoff(before);
+            let seen: Vec<Duration> = (0..3)
+                .map(|_| {
+                    let r = e.rto();
+                    e.back_off();
+                    r
+                })
+                .collect();
+            assert_eq!(seen, expected.map(ms).to_vec(), "min before backoff: {before}");
+        }
     }
 
     #[test]

@@ -403,6 +403,7 @@ class TcpTable(SpecTable):
     initial_rto: Optional[DurationValue] = None
     min_rto: Optional[DurationValue] = None
     max_rto: Optional[DurationValue] = None
+    min_rto_before_backoff: Optional[bool] = None
     clock_granularity: Optional[DurationValue] = None
     clock_phase: Optional[DurationValue] = None
     delayed_ack: Optional[bool] = None

@@ -144,6 +144,8 @@ class TcpAgent(Agent):
         "singledup_": Var(Kind.BOOL),
         "rtxcur_init_": Var(Kind.REAL),
         "minrto_": Var(Kind.REAL),
+        "rfc2988_": Var(Kind.BOOL),
+        "precisionReduce_": Var(Kind.BOOL),
         "maxrto_": Var(Kind.REAL),
         "tcpTick_": Var(Kind.REAL),
         "overhead_": Var(Kind.REAL),
@@ -248,6 +250,7 @@ class TcpAgent(Agent):
             limited_transmit=self.flag("singledup_") and self.sends_on_early_dupacks(),
             initial_rto=self.number("rtxcur_init_"),
             min_rto=self.number("minrto_"),
+            min_rto_before_backoff=self.flag("rfc2988_"),
             max_rto=self.number("maxrto_"),
             clock_granularity=self.number("tcpTick_"),
             # a random double: to the clock's picosecond
@@ -255,8 +258,10 @@ class TcpAgent(Agent):
             send_overhead=self.number("overhead_"),
         )
 
-    def cc_params(self) -> dict[str, float] | None:
-        return None
+    def cc_params(self) -> dict[str, float | bool] | None:
+        """ns-2's old whole-packet halving (precisionReduce_ false) for the
+        ns-2 modules; their default otherwise."""
+        return None if self.flag("precisionReduce_") else {"precision_reduce": False}
 
     def ns2_arithmetic(self) -> bool | None:
         return None
@@ -341,7 +346,7 @@ class VegasAgent(TcpAgent):
     def segment_size(self) -> int:
         return self.integer("packetSize_") - TCP_HEADER_BYTES
 
-    def cc_params(self) -> dict[str, float] | None:
+    def cc_params(self) -> dict[str, float | bool] | None:
         return {param: self.number(var) for var, param in VEGAS_PARAMS.items()}
 
     def sends_on_early_dupacks(self) -> bool:

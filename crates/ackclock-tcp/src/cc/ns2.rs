@@ -22,13 +22,26 @@
 //!   SACK blocks tell something new: with a sink that sends none, every
 //!   loss waits for the timeout, as in ns-2.
 
-use super::{CcContext, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window};
+use super::registry::{ParamInfo, ParamKind};
+use super::{CcContext, CcParams, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window};
+
+pub(super) const PARAMS: &[ParamInfo] = &[ParamInfo {
+    name: "precision_reduce",
+    kind: ParamKind::Flag,
+    default: 1.0,
+    min: 0.0,
+    max: 1.0,
+    help: "ns-2's precisionReduce_: a window cut halves cwnd_ exactly; 0 halves it in whole packets",
+}];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ns2Reno {
     style: RecoveryStyle,
     /// `Agent/TCP/Sack1`: duplicate ACKs count only with SACK news.
     sack1: bool,
+    /// ns-2's `precisionReduce_`: halve `cwnd_` exactly, not in whole
+    /// packets (`slowdown`'s int(window() / 2)).
+    exact_halving: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
     initial_window: f64,
@@ -37,14 +50,26 @@ pub struct Ns2Reno {
 }
 
 impl Ns2Reno {
-    pub fn new(style: RecoveryStyle, ctx: &CcContext) -> Self {
+    pub fn new(style: RecoveryStyle, ctx: &CcContext, params: &CcParams) -> Self {
         let initial_window = f64::from(ctx.initial_window);
-        Ns2Reno { style, sack1: false, cwnd: initial_window, initial_window, max_window: ctx.max_window }
+        let exact_halving = params.value(&PARAMS[0]) != 0.0;
+        Ns2Reno { style, sack1: false, exact_halving, cwnd: initial_window, initial_window, max_window: ctx.max_window }
     }
 
     /// `Agent/TCP/Sack1`'s arithmetic: Reno's, with its duplicate-ACK rule.
-    pub fn sack1(ctx: &CcContext) -> Self {
-        Ns2Reno { sack1: true, ..Ns2Reno::new(RecoveryStyle::Reno, ctx) }
+    pub fn sack1(ctx: &CcContext, params: &CcParams) -> Self {
+        Ns2Reno { sack1: true, ..Ns2Reno::new(RecoveryStyle::Reno, ctx, params) }
+    }
+
+    /// `slowdown`'s half window: min(cwnd_, window_) / 2, or in whole
+    /// packets without `precisionReduce_`.
+    fn half_window(&self, mss: u32) -> f64 {
+        let w = self.windowd(mss);
+        if self.exact_halving {
+            w / 2.0
+        } else {
+            (w.trunc() / 2.0).trunc()
+        }
     }
 
     /// `windowd()`: min(cwnd_, window_) in packets.
@@ -103,7 +128,7 @@ impl CongestionOps for Ns2Reno {
             CwndEvent::Init => self.set(w, c.mss, self.initial_window),
             CwndEvent::Rto => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
-            CwndEvent::RecoveryStart => self.set(w, c.mss, self.windowd(c.mss) / 2.0),
+            CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
             CwndEvent::RecoveryEnd => self.open(w, c.mss),
             // `partial_window_deflation_`: what the partial ACK covers beyond
             // the inflation (`dupwnd_`) comes off cwnd_ itself.
@@ -125,7 +150,8 @@ mod tests {
     use super::*;
 
     fn agent(style: RecoveryStyle, cwnd: f64, max_window: Option<u32>) -> Ns2Reno {
-        let mut a = Ns2Reno::new(style, &CcContext { max_window, ..super::super::tests::context(2) });
+        let ctx = CcContext { max_window, ..super::super::tests::context(2) };
+        let mut a = Ns2Reno::new(style, &ctx, &CcParams::default());
         a.cwnd = cwnd;
         a
     }
@@ -158,6 +184,19 @@ mod tests {
         a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryEnd);
         assert_eq!(a.cwnd, 14.5 + 1.0 / 14.5, "congestion avoidance at once");
         assert_eq!(a.cwnd_segments(&w, 1000), a.cwnd);
+    }
+
+    #[test]
+    fn without_precision_reduce_the_half_window_is_whole_packets() {
+        // ns-2's slowdown with precisionReduce_ false: int(int(29.7) / 2) = 14.
+        let mut a = agent(RecoveryStyle::Reno, 29.7, None);
+        a.exact_halving = false;
+        let mut w = window(29_700, 14_000);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryStart);
+        assert_eq!((a.cwnd, w.cwnd), (14.0, 14_000));
+        let mut a = agent(RecoveryStyle::Reno, 29.7, None);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryStart);
+        assert_eq!(a.cwnd, 14.85);
     }
 
     #[test]

@@ -118,7 +118,7 @@ const ALGORITHMS: [Algorithm; 15] = [
         kind: CcKind::Ns2Tahoe,
         name: "ns2-tahoe",
         summary: "ns-2 2.35's Agent/TCP window arithmetic (cwnd_ as a double count of packets)",
-        params: &[],
+        params: super::ns2::PARAMS,
         needs_ecn: false,
         ns2_agents: &["Agent/TCP"],
     },
@@ -126,7 +126,7 @@ const ALGORITHMS: [Algorithm; 15] = [
         kind: CcKind::Ns2Reno,
         name: "ns2-reno",
         summary: "ns-2 2.35's Agent/TCP/Reno window arithmetic",
-        params: &[],
+        params: super::ns2::PARAMS,
         needs_ecn: false,
         ns2_agents: &["Agent/TCP/Reno"],
     },
@@ -134,7 +134,7 @@ const ALGORITHMS: [Algorithm; 15] = [
         kind: CcKind::Ns2NewReno,
         name: "ns2-newreno",
         summary: "ns-2 2.35's Agent/TCP/Newreno window arithmetic",
-        params: &[],
+        params: super::ns2::PARAMS,
         needs_ecn: false,
         ns2_agents: &["Agent/TCP/Newreno"],
     },
@@ -142,7 +142,7 @@ const ALGORITHMS: [Algorithm; 15] = [
         kind: CcKind::Ns2Sack1,
         name: "ns2-sack1",
         summary: "ns-2 2.35's Agent/TCP/Sack1: Reno's arithmetic; a duplicate ACK counts only with new SACK blocks",
-        params: &[],
+        params: super::ns2::PARAMS,
         needs_ecn: false,
         ns2_agents: &["Agent/TCP/Sack1"],
     },
@@ -266,10 +266,10 @@ impl CcKind {
             CcKind::Reno => Cc::Reno(Reno::new(Classic, ctx, params)),
             CcKind::NewReno => Cc::Reno(Reno::new(NewReno, ctx, params)),
             CcKind::LinuxReno => Cc::LinuxReno(LinuxReno::default()),
-            CcKind::Ns2Tahoe => Cc::Ns2Reno(Ns2Reno::new(Tahoe, ctx)),
-            CcKind::Ns2Reno => Cc::Ns2Reno(Ns2Reno::new(Classic, ctx)),
-            CcKind::Ns2NewReno => Cc::Ns2Reno(Ns2Reno::new(NewReno, ctx)),
-            CcKind::Ns2Sack1 => Cc::Ns2Reno(Ns2Reno::sack1(ctx)),
+            CcKind::Ns2Tahoe => Cc::Ns2Reno(Ns2Reno::new(Tahoe, ctx, params)),
+            CcKind::Ns2Reno => Cc::Ns2Reno(Ns2Reno::new(Classic, ctx, params)),
+            CcKind::Ns2NewReno => Cc::Ns2Reno(Ns2Reno::new(NewReno, ctx, params)),
+            CcKind::Ns2Sack1 => Cc::Ns2Reno(Ns2Reno::sack1(ctx, params)),
             CcKind::Cubic => Cc::Cubic(Box::new(Cubic::new(ctx, params))),
             CcKind::HighSpeed => Cc::HighSpeed(Box::new(HighSpeed::new(ctx, params))),
             CcKind::Vegas => Cc::Vegas(Box::new(Vegas::new(ctx, params))),
@@ -407,8 +407,8 @@ mod tests {
         assert_eq!(unknown.to_string(), "unknown parameter (use one of reno's: alpha, beta)");
         let range = p.set(CcKind::Reno, "beta", 1.5).unwrap_err();
         assert_eq!((range.param(), range.to_string().as_str()), ("beta", "must be from 0.05 to 1"));
-        let none = p.check(CcKind::Ns2Reno).unwrap_err();
-        assert_eq!(none.to_string(), "unknown parameter (ns2-reno has none)");
+        let none = p.check(CcKind::LinuxReno).unwrap_err();
+        assert_eq!(none.to_string(), "unknown parameter (linux-reno has none)");
     }
 
     #[test]
