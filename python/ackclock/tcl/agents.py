@@ -146,6 +146,8 @@ class TcpAgent(Agent):
         "minrto_": Var(Kind.REAL),
         "rfc2988_": Var(Kind.BOOL),
         "precisionReduce_": Var(Kind.BOOL),
+        "bugFix_": Var(Kind.BOOL),
+        "updated_rttvar_": Var(Kind.BOOL, ignored="ns-2.35 defines it but its C++ never reads it"),
         "maxrto_": Var(Kind.REAL),
         "tcpTick_": Var(Kind.REAL),
         "overhead_": Var(Kind.REAL),
@@ -259,9 +261,14 @@ class TcpAgent(Agent):
         )
 
     def cc_params(self) -> dict[str, float | bool] | None:
-        """ns-2's old whole-packet halving (precisionReduce_ false) for the
-        ns-2 modules; their default otherwise."""
-        return None if self.flag("precisionReduce_") else {"precision_reduce": False}
+        """The ns-2 modules' parameters where the script leaves ns-2's
+        defaults: whole-packet halving (precisionReduce_ false), a second
+        fast retransmit within a window (bugFix_ false)."""
+        ns2_defaults = {
+            "precision_reduce": self.flag("precisionReduce_"),
+            "bug_fix": self.flag("bugFix_"),
+        }
+        return {name: False for name, on in ns2_defaults.items() if not on} or None
 
     def ns2_arithmetic(self) -> bool | None:
         return None

@@ -14,8 +14,8 @@
 //!   and every timeout restart from one packet; Reno and Newreno recover from
 //!   the unrounded half window (29 -> 14.5 packets), and on the ACK that ends
 //!   recovery open it at once.
-//! * Recovery rules: like ns-2's `bug_fix_`, no second fast retransmit
-//!   before `recover` is acknowledged, Reno included; like `singledup_`,
+//! * Recovery rules: like ns-2's `bug_fix_` (parameter `bug_fix`), no
+//!   second fast retransmit before `recover` is acknowledged, Reno included; like `singledup_`,
 //!   limited transmit also while recovering from a timeout; every timeout
 //!   halves `ssthresh_` again.
 //! * Sack1 windows as Reno does, and counts a duplicate ACK only when its
@@ -25,14 +25,24 @@
 use super::registry::{ParamInfo, ParamKind};
 use super::{CcContext, CcParams, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window};
 
-pub(super) const PARAMS: &[ParamInfo] = &[ParamInfo {
-    name: "precision_reduce",
-    kind: ParamKind::Flag,
-    default: 1.0,
-    min: 0.0,
-    max: 1.0,
-    help: "ns-2's precisionReduce_: a window cut halves cwnd_ exactly; 0 halves it in whole packets",
-}];
+pub(super) const PARAMS: &[ParamInfo] = &[
+    ParamInfo {
+        name: "precision_reduce",
+        kind: ParamKind::Flag,
+        default: 1.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's precisionReduce_: a window cut halves cwnd_ exactly; 0 halves it in whole packets",
+    },
+    ParamInfo {
+        name: "bug_fix",
+        kind: ParamKind::Flag,
+        default: 1.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's bugFix_: no second fast retransmit before recover is acknowledged; 0 allows it",
+    },
+];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ns2Reno {
@@ -42,6 +52,8 @@ pub struct Ns2Reno {
     /// ns-2's `precisionReduce_`: halve `cwnd_` exactly, not in whole
     /// packets (`slowdown`'s int(window() / 2)).
     exact_halving: bool,
+    /// ns-2's `bugFix_`: one fast retransmit per window of data.
+    bug_fix: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
     initial_window: f64,
@@ -52,8 +64,16 @@ pub struct Ns2Reno {
 impl Ns2Reno {
     pub fn new(style: RecoveryStyle, ctx: &CcContext, params: &CcParams) -> Self {
         let initial_window = f64::from(ctx.initial_window);
-        let exact_halving = params.value(&PARAMS[0]) != 0.0;
-        Ns2Reno { style, sack1: false, exact_halving, cwnd: initial_window, initial_window, max_window: ctx.max_window }
+        let (exact_halving, bug_fix) = (params.value(&PARAMS[0]) != 0.0, params.value(&PARAMS[1]) != 0.0);
+        Ns2Reno {
+            style,
+            sack1: false,
+            exact_halving,
+            bug_fix,
+            cwnd: initial_window,
+            initial_window,
+            max_window: ctx.max_window,
+        }
     }
 
     /// `Agent/TCP/Sack1`'s arithmetic: Reno's, with its duplicate-ACK rule.
@@ -105,7 +125,7 @@ impl CongestionOps for Ns2Reno {
     fn recovery_rules(&self) -> RecoveryRules {
         RecoveryRules {
             style: self.style,
-            guard_recover: true,
+            guard_recover: self.bug_fix,
             limited_transmit_after_rto: true,
             ssthresh_on_every_rto: true,
             ns2_dupacks: true,
