@@ -188,7 +188,9 @@ class Store:
             frame = frame.iloc[[rows[key] for key in keys if key in rows]]
         order = [name for name in names if self.roles.get(name) == "parameter"]
         order += ["seed", "replication", "status"]
-        order += [name for name in names if self.roles.get(name) in ("result", "series")]
+        # Result columns appear as runs finish, in no fixed order on a
+        # cluster: by name, so that the same runs give the same frame.
+        order += sorted(name for name in names if self.roles.get(name) in ("result", "series"))
         order += [name for name in names if name not in order]
         return with_roles(frame[order].reset_index(drop=True), self.roles)
 
