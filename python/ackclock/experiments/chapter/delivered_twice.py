@@ -10,9 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from ackclock.experiments.chapter.scripts import chapter_script, ns2_reference
-from ackclock.experiments.study import Options, markdown_table, run_sweep, save_report
-from ackclock.sweeps import Script
+from ackclock.experiments.chapter.scripts import ns2_reference, one_sender_runs
+from ackclock.experiments.study import Options, markdown_table, save_report
 
 # basic1.tcl's defaults, the chapter's run.
 CHAPTER_RUN = (7, 10)  # queue limit, end time (s)
@@ -20,12 +19,7 @@ PUBLISHED = [43, 45, 47, 49, 51, 53, 55, 57, 58, 59, 60, 61, 62]
 
 
 def run(params: Mapping[str, Any], options: Options) -> pd.DataFrame:
-    base = Script(
-        chapter_script("basic1.tcl"),
-        ["{queue}", "{end}"],
-        analysis="ackclock.experiments.chapter.traces:delivered_twice",
-    )
-    return run_sweep(base, {"queue": params["queue"], "end": params["end"]}, options)
+    return one_sender_runs("basic1.tcl", "delivered_twice", dict(params), options)
 
 
 def write_report(frame: pd.DataFrame, params: Mapping[str, Any], out: Path) -> list[Path]:

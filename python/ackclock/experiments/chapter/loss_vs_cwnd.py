@@ -13,9 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from ackclock.experiments.chapter.scripts import chapter_script, ns2_reference
-from ackclock.experiments.study import Options, markdown_table, run_sweep, save_report
-from ackclock.sweeps import Script
+from ackclock.experiments.chapter.scripts import ns2_reference, one_sender_runs
+from ackclock.experiments.study import Options, markdown_table, save_report
 
 K = 1.225
 CHAPTER_RUN = (7, 1000)  # queue limit, end time (s)
@@ -23,12 +22,7 @@ PUBLISHED = {"acked": 94915, "loss_events": 512, "peak": 20.935}
 
 
 def run(params: Mapping[str, Any], options: Options) -> pd.DataFrame:
-    base = Script(
-        chapter_script("basic1.tcl"),
-        ["{queue}", "{end}"],
-        analysis="ackclock.experiments.chapter.traces:sawtooth",
-    )
-    return run_sweep(base, {"queue": params["queue"], "end": params["end"]}, options)
+    return one_sender_runs("basic1.tcl", "sawtooth", dict(params), options)
 
 
 def derived(acked: float, losses: float, peak: float) -> dict[str, float]:

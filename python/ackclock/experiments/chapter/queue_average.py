@@ -12,9 +12,8 @@ from typing import Any
 
 import pandas as pd
 
-from ackclock.experiments.chapter.scripts import chapter_script, ns2_reference
-from ackclock.experiments.study import Options, markdown_table, run_sweep, save_report
-from ackclock.sweeps import Script
+from ackclock.experiments.chapter.scripts import ns2_reference, one_sender_runs
+from ackclock.experiments.study import Options, markdown_table, save_report
 
 TRANSIT_PACKETS = 30
 PUBLISHED = {40: 23.76}  # queue limit -> average queue, 1000 s
@@ -26,12 +25,7 @@ def theory(queue: int) -> float:
 
 
 def run(params: Mapping[str, Any], options: Options) -> pd.DataFrame:
-    base = Script(
-        chapter_script("basic1-long.tcl"),
-        ["{queue}", "{end}"],
-        analysis="ackclock.experiments.chapter.traces:mean_queue",
-    )
-    return run_sweep(base, {"queue": params["queue"], "end": params["end"]}, options)
+    return one_sender_runs("basic1-long.tcl", "mean_queue", dict(params), options)
 
 
 def write_report(frame: pd.DataFrame, params: Mapping[str, Any], out: Path) -> list[Path]:

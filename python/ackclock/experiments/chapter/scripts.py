@@ -8,7 +8,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from ackclock.errors import ConfigError
+from ackclock.experiments.study import Options, run_sweep
+from ackclock.sweeps import Script
 
 NS2_DIR = Path(__file__).resolve().parents[4] / "benchmarks" / "ns2"
 
@@ -21,6 +25,20 @@ def chapter_script(name: str) -> Path:
             "from a checkout of ackclock's source tree)"
         )
     return path
+
+
+def one_sender_runs(
+    script: str, analysis: str, params: dict[str, Any], options: Options
+) -> pd.DataFrame:
+    """basic1.tcl or basic1-long.tcl (QUEUE END) over the grid of queue limits
+    and end times, each run's trace read by `analysis` (a function of
+    experiments/chapter/traces.py)."""
+    base = Script(
+        chapter_script(script),
+        ["{queue}", "{end}"],
+        analysis=f"ackclock.experiments.chapter.traces:{analysis}",
+    )
+    return run_sweep(base, {"queue": params["queue"], "end": params["end"]}, options)
 
 
 @cache
