@@ -895,8 +895,10 @@ impl Simulation {
         if tracing_sender {
             self.trace_tcp_vars(now, id);
         }
-        while let Some((seg, ecn)) = self.tcp(id).endpoint(side).poll_transmit(now) {
-            let bytes = self.tcp(id).endpoint(side).segment_len(&seg);
+        loop {
+            let ep = self.tcp(id).endpoint(side);
+            let Some((seg, ecn)) = ep.poll_transmit(now) else { break };
+            let bytes = ep.segment_len(&seg);
             if tracing_sender && self.tcp(id).congestion_action_due() {
                 let uid = self.next_uid;
                 self.tracer().mark_congestion_action(uid);

@@ -66,6 +66,7 @@ impl RttEstimator {
     }
 
     /// The current timeout, with exponential backoff, at most `max_rto`.
+    #[inline]
     pub fn rto(&self) -> Duration {
         let factor = 1u64 << self.backoff.min(30);
         let rto = if self.min_before_backoff {
