@@ -702,9 +702,11 @@ class Sim:
         variables: bool = True,
         traced: list[tuple[int, int, str]] | None = None,
         append: bool = False,
+        newtrace: bool = False,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
-        ones, and (with variables) ns-2 variable records of every TCP sender:
+        ones, wireless nodes' records in ns-2's old wireless layout (or the
+        tagged one with `newtrace`, ns-2's use-newtrace), and (with variables) ns-2 variable records of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
         `traced` (node, port, variable) triples instead select variables of the
         senders at those addresses, like ns-2's tracevar. Each flow's initial

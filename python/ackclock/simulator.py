@@ -693,10 +693,13 @@ class Simulator:
         variables: bool = True,
         traced: list[tuple[Node, int, str]] | None = None,
         append: bool = False,
+        newtrace: bool = False,
     ) -> int:
         """One ns-2 trace file: the records of `links` (every link when None)
-        and the variable records that `variables` or `traced` select. With
-        `append`, records go after what the file holds. Returns an id for
+        and the variable records that `variables` or `traced` select, and
+        wireless nodes' packet events in ns-2's old wireless layout, or the
+        tagged one with `newtrace` (ns-2's `use-newtrace`). With `append`,
+        records go after what the file holds. Returns an id for
         `close_trace`."""
         channels = None if links is None else [self._own_link(link, "links").id for link in links]
         selected = None
@@ -707,9 +710,10 @@ class Simulator:
             ]
         variables = checks.flag(variables, "variables")
         append = checks.flag(append, "append")
+        newtrace = checks.flag(newtrace, "newtrace")
         return self._open_trace(
             path,
-            lambda file: self._native.trace_ns2(file, channels, variables, selected, append),
+            lambda file: self._native.trace_ns2(file, channels, variables, selected, append, newtrace),
             append,
         )
 

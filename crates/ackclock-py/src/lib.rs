@@ -17,6 +17,7 @@ use ackclock_sim::{
 };
 use ackclock_tcp::Reader;
 use ackclock_trace::file::{FileError, OutputFile};
+use ackclock_trace::ns2_wireless::WirelessFormat;
 use ackclock_trace::pcap::PcapWriter;
 use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
 use ackclock_trace::view::{self, IndexError, ViewSink};
@@ -556,7 +557,7 @@ impl Sim {
     /// (node, port, name) of the senders at those addresses. `append` adds
     /// to the end of an existing file instead of replacing it. Returns the
     /// trace's id for `close_trace`.
-    #[pyo3(signature = (path, channels = None, variables = true, traced = None, append = false))]
+    #[pyo3(signature = (path, channels = None, variables = true, traced = None, append = false, newtrace = false))]
     fn trace_ns2(
         &mut self,
         py: Python<'_>,
@@ -565,7 +566,9 @@ impl Sim {
         variables: bool,
         traced: Option<Vec<(u32, u16, String)>>,
         append: bool,
+        newtrace: bool,
     ) -> PyResult<SinkId> {
+        let wireless = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
         let vars = match (traced, variables) {
             (Some(list), _) => {
                 TracedVars::Only(list.into_iter().map(|(node, port, name)| ((node, port), name)).collect())
@@ -574,7 +577,7 @@ impl Sim {
             (None, false) => TracedVars::None,
         };
         let out = trace_file(py, path, append)?;
-        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars })))
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless })))
     }
 
     /// ns-2 nam events (`namtrace-all`) for every channel, after the

@@ -11,6 +11,7 @@ pub mod file;
 pub mod monitor;
 pub mod nam;
 pub mod ns2;
+pub mod ns2_wireless;
 pub mod ordering;
 pub mod pcap;
 pub mod record;
@@ -19,5 +20,8 @@ pub mod tracer;
 pub mod view;
 
 pub use monitor::{Counts, FlowKey, Monitor};
-pub use record::{FlowView, LinkRecord, PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue};
+pub use record::{
+    AodvFields, Application, FlowView, IpFields, LinkRecord, MacFields, MovementRecord, PacketEvent, PacketRecord,
+    TraceRecord, VarRecord, VarValue, WirelessEvent, WirelessLayer, WirelessRecord,
+};
 pub use tracer::{Sink, SinkId, TracedVars, Tracer};

@@ -69,11 +69,127 @@ pub struct LinkRecord {
     pub up: bool,
 }
 
+/// ns-2's wireless trace levels: the agent, the routing agent, the MAC and
+/// the interface queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WirelessLayer {
+    Agent,
+    Router,
+    Mac,
+    Ifq,
+}
+
+impl WirelessLayer {
+    pub fn name(self) -> &'static str {
+        match self {
+            WirelessLayer::Agent => "AGT",
+            WirelessLayer::Router => "RTR",
+            WirelessLayer::Mac => "MAC",
+            WirelessLayer::Ifq => "IFQ",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WirelessEvent {
+    Send,
+    Receive,
+    /// A routing agent sends a packet it did not originate.
+    Forward,
+    Drop,
+}
+
+/// The 802.11 header fields ns-2 prints (all zero above the MAC): the
+/// duration in microseconds, destination (-1 broadcast), source, ether type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacFields {
+    pub duration_us: i64,
+    pub dst: i64,
+    pub src: i64,
+    pub ether_type: i64,
+}
+
+/// The IP header fields ns-2 prints; addresses are node ids, -1 is the
+/// broadcast address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IpFields {
+    pub src: i64,
+    pub src_port: i32,
+    pub dst: i64,
+    pub dst_port: i32,
+    pub ttl: i32,
+    pub flow: u32,
+}
+
+/// An AODV message's fields as ns-2's trace shows them.
 #[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AodvFields {
+    Request { hops: u32, id: u32, dst: u32, dst_seq: u32, src: u32, src_seq: u32 },
+    Reply { hops: u32, dst: u32, dst_seq: u32, lifetime: f64 },
+    Error { count: u32, dst: u32, dst_seq: u32 },
+}
+
+/// What the trace shows of the packet above IP.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Application {
+    /// A constant-bit-rate packet: its sequence number and how many hops
+    /// forwarded it.
+    Cbr {
+        seq: u64,
+        forwards: u32,
+    },
+    /// A TCP segment as packet numbers.
+    Tcp {
+        seq: i64,
+        ack: i64,
+        forwards: u32,
+    },
+    Aodv(AodvFields),
+    Other,
+}
+
+/// One packet event at one layer of a wireless node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WirelessRecord {
+    pub time: Instant,
+    pub event: WirelessEvent,
+    pub node: NodeId,
+    /// Where the node is, in metres.
+    pub position: (f64, f64, f64),
+    pub layer: WirelessLayer,
+    /// ns-2's reason for a drop ("CBK", "IFQ", "NRTE", "TTL", "ARP"...), "---" otherwise.
+    pub reason: &'static str,
+    pub uid: u64,
+    /// ns-2's packet type name ("cbr", "tcp", "AODV", "RTS"...).
+    pub kind: &'static str,
+    pub size: u32,
+    pub mac: MacFields,
+    /// The next hop in the packet's common header (-2 until routing sets it).
+    pub next_hop: i64,
+    /// `None` for MAC control frames.
+    pub ip: Option<IpFields>,
+    pub app: Application,
+}
+
+/// A node starts a straight move (ns-2's setdest).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MovementRecord {
+    pub time: Instant,
+    pub node: NodeId,
+    pub from: (f64, f64, f64),
+    pub to: (f64, f64),
+    /// Metres per second.
+    pub speed: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
 pub enum TraceRecord {
     Packet(PacketRecord),
     Var(VarRecord),
     Link(LinkRecord),
+    /// Boxed: wireless records are rare next to link records and larger.
+    Wireless(Box<WirelessRecord>),
+    Movement(MovementRecord),
 }
 
 impl TraceRecord {
@@ -82,6 +198,8 @@ impl TraceRecord {
             TraceRecord::Packet(p) => p.time,
             TraceRecord::Var(v) => v.time,
             TraceRecord::Link(l) => l.time,
+            TraceRecord::Wireless(w) => w.time,
+            TraceRecord::Movement(m) => m.time,
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::monitor::{Counts, FlowKey, Monitor};
 use crate::nam;
 use crate::ns2;
+use crate::ns2_wireless::{self, WirelessFormat};
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
 use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord};
@@ -66,11 +67,13 @@ impl TracedVars {
 
 pub enum Sink {
     /// ns-2 trace lines for the listed channels (all when `None`), plus
-    /// the variable records `vars` selects.
+    /// the variable records `vars` selects, and wireless nodes' records in
+    /// the `wireless` layout.
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
         vars: TracedVars,
+        wireless: WirelessFormat,
     },
     Tcpdump {
         out: Output,
@@ -109,6 +112,10 @@ impl Sink {
             {
                 ns2::write_link(out, l)
             }
+            (Sink::Ns2 { out, wireless, .. }, TraceRecord::Wireless(w)) => {
+                ns2_wireless::write_record(out, w, *wireless)
+            }
+            (Sink::Ns2 { out, .. }, TraceRecord::Movement(m)) => ns2_wireless::write_movement(out, m),
             (Sink::Tcpdump { out, capture }, TraceRecord::Packet(p)) if capture.sees(p) => {
                 tcpdump::write_packet(out, p, view(p.packet.flow).as_ref())
             }
