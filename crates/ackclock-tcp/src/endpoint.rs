@@ -13,6 +13,7 @@ use crate::cc::{Cc, CcContext, CongestionOps, CwndEvent, Window};
 use crate::config::TcpConfig;
 use crate::ecn::EcnReceiver;
 use crate::flight::Flight;
+use crate::ns2_sack1::Sack1State;
 use crate::rack::Rack;
 use crate::reassembly::Ranges;
 use crate::recovery::Prr;
@@ -211,6 +212,8 @@ pub struct Endpoint {
     pub(crate) last_ack_sent: u64,
     /// Sender: what the peer has SACKed.
     pub(crate) scoreboard: Scoreboard,
+    /// ns-2's Sack1 sender's own scoreboard and pipe (ns2_sack1.rs).
+    pub(crate) sack1: Sack1State,
     /// Receiver: offsets inside recently received out-of-order blocks,
     /// most recent first, and a pending D-SACK block.
     pub(crate) sack_recent: Vec<u64>,
@@ -319,6 +322,7 @@ impl Endpoint {
             ts_recent: None,
             last_ack_sent: 0,
             scoreboard: Scoreboard::default(),
+            sack1: Sack1State::default(),
             sack_recent: Vec::new(),
             dsack_pending: None,
             latest_data: None,

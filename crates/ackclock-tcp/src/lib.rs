@@ -14,6 +14,7 @@ pub mod config;
 mod ecn;
 mod endpoint;
 mod flight;
+mod ns2_sack1;
 mod options;
 mod rack;
 pub mod reassembly;

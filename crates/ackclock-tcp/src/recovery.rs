@@ -107,7 +107,9 @@ impl Endpoint {
                 self.start_prr(prior_cwnd);
                 self.scoreboard.restart(self.snd_una);
                 // (4.3): resend the first segment deemed lost at once.
-                if !self.cfg.prr {
+                if self.is_ns2_sack1() {
+                    self.sack1_enter_recovery();
+                } else if !self.cfg.prr {
                     self.retransmit_at = Some(self.flight.first_lost().unwrap_or(self.snd_una));
                 }
                 self.phase = Phase::FastRecovery;
@@ -165,6 +167,9 @@ impl Endpoint {
     /// 6675 and RFC 5681 recovery.
     pub(crate) fn leave_recovery(&mut self, now: Instant) {
         self.phase = Phase::Open;
+        if self.is_ns2_sack1() {
+            self.sack1_leave_recovery();
+        }
         if self.cfg.prr && !self.cc.owns_window() {
             self.win.cwnd = self.win.ssthresh;
         }

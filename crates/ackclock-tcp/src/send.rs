@@ -3,6 +3,7 @@
 use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, LossCheck, RateSample, RecoveryStyle};
 use crate::endpoint::{Endpoint, Phase, State};
 use crate::flight::Delivery;
+use crate::ns2_sack1::Resend;
 use crate::scoreboard::{self, NextSeg};
 use ackclock_core::{Duration, Instant};
 use ackclock_wire::TcpRepr;
@@ -84,6 +85,9 @@ impl Endpoint {
         let mut rs = RateSample { prior_in_flight: self.flight_size(), ece: seg.flags.ece, ..RateSample::default() };
         let mut delivery = self.flight.delivery();
         let dsack = self.sack_ok && self.process_sack_blocks(now, seg, ack, &mut delivery);
+        if self.is_ns2_sack1() {
+            self.sack1_scoreboard(seg, ack);
+        }
         if ack > self.snd_una {
             rs.acked = (ack - self.snd_una).min(u64::from(u32::MAX)) as u32;
             self.flight.on_ack(now, ack, seg.flags.ece, &mut delivery);
@@ -169,6 +173,10 @@ impl Endpoint {
             self.maybe_enter_recovery(now);
         }
         match self.phase {
+            Phase::FastRecovery if ack < self.recover && self.sack_ok && self.is_ns2_sack1() => {
+                self.sack1_ack_in_recovery(now, true);
+                return;
+            }
             Phase::FastRecovery if ack < self.recover && self.sack_ok => {
                 // RFC 6675: stay in recovery; the scoreboard paces sending.
                 self.prr_update(u64::from(rs.acked_sacked), true, rs.losses > 0);
@@ -246,7 +254,9 @@ impl Endpoint {
             self.cc.cong_control(&mut self.win, &c, rs);
         }
         if self.phase == Phase::FastRecovery {
-            if self.sack_ok {
+            if self.sack_ok && self.is_ns2_sack1() {
+                self.sack1_ack_in_recovery(now, false);
+            } else if self.sack_ok {
                 self.prr_update(u64::from(rs.acked_sacked), false, rs.losses > 0);
             } else {
                 // RFC 5681 §3.2 (4): each further dupack means a segment left.
@@ -254,7 +264,7 @@ impl Endpoint {
             }
             return;
         }
-        if self.cc.recovery_rules().dupacks_need_sack_news && rs.acked_sacked == 0 {
+        if self.is_ns2_sack1() && !self.sack1.news {
             return;
         }
         self.dupacks += 1;
@@ -280,7 +290,7 @@ impl Endpoint {
         let sack_recovery = self.sack_ok && rules.style != RecoveryStyle::Tahoe;
         // RFC 6675 §5: enter recovery on DupThresh dupacks, or as soon as
         // the scoreboard deems the first unacknowledged segment lost.
-        let lost = sack_recovery && self.flight.len() > 0 && self.flight.get(0).lost;
+        let lost = sack_recovery && !rules.ns2_sack1 && self.flight.len() > 0 && self.flight.get(0).lost;
         match self.algorithm_loss_check(now, Some(self.dupacks)) {
             LossCheck::NotYet => return,
             LossCheck::Lost => {}
@@ -333,6 +343,9 @@ impl Endpoint {
             self.phase = Phase::Loss;
             self.cwnd_event(now, CwndEvent::Rto);
         }
+        if self.is_ns2_sack1() {
+            self.sack1_on_timeout();
+        }
         self.rack.pto = None;
         self.rack.tlp_end = None;
         self.tlp_due = false;
@@ -346,7 +359,7 @@ impl Endpoint {
     /// How far past snd_una we may send: min(cwnd, peer window, cap), plus
     /// RFC 3042's allowance of one segment per early duplicate ACK, for the
     /// one segment that duplicate ACK lets out.
-    fn send_limit(&self) -> u64 {
+    pub(crate) fn send_limit(&self) -> u64 {
         let mut cwnd = u64::from(self.cwnd());
         let allowed = match self.phase {
             Phase::Open => true,
@@ -389,9 +402,18 @@ impl Endpoint {
             return Some(self.emit(now, at, len));
         }
         if self.phase == Phase::FastRecovery && self.sack_ok {
+            if self.is_ns2_sack1() {
+                return self.sack1_recovery_segment(now);
+            }
             return self.sack_recovery_segment(now);
         }
-        if self.sack_ok && self.snd_nxt < self.snd_max {
+        if self.is_ns2_sack1() {
+            match self.sack1_resend(now) {
+                Resend::Segment(seg) => return Some(seg),
+                Resend::Hold => return None,
+                Resend::NewData => {}
+            }
+        } else if self.sack_ok && self.snd_nxt < self.snd_max {
             // Going back after a timeout: skip what the peer already holds.
             self.snd_nxt = self.flight.next_unsacked(self.snd_nxt).min(self.snd_max);
         }

@@ -246,10 +246,10 @@ pub struct RecoveryRules {
     /// of a recovery only (RFC 6582's "Impatient" variant, ns-2's
     /// `newreno_changes1_`), not on each ("Slow-but-Steady").
     pub impatient: bool,
-    /// A duplicate ACK counts only if it SACKs something new (ns-2's
-    /// Sack1, whose scoreboard's `CheckUpdate` gates its counting): without
-    /// SACK blocks such a sender never retransmits before a timeout.
-    pub dupacks_need_sack_news: bool,
+    /// ns-2's `Agent/TCP/Sack1` (ns2_sack1.rs): its scoreboard gates the
+    /// counting of duplicate ACKs (without SACK blocks such a sender never
+    /// retransmits before a timeout) and its `pipe_` paces recovery.
+    pub ns2_sack1: bool,
 }
 
 impl RecoveryRules {
@@ -264,7 +264,7 @@ impl RecoveryRules {
             ns2_dupacks: false,
             dupacks_survive_rto: false,
             impatient: false,
-            dupacks_need_sack_news: false,
+            ns2_sack1: false,
         }
     }
 }

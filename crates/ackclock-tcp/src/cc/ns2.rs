@@ -18,9 +18,10 @@
 //!   second fast retransmit before `recover` is acknowledged, Reno included; like `singledup_`,
 //!   limited transmit also while recovering from a timeout; every timeout
 //!   halves `ssthresh_` again.
-//! * Sack1 windows as Reno does, and counts a duplicate ACK only when its
-//!   SACK blocks tell something new: with a sink that sends none, every
-//!   loss waits for the timeout, as in ns-2.
+//! * Sack1 windows as Reno does, except that the ACK ending recovery does
+//!   not open the window; its scoreboard and pipe are the endpoint's
+//!   (ns2_sack1.rs): with a sink that sends no SACK blocks, every loss
+//!   waits for the timeout, as in ns-2.
 
 use super::registry::{ParamInfo, ParamKind};
 use super::{CcContext, CcParams, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window};
@@ -131,7 +132,7 @@ impl CongestionOps for Ns2Reno {
             ns2_dupacks: true,
             dupacks_survive_rto: self.style == RecoveryStyle::Tahoe,
             impatient: true,
-            dupacks_need_sack_news: self.sack1,
+            ns2_sack1: self.sack1,
         }
     }
 
@@ -149,7 +150,8 @@ impl CongestionOps for Ns2Reno {
             CwndEvent::Rto => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
-            CwndEvent::RecoveryEnd => self.open(w, c.mss),
+            // Sack1 ends recovery with `newack` alone.
+            CwndEvent::RecoveryEnd if !self.sack1 => self.open(w, c.mss),
             // `partial_window_deflation_`: what the partial ACK covers beyond
             // the inflation (`dupwnd_`) comes off cwnd_ itself.
             CwndEvent::PartialAck { excess } if excess > 0 => {
