@@ -36,8 +36,8 @@ pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
 pub use medium::{
-    ContentionFree, Frame, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel, Nic, NicId,
-    NicStats, Queued, Reception,
+    ContentionFree, Frame, FrameKind, InterfaceQueue, Lan, LinkAddress, Mac, MacHeader, MacModel, Medium, MediumId,
+    MediumModel, Nic, NicId, NicStats, Queued, Reception,
 };
 pub use node::{Interface, Node, NodeStats};
 pub use ns2_link::{Ns2Link, Ns2Offer};

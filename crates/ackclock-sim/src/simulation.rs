@@ -55,8 +55,9 @@ enum Event {
     Processed(NodeId),
     /// A NIC's MAC timer (lazy).
     NicTimer(NicId),
-    /// The first bit of a frame (an index into `frames`) reaches a NIC.
-    FrameArrival(NicId, u32),
+    /// The first bit of a frame (an index into `frames`) reaches one of
+    /// its receivers (an index into its `receptions`).
+    FrameArrival(u32, u32),
 }
 
 /// Why `run` returned.
@@ -613,7 +614,7 @@ impl Simulation {
                 Event::RouteWaitExpiry(node) => self.on_route_wait_expiry(now, node),
                 Event::Processed(node) => self.on_processed(now, node),
                 Event::NicTimer(nic) => self.on_nic_timer(now, nic),
-                Event::FrameArrival(nic, frame) => self.on_frame_arrival(now, nic, frame),
+                Event::FrameArrival(slot, index) => self.on_frame_arrival(now, slot, index),
             }
         }
     }
@@ -715,6 +716,15 @@ impl Simulation {
             if packet.ip.src == f.src {
                 f.monitor.dropped(link);
             }
+        }
+        self.packets.free(id);
+    }
+
+    /// Frees a packet that was copied on (a frame's original or a copy
+    /// nobody took), without counting a drop.
+    fn discard_packet(&mut self, id: PacketId) {
+        if self.packets[id].flow == CONTROL_FLOW {
+            self.release_message(self.packets[id].seq as u32);
         }
         self.packets.free(id);
     }
@@ -1342,12 +1352,13 @@ impl Simulation {
     }
 }
 
-/// A frame on a shared medium and how many NICs have yet to finish
-/// receiving it.
+/// A frame on a shared medium, the NICs that hear it and how many of them
+/// have yet to finish receiving it.
 struct FrameInFlight {
     frame: Frame,
     duration: Duration,
     receivers: u32,
+    receptions: Vec<Reception>,
 }
 
 /// Link changes scheduled for a time, or made by a failure model.

@@ -93,8 +93,8 @@ impl Simulation {
         self.service_nic(now, nic);
     }
 
-    /// Lets a NIC's MAC send what it will and hand over what it received,
-    /// then re-arms its timer.
+    /// Lets a NIC's MAC send what it will, hand over what it received and
+    /// return the packets it is done with, then re-arms its timer.
     fn service_nic(&mut self, now: Instant, nic: NicId) {
         loop {
             let n = &mut self.nics[nic as usize];
@@ -104,8 +104,11 @@ impl Simulation {
             n.stats.busy += duration;
             self.transmit(now, nic, frame, duration);
         }
-        while let Some((slot, intact)) = self.nics[nic as usize].mac.poll_received(now) {
-            self.frame_received(now, nic, slot, intact);
+        while let Some((slot, deliver)) = self.nics[nic as usize].mac.poll_received(now) {
+            self.frame_received(now, nic, slot, deliver);
+        }
+        while let Some((queued, sent)) = self.nics[nic as usize].mac.poll_done() {
+            self.frame_done(now, nic, queued, sent);
         }
         let wake = self.nics[nic as usize].mac.poll_at();
         let armed = &mut self.nic_armed[nic as usize];
@@ -116,20 +119,23 @@ impl Simulation {
     }
 
     /// Puts a frame on the medium: each NIC that hears it gets an event at
-    /// its first bit.
-    fn transmit(&mut self, now: Instant, nic: NicId, frame: Frame, duration: Duration) {
+    /// its first bit. A data frame carries a copy of its packet, which the
+    /// receivers share; the MAC keeps the original until it is done with it.
+    fn transmit(&mut self, now: Instant, nic: NicId, mut frame: Frame, duration: Duration) {
         let mut receptions = std::mem::take(&mut self.receptions);
         receptions.clear();
         self.media[self.nics[nic as usize].medium as usize].receptions(now, nic, &mut receptions);
-        if receptions.is_empty() {
-            self.drop_packet(frame.packet, None); // nobody hears it
-        } else {
-            let slot = self.store_frame(FrameInFlight { frame, duration, receivers: receptions.len() as u32 });
-            for r in &receptions {
-                self.queue.schedule(r.first_bit, Event::FrameArrival(r.nic, slot));
+        if !receptions.is_empty() {
+            frame.packet = frame.packet.map(|p| self.copy_packet(p));
+            let receivers = receptions.len() as u32;
+            let slot = self.store_frame(FrameInFlight { frame, duration, receivers, receptions });
+            let f = self.frames[slot as usize].as_ref().expect("just stored");
+            for (i, r) in f.receptions.iter().enumerate() {
+                self.queue.schedule(r.first_bit, Event::FrameArrival(slot, i as u32));
             }
+        } else {
+            self.receptions = receptions;
         }
-        self.receptions = receptions;
     }
 
     fn store_frame(&mut self, frame: FrameInFlight) -> u32 {
@@ -145,10 +151,12 @@ impl Simulation {
         }
     }
 
-    pub(super) fn on_frame_arrival(&mut self, now: Instant, nic: NicId, slot: u32) {
-        let duration = self.frames[slot as usize].as_ref().expect("a frame in flight").duration;
-        self.nics[nic as usize].mac.on_frame(now, slot, duration);
-        self.service_nic(now, nic);
+    /// The first bit of the frame in `slot` reaches its `index`th receiver.
+    pub(super) fn on_frame_arrival(&mut self, now: Instant, slot: u32, index: u32) {
+        let f = self.frames[slot as usize].as_ref().expect("a frame in flight");
+        let r = f.receptions[index as usize];
+        self.nics[r.nic as usize].mac.on_frame(now, slot, &f.frame, f.duration, r.power_w);
+        self.service_nic(now, r.nic);
     }
 
     pub(super) fn on_nic_timer(&mut self, now: Instant, nic: NicId) {
@@ -162,27 +170,40 @@ impl Simulation {
     }
 
     /// A NIC finished receiving a frame: its node takes the packet if the
-    /// frame was for it; the last receiver frees the frame.
-    fn frame_received(&mut self, now: Instant, nic: NicId, slot: u32, intact: bool) {
+    /// MAC hands it up and it is addressed to the node; the last receiver
+    /// frees the frame.
+    fn frame_received(&mut self, now: Instant, nic: NicId, slot: u32, deliver: bool) {
         let f = self.frames[slot as usize].as_mut().expect("a frame in flight");
         f.receivers -= 1;
         let (frame, last) = (f.frame, f.receivers == 0);
         if last {
-            self.frames[slot as usize] = None;
+            let f = self.frames[slot as usize].take().expect("a frame in flight");
+            self.receptions = f.receptions; // reused for the next transmission
             self.free_frames.push(slot);
         }
+        let Some(packet) = frame.packet else { return };
         let n = &mut self.nics[nic as usize];
         let for_us = frame.to == LinkAddress::Broadcast || frame.to == LinkAddress::Node(n.node);
-        if !intact {
+        if for_us && !deliver {
             n.stats.rx_errors += 1;
         }
         let node = n.node;
-        if intact && for_us {
+        if deliver && for_us {
             n.stats.rx_packets += 1;
-            let packet = if last { frame.packet } else { self.copy_packet(frame.packet) };
+            let packet = if last { packet } else { self.copy_packet(packet) };
             self.receive(now, node, packet);
         } else if last {
-            self.drop_packet(frame.packet, None);
+            self.discard_packet(packet);
+        }
+    }
+
+    /// The MAC is done with a queued packet: sent, it is freed (its copies
+    /// travel on); given up on, it is dropped.
+    fn frame_done(&mut self, _now: Instant, _nic: NicId, queued: Queued, sent: bool) {
+        if sent {
+            self.discard_packet(queued.packet);
+        } else {
+            self.drop_packet(queued.packet, None);
         }
     }
 }
