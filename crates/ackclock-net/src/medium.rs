@@ -15,6 +15,7 @@
 
 use crate::packet::NodeId;
 use crate::pool::PacketId;
+use crate::radio::Radio;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -91,22 +92,26 @@ pub trait Medium {
 #[derive(Clone, Debug)]
 pub enum MediumModel {
     Lan(Lan),
+    Radio(Radio),
 }
 
 impl Medium for MediumModel {
     fn receptions(&mut self, now: Instant, from: NicId, out: &mut Vec<Reception>) {
         match self {
             MediumModel::Lan(m) => m.receptions(now, from, out),
+            MediumModel::Radio(m) => m.receptions(now, from, out),
         }
     }
     fn neighbours(&self, nic: NicId) -> Vec<NicId> {
         match self {
             MediumModel::Lan(m) => m.neighbours(nic),
+            MediumModel::Radio(m) => m.neighbours(nic),
         }
     }
     fn attach(&mut self, nic: NicId) {
         match self {
             MediumModel::Lan(m) => m.attach(nic),
+            MediumModel::Radio(m) => m.attach(nic),
         }
     }
 }
@@ -269,7 +274,8 @@ impl Mac for MacModel {
 /// own transmitter is free, at its rate, and every frame is received
 /// intact. (Each NIC has the medium's capacity to itself, as on a switched
 /// LAN; there is no carrier sense and no collision.) Every frame received
-/// is handed up, whoever it is addressed to: the engine filters by address.
+/// at least as strong as its receive threshold is handed up, whoever it is
+/// addressed to: the engine filters by address.
 #[derive(Clone, Debug)]
 pub struct ContentionFree {
     rate: Bandwidth,
@@ -277,15 +283,30 @@ pub struct ContentionFree {
     node: NodeId,
     /// When the frame being sent ends.
     sending_until: Option<Instant>,
-    /// Receptions in progress: (last bit, frame).
-    receiving: BinaryHeap<Reverse<(Instant, u32)>>,
+    /// Weaker frames are noise (a radio's RXThresh; none on a LAN).
+    rx_threshold_w: f64,
+    /// Receptions in progress: (last bit, frame, strong enough).
+    receiving: BinaryHeap<Reverse<(Instant, u32, bool)>>,
     /// The frame sent last, done with once it is on the air.
     sent: Option<Queued>,
 }
 
 impl ContentionFree {
     pub fn new(node: NodeId, rate: Bandwidth) -> Self {
-        ContentionFree { rate, node, sending_until: None, receiving: BinaryHeap::new(), sent: None }
+        ContentionFree {
+            rate,
+            node,
+            rx_threshold_w: 0.0,
+            sending_until: None,
+            receiving: BinaryHeap::new(),
+            sent: None,
+        }
+    }
+
+    /// The same MAC on a radio: frames below `rx_threshold_w` are not
+    /// received.
+    pub fn with_rx_threshold(self, rx_threshold_w: f64) -> Self {
+        ContentionFree { rx_threshold_w, ..self }
     }
 }
 
@@ -303,13 +324,13 @@ impl Mac for ContentionFree {
         Some((Frame { packet: Some(q.packet), from: self.node, to: q.to, bytes: q.bytes, header }, duration))
     }
 
-    fn on_frame(&mut self, now: Instant, slot: u32, _frame: &Frame, duration: Duration, _power_w: f64) {
-        self.receiving.push(Reverse((now + duration, slot)));
+    fn on_frame(&mut self, now: Instant, slot: u32, _frame: &Frame, duration: Duration, power_w: f64) {
+        self.receiving.push(Reverse((now + duration, slot, power_w >= self.rx_threshold_w)));
     }
 
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
         match self.receiving.peek() {
-            Some(Reverse((end, _))) if *end <= now => self.receiving.pop().map(|Reverse((_, f))| (f, true)),
+            Some(Reverse((end, _, _))) if *end <= now => self.receiving.pop().map(|Reverse((_, f, heard))| (f, heard)),
             _ => None,
         }
     }
@@ -321,7 +342,7 @@ impl Mac for ContentionFree {
     fn on_timer(&mut self, _now: Instant) {}
 
     fn poll_at(&self) -> Option<Instant> {
-        let receiving = self.receiving.peek().map(|Reverse((end, _))| *end);
+        let receiving = self.receiving.peek().map(|Reverse((end, _, _))| *end);
         match (self.sending_until, receiving) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -337,8 +358,11 @@ pub struct NicStats {
     pub rx_packets: u64,
     /// Packets refused by the full interface queue.
     pub queue_drops: u64,
-    /// Frames that reached this NIC spoilt (collisions).
+    /// Frames for this NIC that its MAC did not hand up (collisions,
+    /// noise).
     pub rx_errors: u64,
+    /// Packets the MAC gave up on after its retries.
+    pub link_failures: u64,
     /// Time spent sending.
     pub busy: Duration,
 }
@@ -424,5 +448,16 @@ mod tests {
         assert_eq!(mac.poll_received(ms(3)), None);
         assert_eq!(mac.poll_received(ms(4)), Some((40, true)));
         assert_eq!(mac.poll_at(), None);
+    }
+
+    #[test]
+    fn on_a_radio_the_contention_free_mac_hands_up_only_frames_above_its_receive_threshold() {
+        let mut mac = ContentionFree::new(3, Bandwidth::from_bps(8_000_000).unwrap()).with_rx_threshold(1e-9);
+        let frame =
+            Frame { packet: None, from: 1, to: LinkAddress::Broadcast, bytes: 10, header: MacHeader::default() };
+        mac.on_frame(Instant::ZERO, 7, &frame, Duration::from_millis(1), 1e-9);
+        mac.on_frame(Instant::ZERO, 8, &frame, Duration::from_millis(2), 0.99e-9);
+        let ms = |n| Instant::ZERO + Duration::from_millis(n);
+        assert_eq!((mac.poll_received(ms(1)), mac.poll_received(ms(2))), (Some((7, true)), Some((8, false))));
     }
 }
