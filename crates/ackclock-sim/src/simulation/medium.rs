@@ -7,7 +7,7 @@ use crate::report::NicReport;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
     ContentionFree, Frame, Interface, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel,
-    Nic, NicId, NicStats, NodeId, PacketId, Queued,
+    NextHop, Nic, NicId, NicStats, NodeId, PacketId, Queued, RoutingProtocol, BROADCAST, CONTROL_FLOW,
 };
 
 impl Simulation {
@@ -41,7 +41,7 @@ impl Simulation {
         Ok(nics)
     }
 
-    fn add_nic(&mut self, node: NodeId, medium: MediumId, mac: MacModel, queue_limit: usize) -> NicId {
+    pub(super) fn add_nic(&mut self, node: NodeId, medium: MediumId, mac: MacModel, queue_limit: usize) -> NicId {
         let nic = self.nics.len() as NicId;
         let queue = InterfaceQueue::new(queue_limit);
         self.nics.push(Nic { node, medium, queue, mac, stats: NicStats::default() });
@@ -72,6 +72,7 @@ impl Simulation {
             rx_packets: n.stats.rx_packets,
             queue_drops: n.stats.queue_drops,
             rx_errors: n.stats.rx_errors,
+            link_failures: n.stats.link_failures,
             queued: n.queue.len(),
             utilization: if elapsed > 0.0 { n.stats.busy.as_ps() as f64 / elapsed } else { 0.0 },
         })
@@ -84,13 +85,31 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn send_on_nic(&mut self, now: Instant, nic: NicId, to: LinkAddress, id: PacketId) {
         let bytes = self.packets[id].size;
+        // A radio's queue puts routing packets first (ns-2's PriQueue).
+        let first = self.packets[id].flow == CONTROL_FLOW && self.is_radio(nic);
         let n = &mut self.nics[nic as usize];
-        if !n.queue.push(Queued { packet: id, bytes, to }) {
+        let frame = Queued { packet: id, bytes, to };
+        if !(if first { n.queue.push_front(frame) } else { n.queue.push(frame) }) {
             n.stats.queue_drops += 1;
             self.drop_packet(id, None);
             return;
         }
         self.service_nic(now, nic);
+    }
+
+    /// Sends or forwards a packet from `node` over a NIC; the node's
+    /// routing protocol, if it runs one, hears of data packets.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn forward_on_nic(&mut self, now: Instant, node: NodeId, nic: NicId, neighbor: NodeId, id: PacketId) {
+        let p = &self.packets[id];
+        if p.flow != CONTROL_FLOW {
+            let (src, dst) = (p.ip.src, p.ip.dst);
+            if let Some(protocol) = self.nodes[node as usize].protocol.as_mut() {
+                protocol.on_data(now, src, dst, NextHop::Nic { nic, neighbor });
+            }
+        }
+        self.send_on_nic(now, nic, LinkAddress::Node(neighbor), id);
     }
 
     /// Lets a NIC's MAC send what it will, hand over what it received and
@@ -191,6 +210,9 @@ impl Simulation {
         if deliver && for_us {
             n.stats.rx_packets += 1;
             let packet = if last { packet } else { self.copy_packet(packet) };
+            if self.packets[packet].ip.dst == BROADCAST {
+                self.packets[packet].ip.dst = node; // taken by every node that hears it
+            }
             self.receive(now, node, packet);
         } else if last {
             self.discard_packet(packet);
@@ -198,12 +220,13 @@ impl Simulation {
     }
 
     /// The MAC is done with a queued packet: sent, it is freed (its copies
-    /// travel on); given up on, it is dropped.
-    fn frame_done(&mut self, _now: Instant, _nic: NicId, queued: Queued, sent: bool) {
+    /// travel on); given up on, routing hears of it (see `link_failed`).
+    fn frame_done(&mut self, now: Instant, nic: NicId, queued: Queued, sent: bool) {
         if sent {
             self.discard_packet(queued.packet);
         } else {
-            self.drop_packet(queued.packet, None);
+            self.nics[nic as usize].stats.link_failures += 1;
+            self.link_failed(now, nic, queued);
         }
     }
 }
