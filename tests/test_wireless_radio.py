@@ -116,6 +116,10 @@ def test_shadowing_is_reproducible_for_a_seed():
             lambda sim, n: sim.radio().attach(n, position=(1, 2)),
             "position: (1, 2) is not an (x, y, z)",
         ),
+        (
+            lambda sim, n: sim.radio().attach(ac.Simulator().node("x"), position=(0, 0, 0)),
+            "is not a node of this simulator",
+        ),
         (lambda sim, n: sim.move(n, 1, (5, 5), 1.0), "node: n is invalid: has no radio NIC"),
         (lambda sim, n: sim.position(n), "node: n is invalid: has no radio NIC"),
         (lambda sim, n: sim.move(n, -1, (5, 5), 1.0), "at: -1"),

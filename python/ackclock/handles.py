@@ -4,7 +4,7 @@ simulation and an id, returned by `Simulator` and passed back to it."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from ackclock import checks, network_specs, specs, units
 from ackclock.errors import ConfigError, ParameterError
@@ -199,17 +199,23 @@ class Radio:
     """A radio channel (`Simulator.radio`; ns-2's Channel/WirelessChannel with
     its node-config): nodes join it with `attach`."""
 
-    def __init__(self, native: Sim, medium: int, mac: dict[str, int]) -> None:
+    def __init__(
+        self,
+        native: Sim,
+        medium: int,
+        mac: dict[str, int],
+        own_node: Callable[[Any, str], Node],
+    ) -> None:
         self._native = native
         self._medium = medium
+        self._own_node = own_node  # the simulator's check that a node is its own
         self.mac = mac  # the Mac80211 parameters, kept for the 802.11 MAC
         self._nics: list[tuple[int, Node]] = []
 
     def attach(self, node: Node, position: tuple[float, float, float]) -> RadioNic:
         """Gives `node` a NIC on this channel, at `position` (x, y, z) in
         metres; a node has at most one radio NIC."""
-        if not isinstance(node, Node):
-            raise ParameterError("node", f"{node!r} is not a node")
+        node = self._own_node(node, "node")
         if not isinstance(position, (tuple, list)) or len(position) != 3:
             raise ParameterError("position", f"{position!r} is not an (x, y, z) position in metres")
         x, y, z = (checks.real(v, "position", "coordinate in metres", -math.inf) for v in position)

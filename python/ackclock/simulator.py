@@ -340,7 +340,7 @@ class Simulator:
         medium = self._native.add_radio(
             propagation_spec, phy_spec, mac_spec["data_rate_bps"], limit
         )
-        return Radio(self._native, medium, mac_spec)
+        return Radio(self._native, medium, mac_spec, self._own_node)
 
     def move(
         self, node: Node, at: units.Duration, destination: tuple[float, float], speed: float
