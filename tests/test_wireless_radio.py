@@ -4,8 +4,11 @@ propagation delay, setdest mobility and bad input. Numbers come from ns-2
 Pr = Pt ht^2 hr^2 / d^4 with Pt 0.28183815 W and 1.5 m antennas, so a frame
 is received up to (Pt 1.5^4 / 3.652e-10)^(1/4) = 250.0107 m."""
 
+import json
+
 import ackclock as ac
 import pytest
+from conftest import run_cli
 
 RX_RANGE_M = (0.28183815 * 1.5**4 / 3.652e-10) ** 0.25
 C = 3e8  # ns-2's speed of light
@@ -139,3 +142,60 @@ def test_a_node_gets_one_radio_nic_and_moves_need_a_sane_speed():
         radio.attach(a, position=(0, 0, 0))
     with pytest.raises(ac.ConfigError, match="speed: -3 is not a speed in m/s"):
         sim.move(a, 0, (1, 1), -3)
+
+
+SCENARIO = """\
+[simulation]
+until = "8s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[radios]]
+propagation = { type = "two_ray_ground" }
+phy = { antenna_height = 1.5 }
+mac = { data_rate = "11Mb" }
+nodes = [{ node = "a", position = [0, 0, 0] }, { node = "b", position = [200, 0, 0] }]
+[[moves]]
+node = "b"
+at = 1
+to = [1000, 0]
+speed = 10
+[[apps]]
+type = "cbr"
+from = "a"
+to = "b"
+rate = "4Mb"
+packet_size = 500
+stop = 7.9995
+"""
+
+
+def test_a_scenario_file_gives_the_same_run_as_the_api(tmp_path):
+    path = tmp_path / "radio.toml"
+    path.write_text(SCENARIO)
+    result = run_cli("run", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["flows"][0]["rx_packets"] == 6002
+    assert [nic["node"] for nic in document["nics"]] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            ("position = [200, 0, 0]", "position = [200, 0]"),
+            "radios[0].nodes[1].position: [200.0, 0.0] is not an (x, y, z)",
+        ),
+        (('type = "two_ray_ground"', 'type = "tworay"'), "radios[0].propagation"),
+        (("speed = 10", "speed = -10"), "moves[0].speed: -10"),
+        (('node = "b"\nat', 'node = "c"\nat'), "moves[0].node: unknown node 'c'"),
+    ],
+)
+def test_a_bad_radio_in_a_file_is_one_line_naming_the_field_and_exits_2(tmp_path, change, message):
+    path = tmp_path / "radio.toml"
+    path.write_text(SCENARIO.replace(*change))
+    result = run_cli("run", str(path))
+    assert result.returncode == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1

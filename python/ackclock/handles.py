@@ -4,6 +4,7 @@ simulation and an id, returned by `Simulator` and passed back to it."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 from ackclock import checks, network_specs, specs, units
@@ -212,7 +213,7 @@ class Radio:
         self.mac = mac  # the Mac80211 parameters, kept for the 802.11 MAC
         self._nics: list[tuple[int, Node]] = []
 
-    def attach(self, node: Node, position: tuple[float, float, float]) -> RadioNic:
+    def attach(self, node: Node, position: Sequence[float]) -> RadioNic:
         """Gives `node` a NIC on this channel, at `position` (x, y, z) in
         metres; a node has at most one radio NIC."""
         node = self._own_node(node, "node")

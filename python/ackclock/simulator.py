@@ -343,7 +343,7 @@ class Simulator:
         return Radio(self._native, medium, mac_spec, self._own_node)
 
     def move(
-        self, node: Node, at: units.Duration, destination: tuple[float, float], speed: float
+        self, node: Node, at: units.Duration, destination: Sequence[float], speed: float
     ) -> None:
         """From `at` on, `node` (which has a radio NIC) heads in a straight line
         for `destination` (x, y) at `speed` m/s and stops there: ns-2's
