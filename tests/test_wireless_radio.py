@@ -199,3 +199,22 @@ def test_a_bad_radio_in_a_file_is_one_line_naming_the_field_and_exits_2(tmp_path
     result = run_cli("run", str(path))
     assert result.returncode == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_static_routing_on_a_radio_sends_straight_to_the_destination_even_out_of_range():
+    # ns-2's DumbAgent: one hop; c is 400 m from a, beyond two-ray's 250 m,
+    # and b in the middle does not forward.
+    sim = ac.Simulator()
+    a, b, c = (sim.node(name) for name in "abc")
+    radio = sim.radio()
+    for i, node in enumerate((a, b, c)):
+        radio.attach(node, position=(200 * i, 0, 0))
+    to_b = sim.cbr(a, b, rate="100kb", packet_size=500, max_packets=5)
+    to_c = sim.cbr(a, c, rate="100kb", packet_size=500, max_packets=5)
+    sim.run(until=1)
+    assert a.routes() == {"b": "b", "c": "c"}
+    assert (to_b.stats()["rx_packets"], to_c.stats()["rx_packets"]) == (5, 0)
+    nics = {nic["node"]: nic for nic in radio.stats()}
+    # c senses a's frames (400 m < 550 m) only as noise; b hears the frames
+    # for c too, but takes only its own.
+    assert (nics["c"]["rx_errors"], nics["b"]["rx_errors"], nics["b"]["rx_packets"]) == (5, 0, 5)
