@@ -18,7 +18,7 @@ from ackclock.errors import (
     SimulationError,
     UnitError,
 )
-from ackclock.handles import Flow, Lan, Link, Node, TcpFlow
+from ackclock.handles import Flow, Lan, Link, Node, Radio, RadioNic, TcpFlow
 from ackclock.network_specs import DV, LinkFailures, Processing, SessionRouting, StaticRouting
 from ackclock.results import FlowResult, LinkResult, NicResult, NodeResult, RunResult
 from ackclock.simulator import Simulator
@@ -47,6 +47,7 @@ from ackclock.specs import (
 )
 from ackclock.tcp_specs import Bulk, Manual, RequestResponse, TcpParams, Telnet, congestion_controls
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
+from ackclock.wireless import FreeSpace, Mac80211, Shadowing, TwoRayGround, WirelessPhy
 
 __all__ = [
     "DV",
@@ -69,25 +70,31 @@ __all__ = [
     "Flow",
     "FlowLabel",
     "FlowResult",
+    "FreeSpace",
     "GilbertElliott",
     "Lan",
     "Link",
     "LinkFailures",
     "LinkParams",
+    "Mac80211",
     "Manual",
     "Periodic",
     "TwoStateLoss",
+    "TwoRayGround",
     "LinkResult",
     "NicResult",
     "Node",
     "NodeResult",
     "Processing",
+    "Radio",
+    "RadioNic",
     "RequestResponse",
     "RunResult",
     "Scenario",
     "ScenarioError",
     "ScenarioWarning",
     "SessionRouting",
+    "Shadowing",
     "SimulationError",
     "Simulator",
     "StaticRouting",
@@ -98,6 +105,7 @@ __all__ = [
     "UniformDelay",
     "UniformLoss",
     "UnitError",
+    "WirelessPhy",
     "bandwidth_bps",
     "congestion_controls",
     "duration_ps",

@@ -397,6 +397,30 @@ class ProcessingSpec(TypedDict, total=False):
     distribution: Literal["constant", "exponential"]
     queue_limit: int | None
 
+class FreeSpaceSpec(TypedDict):
+    type: Literal["free_space"]
+
+class TwoRayGroundSpec(TypedDict):
+    type: Literal["two_ray_ground"]
+
+class ShadowingSpec(TypedDict, total=False):
+    type: Literal["shadowing"]
+    path_loss_exponent: float  # 2.0
+    deviation_db: float  # 4.0
+    reference_distance: float  # metres, 1.0
+
+PropagationSpec = FreeSpaceSpec | TwoRayGroundSpec | ShadowingSpec
+
+class PhySpec(TypedDict, total=False):
+    # ns-2's Phy/WirelessPhy and Antenna/OmniAntenna defaults when absent
+    tx_power: float  # watts, 0.28183815
+    frequency: float  # Hz, 914e6
+    rx_threshold: float  # watts, 3.652e-10
+    cs_threshold: float  # watts, 1.559e-11
+    capture_threshold: float  # 10.0
+    system_loss: float  # 1.0
+    antenna_height: float  # metres above the node, 1.5
+
 # A next hop: ("link", channel id, neighbour node) or ("nic", nic id, neighbour node).
 NextHop = tuple[Literal["link", "nic"], int, int]
 
@@ -512,6 +536,7 @@ class NicStats(TypedDict):
     rx_packets: int  # received for its node (or broadcast)
     queue_drops: int  # refused by the full interface queue
     rx_errors: int
+    link_failures: int  # packets the MAC gave up on
     queued: int  # in the interface queue now
     utilization: float
 
@@ -592,6 +617,15 @@ class Sim:
         self, nodes: list[int], bandwidth_bps: int, delay_ps: int, queue_limit: int
     ) -> list[int]:
         """A contention-free LAN joining the nodes; returns their NIC ids."""
+    def add_radio(
+        self, propagation: PropagationSpec, phy: PhySpec, rate_bps: int, queue_limit: int
+    ) -> int:
+        """A radio channel; returns its medium id."""
+    def attach_radio(self, medium: int, node: int, x: float, y: float, z: float) -> int:
+        """Gives a node a NIC on a radio channel at (x, y, z); returns the NIC."""
+    def schedule_move(self, node: int, at_ps: int, x: float, y: float, speed: float) -> None:
+        """ns-2's setdest at `at_ps`."""
+    def position(self, node: int) -> tuple[float, float, float]: ...
     def node_stats(self, node: int) -> NodeStats: ...
     def nic_stats(self, nic: int) -> NicStats: ...
     def set_loss(self, channel: int, loss: LossSpec | None = None) -> None: ...

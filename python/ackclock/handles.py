@@ -3,10 +3,12 @@ simulation and an id, returned by `Simulator` and passed back to it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
 from ackclock import checks, network_specs, specs, units
-from ackclock.errors import ConfigError
+from ackclock.errors import ConfigError, ParameterError
 from ackclock.results import (
     FlowResult,
     LinkResult,
@@ -192,6 +194,57 @@ class Lan:
 
     def __repr__(self) -> str:
         return f"Lan({', '.join(node.name for node in self.nodes)})"
+
+
+class Radio:
+    """A radio channel (`Simulator.radio`; ns-2's Channel/WirelessChannel with
+    its node-config): nodes join it with `attach`."""
+
+    def __init__(
+        self,
+        native: Sim,
+        medium: int,
+        mac: dict[str, int],
+        own_node: Callable[[Any, str], Node],
+    ) -> None:
+        self._native = native
+        self._medium = medium
+        self._own_node = own_node  # the simulator's check that a node is its own
+        self.mac = mac  # the Mac80211 parameters, kept for the 802.11 MAC
+        self._nics: list[tuple[int, Node]] = []
+
+    def attach(self, node: Node, position: Sequence[float]) -> RadioNic:
+        """Gives `node` a NIC on this channel, at `position` (x, y, z) in
+        metres; a node has at most one radio NIC."""
+        node = self._own_node(node, "node")
+        if not isinstance(position, (tuple, list)) or len(position) != 3:
+            raise ParameterError("position", f"{position!r} is not an (x, y, z) position in metres")
+        x, y, z = (checks.real(v, "position", "coordinate in metres", -math.inf) for v in position)
+        nic = self._native.attach_radio(self._medium, node.id, x, y, z)
+        self._nics.append((nic, node))
+        return RadioNic(self._native, nic, node)
+
+    def stats(self) -> list[NicResult]:
+        """Each attached node's NIC, in the order they were attached."""
+        return [nic_result(self._native.nic_stats(nic), node.name) for nic, node in self._nics]
+
+    def __repr__(self) -> str:
+        return f"Radio({', '.join(node.name for _, node in self._nics)})"
+
+
+class RadioNic:
+    """A node's NIC on a radio channel (`Radio.attach`)."""
+
+    def __init__(self, native: Sim, nic: int, node: Node) -> None:
+        self._native = native
+        self._nic = nic
+        self.node = node
+
+    def stats(self) -> NicResult:
+        return nic_result(self._native.nic_stats(self._nic), self.node.name)
+
+    def __repr__(self) -> str:
+        return f"RadioNic({self.node.name})"
 
 
 class Flow:

@@ -106,6 +106,7 @@ class NicResult(TypedDict):
     rx_packets: int
     queue_drops: int
     rx_errors: int
+    link_failures: int
     queued: int
     utilization: float
 

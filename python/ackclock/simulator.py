@@ -13,15 +13,26 @@ parameter and the value before anything reaches the core.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
-from ackclock import _native, checks, nam, network_specs, specs, tcp_specs, units, workload
+from ackclock import (
+    _native,
+    checks,
+    nam,
+    network_specs,
+    specs,
+    tcp_specs,
+    units,
+    wireless,
+    workload,
+)
 from ackclock.errors import ConfigError, ParameterError
-from ackclock.handles import Flow, Lan, Link, Monitor, Node, TcpFlow, change_links
+from ackclock.handles import Flow, Lan, Link, Monitor, Node, Radio, TcpFlow, change_links
 from ackclock.results import RunResult, run_result
 
 if TYPE_CHECKING:
@@ -296,6 +307,62 @@ class Simulator:
             checks.integer(queue_limit, "queue_limit", "queue limit", minimum=1),
         )
         return Lan(self._native, own, nics)
+
+    def radio(
+        self,
+        propagation: wireless.Propagation | None = None,
+        phy: wireless.WirelessPhy | None = None,
+        mac: wireless.Mac80211 | None = None,
+        queue_limit: int = 50,
+    ) -> Radio:
+        """A radio channel (ns-2's Channel/WirelessChannel with the node-config
+        of its nodes): a frame reaches every NIC on it that senses at least
+        `phy.cs_threshold` with `propagation` (default `TwoRayGround()`), after
+        distance / c. Each NIC queues at most `queue_limit` packets, routing
+        packets first. Until the 802.11 MAC is merged the NICs send
+        contention-free at `mac.data_rate` (see `Mac80211`; docs/wireless.md)."""
+        propagation_spec = wireless.propagation_spec(
+            wireless.TwoRayGround() if propagation is None else propagation, "propagation"
+        )
+        phy_spec = wireless.checked(
+            wireless.WirelessPhy() if phy is None else phy,
+            wireless.WirelessPhy,
+            "phy",
+            "ackclock.WirelessPhy(...)",
+        )
+        mac_spec = wireless.checked(
+            wireless.Mac80211() if mac is None else mac,
+            wireless.Mac80211,
+            "mac",
+            "ackclock.Mac80211(...)",
+        )
+        limit = checks.integer(queue_limit, "queue_limit", "queue limit", minimum=1)
+        medium = self._native.add_radio(
+            propagation_spec, phy_spec, mac_spec["data_rate_bps"], limit
+        )
+        return Radio(self._native, medium, mac_spec, self._own_node)
+
+    def move(
+        self, node: Node, at: units.Duration, destination: Sequence[float], speed: float
+    ) -> None:
+        """From `at` on, `node` (which has a radio NIC) heads in a straight line
+        for `destination` (x, y) at `speed` m/s and stops there: ns-2's
+        `$ns at at "$node setdest x y speed"`."""
+        node = self._own_node(node, "node")
+        at_ps = self._not_in_past(at, "at")
+        if not isinstance(destination, (tuple, list)) or len(destination) != 2:
+            raise ParameterError(
+                "destination", f"{destination!r} is not an (x, y) position in metres"
+            )
+        x, y = (
+            checks.real(v, "destination", "coordinate in metres", -math.inf) for v in destination
+        )
+        speed = checks.real(speed, "speed", "speed in m/s")
+        self._native.schedule_move(node.id, at_ps, x, y, speed)
+
+    def position(self, node: Node) -> tuple[float, float, float]:
+        """Where `node`'s radio NIC is now, (x, y, z) in metres."""
+        return self._native.position(self._own_node(node, "node").id)
 
     # --- routing and link dynamics ------------------------------------------------
 

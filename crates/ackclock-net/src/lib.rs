@@ -16,12 +16,15 @@ pub mod held;
 pub mod jitter;
 pub mod loss;
 pub mod medium;
+pub mod mobility;
 pub mod node;
 pub mod ns2_link;
 pub mod packet;
 pub mod pie;
 pub mod pool;
 pub mod processor;
+pub mod propagation;
+pub mod radio;
 pub mod routing;
 pub mod sfq;
 
@@ -36,18 +39,21 @@ pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
 pub use medium::{
-    ContentionFree, Frame, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel, Nic, NicId,
-    NicStats, Queued, Reception,
+    ContentionFree, Frame, FrameKind, InterfaceQueue, Lan, LinkAddress, Mac, MacHeader, MacModel, Medium, MediumId,
+    MediumModel, Nic, NicId, NicStats, Queued, Reception,
 };
+pub use mobility::{Motion, Position};
 pub use node::{Interface, Node, NodeStats};
 pub use ns2_link::{Ns2Link, Ns2Offer};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};
 pub use pie::{Pie, PieParams};
 pub use pool::{PacketId, PacketPool};
 pub use processor::{Processor, ProcessorConfig, ProcessorStats, ServiceTime};
+pub use propagation::{PhyConfig, Propagation, ShadowingParams};
+pub use radio::Radio;
 pub use routing::dv;
 pub use routing::{
-    shortest_paths, Adjacency, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router, RouterOutput,
-    RoutingProtocol,
+    shortest_paths, Adjacency, AfterFailure, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router,
+    RouterOutput, RoutingProtocol, BROADCAST,
 };
 pub use sfq::{Sfq, SfqParams};

@@ -15,6 +15,7 @@
 
 use crate::packet::NodeId;
 use crate::pool::PacketId;
+use crate::radio::Radio;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -29,21 +30,50 @@ pub enum LinkAddress {
     Broadcast,
 }
 
-/// A frame on a shared medium: the packet it carries and its link-layer
-/// addresses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Frame {
-    pub packet: PacketId,
-    pub from: NodeId,
-    pub to: LinkAddress,
-    pub bytes: u32,
+/// What a MAC frame is (802.11 has control frames without a packet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrameKind {
+    #[default]
+    Data,
+    Rts,
+    Cts,
+    Ack,
 }
 
-/// A frame as one receiver gets it: when its first bit arrives there.
+/// The MAC header fields a receiving MAC acts on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacHeader {
+    pub kind: FrameKind,
+    /// How long the medium stays reserved after this frame ends (802.11's
+    /// Duration/NAV).
+    pub nav: Duration,
+    /// Sequence number of the data frame (duplicate detection on retries).
+    pub seq: u16,
+    pub retry: bool,
+}
+
+/// A frame on a shared medium: the packet it carries, its link-layer
+/// addresses and its MAC header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The packet a data frame carries; `None` for control frames.
+    pub packet: Option<PacketId>,
+    pub from: NodeId,
+    pub to: LinkAddress,
+    /// Bytes on the air, MAC header and trailer included.
+    pub bytes: u32,
+    pub header: MacHeader,
+}
+
+/// A frame as one receiver gets it: when its first bit arrives there, and
+/// how strong.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reception {
     pub nic: NicId,
     pub first_bit: Instant,
+    /// Received power in watts (`f64::INFINITY` on a LAN, which has no
+    /// radio).
+    pub power_w: f64,
 }
 
 /// What carries frames between NICs.
@@ -62,22 +92,26 @@ pub trait Medium {
 #[derive(Clone, Debug)]
 pub enum MediumModel {
     Lan(Lan),
+    Radio(Radio),
 }
 
 impl Medium for MediumModel {
     fn receptions(&mut self, now: Instant, from: NicId, out: &mut Vec<Reception>) {
         match self {
             MediumModel::Lan(m) => m.receptions(now, from, out),
+            MediumModel::Radio(m) => m.receptions(now, from, out),
         }
     }
     fn neighbours(&self, nic: NicId) -> Vec<NicId> {
         match self {
             MediumModel::Lan(m) => m.neighbours(nic),
+            MediumModel::Radio(m) => m.neighbours(nic),
         }
     }
     fn attach(&mut self, nic: NicId) {
         match self {
             MediumModel::Lan(m) => m.attach(nic),
+            MediumModel::Radio(m) => m.attach(nic),
         }
     }
 }
@@ -98,7 +132,8 @@ impl Lan {
 impl Medium for Lan {
     fn receptions(&mut self, now: Instant, from: NicId, out: &mut Vec<Reception>) {
         let first_bit = now + self.delay;
-        out.extend(self.nics.iter().filter(|&&n| n != from).map(|&nic| Reception { nic, first_bit }));
+        let heard = self.nics.iter().filter(|&&n| n != from);
+        out.extend(heard.map(|&nic| Reception { nic, first_bit, power_w: f64::INFINITY }));
     }
     fn neighbours(&self, nic: NicId) -> Vec<NicId> {
         self.nics.iter().copied().filter(|&n| n != nic).collect()
@@ -138,6 +173,25 @@ impl InterfaceQueue {
         room
     }
 
+    /// Queues a frame ahead of the others (ns-2's PriQueue does so with
+    /// routing packets); false when the queue is full.
+    pub fn push_front(&mut self, frame: Queued) -> bool {
+        let room = self.frames.len() < self.limit;
+        if room {
+            self.frames.push_front(frame);
+        }
+        room
+    }
+
+    /// Takes out every frame addressed to `neighbor`, in queue order (AODV
+    /// discards what waits for a neighbour it lost).
+    pub fn remove_to(&mut self, neighbor: NodeId) -> Vec<Queued> {
+        let to = LinkAddress::Node(neighbor);
+        let (gone, kept): (VecDeque<Queued>, VecDeque<Queued>) = self.frames.drain(..).partition(|q| q.to == to);
+        self.frames = kept;
+        gone.into()
+    }
+
     pub fn pop(&mut self) -> Option<Queued> {
         self.frames.pop_front()
     }
@@ -152,18 +206,27 @@ impl InterfaceQueue {
 }
 
 /// A NIC's medium access control. The engine tells it of frames arriving
-/// and of its timer, and asks what it sends and what it has received; each
-/// frame a reception started is handed back exactly once, delivered or not.
+/// and of its timer, and asks what it sends, what it has received and which
+/// queued packets it is done with.
 pub trait Mac {
-    /// A frame to send now, taken from `queue`, with how long it occupies
-    /// the medium; `None` while the MAC holds back.
+    /// A frame to send now, with how long it occupies the medium; `None`
+    /// while the MAC holds back. A data frame's packet stays the MAC's until
+    /// `poll_done` hands it back: the engine puts a copy of it on the air,
+    /// so the MAC can retransmit it.
     fn poll_transmit(&mut self, now: Instant, queue: &mut InterfaceQueue) -> Option<(Frame, Duration)>;
-    /// The first bit of a frame arrived (`frame` names it to the engine);
-    /// its last bit follows `duration` later.
-    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration);
-    /// A frame whose reception ended by `now`, and whether it was received
-    /// intact (a collision would spoil it).
+    /// The first bit of a frame arrived at this NIC with `power_w`; `slot`
+    /// names it to the engine; its last bit follows `duration` later.
+    fn on_frame(&mut self, now: Instant, slot: u32, frame: &Frame, duration: Duration, power_w: f64);
+    /// A frame whose reception ended by `now`, and whether to hand its
+    /// packet up (an intact data frame addressed to this node or broadcast,
+    /// not a duplicate). Every slot `on_frame` was told of comes back
+    /// exactly once, delivered or not.
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)>;
+    /// A data frame taken from the queue is finished with: `true` when it
+    /// was acknowledged (or, broadcast or unacknowledged, sent), `false`
+    /// when the MAC gave up after its retries (802.11's link-layer failure,
+    /// which the engine reports to routing).
+    fn poll_done(&mut self) -> Option<(Queued, bool)>;
     fn on_timer(&mut self, now: Instant);
     fn poll_at(&self) -> Option<Instant>;
 }
@@ -180,14 +243,19 @@ impl Mac for MacModel {
             MacModel::ContentionFree(m) => m.poll_transmit(now, queue),
         }
     }
-    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration) {
+    fn on_frame(&mut self, now: Instant, slot: u32, frame: &Frame, duration: Duration, power_w: f64) {
         match self {
-            MacModel::ContentionFree(m) => m.on_frame(now, frame, duration),
+            MacModel::ContentionFree(m) => m.on_frame(now, slot, frame, duration, power_w),
         }
     }
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
         match self {
             MacModel::ContentionFree(m) => m.poll_received(now),
+        }
+    }
+    fn poll_done(&mut self) -> Option<(Queued, bool)> {
+        match self {
+            MacModel::ContentionFree(m) => m.poll_done(),
         }
     }
     fn on_timer(&mut self, now: Instant) {
@@ -205,7 +273,9 @@ impl Mac for MacModel {
 /// A MAC without contention: the NIC sends its next frame as soon as its
 /// own transmitter is free, at its rate, and every frame is received
 /// intact. (Each NIC has the medium's capacity to itself, as on a switched
-/// LAN; there is no carrier sense and no collision.)
+/// LAN; there is no carrier sense and no collision.) Every frame received
+/// at least as strong as its receive threshold is handed up, whoever it is
+/// addressed to: the engine filters by address.
 #[derive(Clone, Debug)]
 pub struct ContentionFree {
     rate: Bandwidth,
@@ -213,13 +283,30 @@ pub struct ContentionFree {
     node: NodeId,
     /// When the frame being sent ends.
     sending_until: Option<Instant>,
-    /// Receptions in progress: (last bit, frame).
-    receiving: BinaryHeap<Reverse<(Instant, u32)>>,
+    /// Weaker frames are noise (a radio's RXThresh; none on a LAN).
+    rx_threshold_w: f64,
+    /// Receptions in progress: (last bit, frame, strong enough).
+    receiving: BinaryHeap<Reverse<(Instant, u32, bool)>>,
+    /// The frame sent last, done with once it is on the air.
+    sent: Option<Queued>,
 }
 
 impl ContentionFree {
     pub fn new(node: NodeId, rate: Bandwidth) -> Self {
-        ContentionFree { rate, node, sending_until: None, receiving: BinaryHeap::new() }
+        ContentionFree {
+            rate,
+            node,
+            rx_threshold_w: 0.0,
+            sending_until: None,
+            receiving: BinaryHeap::new(),
+            sent: None,
+        }
+    }
+
+    /// The same MAC on a radio: frames below `rx_threshold_w` are not
+    /// received.
+    pub fn with_rx_threshold(self, rx_threshold_w: f64) -> Self {
+        ContentionFree { rx_threshold_w, ..self }
     }
 }
 
@@ -232,24 +319,30 @@ impl Mac for ContentionFree {
         let q = queue.pop()?;
         let duration = self.rate.tx_time(q.bytes);
         self.sending_until = Some(now + duration);
-        Some((Frame { packet: q.packet, from: self.node, to: q.to, bytes: q.bytes }, duration))
+        self.sent = Some(q);
+        let header = MacHeader::default();
+        Some((Frame { packet: Some(q.packet), from: self.node, to: q.to, bytes: q.bytes, header }, duration))
     }
 
-    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration) {
-        self.receiving.push(Reverse((now + duration, frame)));
+    fn on_frame(&mut self, now: Instant, slot: u32, _frame: &Frame, duration: Duration, power_w: f64) {
+        self.receiving.push(Reverse((now + duration, slot, power_w >= self.rx_threshold_w)));
     }
 
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
         match self.receiving.peek() {
-            Some(Reverse((end, _))) if *end <= now => self.receiving.pop().map(|Reverse((_, f))| (f, true)),
+            Some(Reverse((end, _, _))) if *end <= now => self.receiving.pop().map(|Reverse((_, f, heard))| (f, heard)),
             _ => None,
         }
+    }
+
+    fn poll_done(&mut self) -> Option<(Queued, bool)> {
+        self.sent.take().map(|q| (q, true))
     }
 
     fn on_timer(&mut self, _now: Instant) {}
 
     fn poll_at(&self) -> Option<Instant> {
-        let receiving = self.receiving.peek().map(|Reverse((end, _))| *end);
+        let receiving = self.receiving.peek().map(|Reverse((end, _, _))| *end);
         match (self.sending_until, receiving) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -265,8 +358,11 @@ pub struct NicStats {
     pub rx_packets: u64,
     /// Packets refused by the full interface queue.
     pub queue_drops: u64,
-    /// Frames that reached this NIC spoilt (collisions).
+    /// Frames for this NIC that its MAC did not hand up (collisions,
+    /// noise).
     pub rx_errors: u64,
+    /// Packets the MAC gave up on after its retries.
+    pub link_failures: u64,
     /// Time spent sending.
     pub busy: Duration,
 }
@@ -298,7 +394,11 @@ mod tests {
         let mut out = Vec::new();
         lan.receptions(Instant::ZERO, 7, &mut out);
         let at = Instant::ZERO + Duration::from_millis(2);
-        assert_eq!(out, vec![Reception { nic: 4, first_bit: at }, Reception { nic: 9, first_bit: at }]);
+        let power_w = f64::INFINITY;
+        assert_eq!(
+            out,
+            vec![Reception { nic: 4, first_bit: at, power_w }, Reception { nic: 9, first_bit: at, power_w }]
+        );
         assert_eq!(lan.neighbours(9), vec![4, 7]);
     }
 
@@ -307,7 +407,21 @@ mod tests {
         let mut q = InterfaceQueue::new(2);
         assert!(q.push(queued(0, 100)) && q.push(queued(1, 100)));
         assert!(!q.push(queued(2, 100)));
+        assert!(!q.push_front(queued(2, 100)), "a front push still refuses when full");
         assert_eq!(q.pop(), Some(queued(0, 100)));
+        assert!(q.push_front(queued(3, 100)));
+        assert_eq!(q.pop(), Some(queued(3, 100)));
+    }
+
+    #[test]
+    fn remove_to_takes_out_only_the_frames_for_that_neighbour() {
+        let mut q = InterfaceQueue::new(10);
+        let to = |n, node| Queued { to: LinkAddress::Node(node), ..queued(n, 100) };
+        for f in [to(0, 1), to(1, 2), to(2, 1), Queued { to: LinkAddress::Broadcast, ..queued(3, 100) }] {
+            q.push(f);
+        }
+        assert_eq!(q.remove_to(1), vec![to(0, 1), to(2, 1)]);
+        assert_eq!((q.pop(), q.len()), (Some(to(1, 2)), 1));
     }
 
     #[test]
@@ -319,18 +433,31 @@ mod tests {
         q.push(queued(1, 1000));
         let ms = |n| Instant::ZERO + Duration::from_millis(n);
         let (frame, d) = mac.poll_transmit(ms(0), &mut q).unwrap();
-        assert_eq!((frame.packet, frame.from, d), (PacketId::new(0), 3, Duration::from_millis(1)));
+        assert_eq!((frame.packet, frame.from, d), (Some(PacketId::new(0)), 3, Duration::from_millis(1)));
+        assert_eq!(mac.poll_done(), Some((queued(0, 1000), true)), "done once on the air");
+        assert_eq!(mac.poll_done(), None);
         assert_eq!(mac.poll_transmit(ms(0), &mut q), None, "busy sending");
         assert_eq!(mac.poll_at(), Some(ms(1)));
         assert!(mac.poll_transmit(ms(1), &mut q).is_some());
-        mac.on_frame(ms(1), 40, Duration::from_millis(3));
+        mac.on_frame(ms(1), 40, &frame, Duration::from_millis(3), 1.0);
         assert_eq!(mac.poll_at(), Some(ms(2)), "the end of the second transmission");
         assert_eq!(mac.poll_transmit(ms(2), &mut q), None, "nothing left");
-        mac.on_frame(ms(2), 41, Duration::from_millis(1));
+        mac.on_frame(ms(2), 41, &frame, Duration::from_millis(1), 1.0);
         assert_eq!(mac.poll_at(), Some(ms(3)), "idle: only the receptions");
         assert_eq!(mac.poll_received(ms(3)), Some((41, true)), "the shorter frame ends first");
         assert_eq!(mac.poll_received(ms(3)), None);
         assert_eq!(mac.poll_received(ms(4)), Some((40, true)));
         assert_eq!(mac.poll_at(), None);
+    }
+
+    #[test]
+    fn on_a_radio_the_contention_free_mac_hands_up_only_frames_above_its_receive_threshold() {
+        let mut mac = ContentionFree::new(3, Bandwidth::from_bps(8_000_000).unwrap()).with_rx_threshold(1e-9);
+        let frame =
+            Frame { packet: None, from: 1, to: LinkAddress::Broadcast, bytes: 10, header: MacHeader::default() };
+        mac.on_frame(Instant::ZERO, 7, &frame, Duration::from_millis(1), 1e-9);
+        mac.on_frame(Instant::ZERO, 8, &frame, Duration::from_millis(2), 0.99e-9);
+        let ms = |n| Instant::ZERO + Duration::from_millis(n);
+        assert_eq!((mac.poll_received(ms(1)), mac.poll_received(ms(2))), (Some((7, true)), Some((8, false))));
     }
 }

@@ -295,6 +295,36 @@ impl Sim {
         self.guarded(|s| s.add_lan(&nodes, bandwidth, Duration::from_ps(delay_ps), queue_limit))
     }
 
+    /// A radio channel; returns its medium id.
+    fn add_radio(
+        &mut self,
+        propagation: &Bound<'_, PyDict>,
+        phy: &Bound<'_, PyDict>,
+        rate_bps: u64,
+        queue_limit: usize,
+    ) -> PyResult<u32> {
+        let propagation = spec::propagation(propagation).map_err(config_err)?;
+        let phy = spec::phy(phy).map_err(config_err)?;
+        let rate = ackclock_core::Bandwidth::from_bps(rate_bps)
+            .ok_or_else(|| config_err(CoreConfigError::invalid("data_rate", rate_bps, "must be greater than zero")))?;
+        self.guarded(|s| s.add_radio(propagation, phy, rate, queue_limit))
+    }
+
+    /// Gives a node a NIC on a radio channel at (x, y, z); returns the NIC.
+    fn attach_radio(&mut self, medium: u32, node: u32, x: f64, y: f64, z: f64) -> PyResult<u32> {
+        self.guarded(|s| s.attach_radio(medium, node, ackclock_net::Position { x, y, z }))
+    }
+
+    /// ns-2's setdest at `at_ps`.
+    fn schedule_move(&mut self, node: u32, at_ps: u64, x: f64, y: f64, speed: f64) -> PyResult<()> {
+        self.guarded(|s| s.schedule_move(node, Instant::from_ps(at_ps), x, y, speed))
+    }
+
+    fn position(&mut self, node: u32) -> PyResult<(f64, f64, f64)> {
+        let p = self.guarded(|s| s.position(node))?;
+        Ok((p.x, p.y, p.z))
+    }
+
     fn node_stats<'py>(&mut self, py: Python<'py>, node: u32) -> PyResult<Bound<'py, PyDict>> {
         let report = self.guarded(|s| s.node_report(node))?;
         results::node_dict(py, &report)

@@ -8,8 +8,8 @@ use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
     dv::DvConfig, CoDel, CoDelParams, DelayBuffer, DelayBufferParams, Discipline, DropTail, Drr, DrrParams, FqCoDel,
     FqCoDelParams, HoldingQueue, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic,
-    Pie, PieParams, ProcessorConfig, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams, StepMark,
-    TwoState,
+    PhyConfig, Pie, PieParams, ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq,
+    SfqParams, ShadowingParams, StepMark, TwoState,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::cc::Flavour;
@@ -735,6 +735,46 @@ pub fn failure_model(dict: &Bound<'_, PyDict>) -> Result<FailureModel, ConfigErr
 
 /// A node's processor: {"service_ps", "distribution": "constant" |
 /// "exponential", "queue_limit"}.
+pub fn propagation(dict: &Bound<'_, PyDict>) -> Result<Propagation, ConfigError> {
+    let kind = Spec::kind_of(dict, "propagation")?;
+    match kind.as_str() {
+        "free_space" => Spec::new(dict, "propagation", &[]).map(|_| Propagation::FreeSpace),
+        "two_ray_ground" => Spec::new(dict, "propagation", &[]).map(|_| Propagation::TwoRayGround),
+        "shadowing" => {
+            let s = Spec::new(dict, "propagation", &["path_loss_exponent", "deviation_db", "reference_distance"])?;
+            let d = ShadowingParams::default();
+            let number =
+                |key, default: f64| Ok::<_, ConfigError>(s.optional::<f64>(key, "a number")?.unwrap_or(default));
+            Ok(Propagation::Shadowing(ShadowingParams {
+                path_loss_exponent: number("path_loss_exponent", d.path_loss_exponent)?,
+                deviation_db: number("deviation_db", d.deviation_db)?,
+                reference_distance_m: number("reference_distance", d.reference_distance_m)?,
+            }))
+        }
+        other => Err(unknown_type("propagation", other, "'free_space', 'two_ray_ground' or 'shadowing'")),
+    }
+}
+
+/// A radio's physical layer; absent keys take ns-2's defaults (checked
+/// by the simulation).
+pub fn phy(dict: &Bound<'_, PyDict>) -> Result<PhyConfig, ConfigError> {
+    const KEYS: [&str; 7] =
+        ["tx_power", "frequency", "rx_threshold", "cs_threshold", "capture_threshold", "system_loss", "antenna_height"];
+    let s = Spec::new(dict, "phy", &KEYS)?;
+    let d = PhyConfig::default();
+    let number = |key, default: f64| Ok::<_, ConfigError>(s.optional::<f64>(key, "a number")?.unwrap_or(default));
+    Ok(PhyConfig {
+        tx_power_w: number("tx_power", d.tx_power_w)?,
+        frequency_hz: number("frequency", d.frequency_hz)?,
+        rx_threshold_w: number("rx_threshold", d.rx_threshold_w)?,
+        cs_threshold_w: number("cs_threshold", d.cs_threshold_w)?,
+        capture_threshold: number("capture_threshold", d.capture_threshold)?,
+        system_loss: number("system_loss", d.system_loss)?,
+        antenna_height_m: number("antenna_height", d.antenna_height_m)?,
+        ..d
+    })
+}
+
 pub fn processor(dict: &Bound<'_, PyDict>) -> Result<ProcessorConfig, ConfigError> {
     let s = Spec::new(dict, "processing", &["service_ps", "distribution", "queue_limit"])?;
     let service = s.duration("service_ps")?;

@@ -90,6 +90,8 @@ pub struct NicReport {
     pub queue_drops: u64,
     /// Frames that arrived spoilt.
     pub rx_errors: u64,
+    /// Packets the MAC gave up on (no link-layer acknowledgement).
+    pub link_failures: u64,
     /// Packets in the interface queue now.
     pub queued: usize,
     /// Time spent sending over elapsed time.

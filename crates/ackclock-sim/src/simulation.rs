@@ -3,6 +3,7 @@
 mod medium;
 mod network;
 mod processor;
+mod wireless;
 
 use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
@@ -16,7 +17,7 @@ use ackclock_net::{Arrival, DropReason, Ns2Link, Ns2Offer};
 use ackclock_net::{
     Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, FlowFilter, Frame, Interface, Ipv4Header,
     Jitter, LinkAddress, LossModel, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool,
-    QueueEvent, Reception, SendOutcome, Transport, UdpHeader, CONTROL_FLOW,
+    QueueEvent, Reception, SendOutcome, Transport, UdpHeader, BROADCAST, CONTROL_FLOW,
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
@@ -55,8 +56,11 @@ enum Event {
     Processed(NodeId),
     /// A NIC's MAC timer (lazy).
     NicTimer(NicId),
-    /// The first bit of a frame (an index into `frames`) reaches a NIC.
-    FrameArrival(NicId, u32),
+    /// The first bit of a frame (an index into `frames`) reaches one of
+    /// its receivers (an index into its `receptions`).
+    FrameArrival(u32, u32),
+    /// A node starts a scheduled move (an index into `moves`).
+    Move(u32),
 }
 
 /// Why `run` returned.
@@ -133,6 +137,10 @@ pub struct Simulation {
     free_frames: Vec<u32>,
     /// Reused for each transmission on a shared medium.
     receptions: Vec<Reception>,
+    /// How each radio channel's NICs are made.
+    radios: Vec<wireless::RadioSetup>,
+    /// Scheduled moves of radio NICs.
+    moves: Vec<wireless::Move>,
     /// Whether some node has a processor: one test per packet when none has.
     processors: bool,
     flows: Vec<Flow>,
@@ -180,6 +188,8 @@ impl Simulation {
             frames: Vec::new(),
             free_frames: Vec::new(),
             receptions: Vec::new(),
+            radios: Vec::new(),
+            moves: Vec::new(),
             processors: false,
             flows: Vec::new(),
             packets: PacketPool::default(),
@@ -613,7 +623,8 @@ impl Simulation {
                 Event::RouteWaitExpiry(node) => self.on_route_wait_expiry(now, node),
                 Event::Processed(node) => self.on_processed(now, node),
                 Event::NicTimer(nic) => self.on_nic_timer(now, nic),
-                Event::FrameArrival(nic, frame) => self.on_frame_arrival(now, nic, frame),
+                Event::FrameArrival(slot, index) => self.on_frame_arrival(now, slot, index),
+                Event::Move(id) => self.on_move(now, id),
             }
         }
     }
@@ -657,9 +668,14 @@ impl Simulation {
         let transport = Transport::Udp(UdpHeader { src_port: port, dst_port: port });
         let id = self.new_packet(now, CONTROL_FLOW, (node, neighbor), Ecn::NotEct, transport, size, u64::from(slot));
         self.packets[id].ip.ttl = 1;
-        // Routed like any packet (to a neighbour: over the link to it), so
-        // that the point-to-point fast path stays one inlined send.
-        self.receive(now, node, id);
+        match via {
+            // Straight onto the NIC: a neighbour on a radio may have no
+            // route yet, and a broadcast has none.
+            NextHop::Nic { nic, neighbor } => self.send_on_nic(now, nic, link_address(neighbor), id),
+            // Routed like any packet (to a neighbour: over the link to it),
+            // so that the point-to-point fast path stays one inlined send.
+            NextHop::Link(_) => self.receive(now, node, id),
+        }
     }
 
     fn store_message(&mut self, message: Option<(ControlMessage, NextHop)>) -> u32 {
@@ -715,6 +731,15 @@ impl Simulation {
             if packet.ip.src == f.src {
                 f.monitor.dropped(link);
             }
+        }
+        self.packets.free(id);
+    }
+
+    /// Frees a packet that was copied on (a frame's original or a copy
+    /// nobody took), without counting a drop.
+    fn discard_packet(&mut self, id: PacketId) {
+        if self.packets[id].flow == CONTROL_FLOW {
+            self.release_message(self.packets[id].seq as u32);
         }
         self.packets.free(id);
     }
@@ -995,7 +1020,7 @@ impl Simulation {
         let ch = match hop {
             NextHop::Link(ch) => ch,
             NextHop::Nic { nic, neighbor } => {
-                self.send_on_nic(now, nic, LinkAddress::Node(neighbor), id);
+                self.forward_on_nic(now, node, nic, neighbor, id);
                 return;
             }
         };
@@ -1342,12 +1367,13 @@ impl Simulation {
     }
 }
 
-/// A frame on a shared medium and how many NICs have yet to finish
-/// receiving it.
+/// A frame on a shared medium, the NICs that hear it and how many of them
+/// have yet to finish receiving it.
 struct FrameInFlight {
     frame: Frame,
     duration: Duration,
     receivers: u32,
+    receptions: Vec<Reception>,
 }
 
 /// Link changes scheduled for a time, or made by a failure model.
@@ -1373,6 +1399,16 @@ fn tcp_goodput_bps(t: &TcpFlow, now: Instant) -> f64 {
         t.server.bytes_received() as f64 * 8.0 / elapsed
     } else {
         0.0
+    }
+}
+
+/// The link-layer address of a neighbour (`BROADCAST`: every NIC in
+/// range).
+fn link_address(neighbor: NodeId) -> LinkAddress {
+    if neighbor == BROADCAST {
+        LinkAddress::Broadcast
+    } else {
+        LinkAddress::Node(neighbor)
     }
 }
 

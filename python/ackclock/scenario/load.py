@@ -36,6 +36,7 @@ from ackclock.scenario.schema import (
     LanTable,
     LinkDownTable,
     LinkTable,
+    RadioTable,
     ReverseTable,
     RouteTable,
     RoutingTable,
@@ -242,6 +243,12 @@ class Scenario:
             _build_link(sim, nodes, named, index, link)
         for index, lan in enumerate(self.spec.lans):
             _build_lan(sim, nodes, index, lan)
+        for index, radio in enumerate(self.spec.radios):
+            _build_radio(sim, nodes, index, radio)
+        for index, move in enumerate(self.spec.moves):
+            mover = _node(nodes, move.node, "moves", index, "node")
+            with _at("moves", index, key={"destination": "to"}):
+                sim.move(mover, move.at, move.to, move.speed)
         if self.spec.routing is not None:
             _build_routing(sim, nodes, self.spec.routing)
         for index, route in enumerate(self.spec.routes):
@@ -293,6 +300,22 @@ def _build_lan(sim: Simulator, nodes: dict[str, Node], index: int, lan: LanTable
     members = [_node(nodes, name, *where, "nodes") for name in lan.nodes]
     with _at(*where):
         sim.lan(members, **lan.given("nodes"))
+
+
+def _build_radio(sim: Simulator, nodes: dict[str, Node], index: int, radio: RadioTable) -> None:
+    where = ("radios", index)
+    options: dict[str, Any] = radio.given("propagation", "phy", "mac", "nodes")
+    for key in ("propagation", "phy", "mac"):
+        table = getattr(radio, key)
+        if table is not None:
+            options[key] = _spec(table, *where, key)
+    with _at(*where):
+        channel = sim.radio(**options)
+    for member_index, member in enumerate(radio.nodes):
+        at = (*where, "nodes", member_index)
+        node = _node(nodes, member.node, *at, "node")
+        with _at(*at):
+            channel.attach(node, member.position)
 
 
 def _build_routing(sim: Simulator, nodes: dict[str, Node], routing: RoutingTable) -> None:

@@ -21,7 +21,7 @@ from pydantic import (
 from pydantic import Tag as UnionTag
 from pydantic_core import PydanticCustomError
 
-from ackclock import network_specs, specs, tcp_specs, units
+from ackclock import network_specs, specs, tcp_specs, units, wireless
 from ackclock.errors import ParameterError
 
 
@@ -564,6 +564,77 @@ class LanTable(Table):
     queue_limit: Optional[int] = None
 
 
+class FreeSpaceTable(SpecTable):
+    spec = wireless.FreeSpace
+    type: Literal["free_space"]
+
+
+class TwoRayGroundTable(SpecTable):
+    spec = wireless.TwoRayGround
+    type: Literal["two_ray_ground"]
+
+
+class ShadowingTable(SpecTable):
+    spec = wireless.Shadowing
+    type: Literal["shadowing"]
+    path_loss_exponent: Optional[float] = None
+    deviation_db: Optional[float] = None
+    reference_distance: Optional[float] = None
+
+
+PropagationTable = Annotated[
+    Union[FreeSpaceTable, TwoRayGroundTable, ShadowingTable],
+    Field(discriminator="type"),
+    _type_among("propagation model", FreeSpaceTable, TwoRayGroundTable, ShadowingTable),
+]
+
+
+class WirelessPhyTable(SpecTable):
+    spec = wireless.WirelessPhy
+    tx_power: Optional[float] = None
+    frequency: Optional[float] = None
+    rx_threshold: Optional[float] = None
+    cs_threshold: Optional[float] = None
+    capture_threshold: Optional[float] = None
+    system_loss: Optional[float] = None
+    antenna_height: Optional[float] = None
+
+
+class Mac80211Table(SpecTable):
+    spec = wireless.Mac80211
+    data_rate: Optional[BandwidthValue] = None
+    basic_rate: Optional[BandwidthValue] = None
+    rts_threshold: Optional[int] = None
+    short_retry_limit: Optional[int] = None
+    long_retry_limit: Optional[int] = None
+    cw_min: Optional[int] = None
+    cw_max: Optional[int] = None
+
+
+class RadioNodeTable(Table):
+    node: str
+    position: list[float]  # [x, y, z] in metres
+
+
+class RadioTable(Table):
+    """A radio channel (`Simulator.radio`) and the nodes on it."""
+
+    propagation: Optional[PropagationTable] = None
+    phy: Optional[WirelessPhyTable] = None
+    mac: Optional[Mac80211Table] = None
+    queue_limit: Optional[int] = None
+    nodes: list[RadioNodeTable]
+
+
+class MoveTable(Table):
+    """ns-2's setdest (`Simulator.move`)."""
+
+    node: str
+    at: DurationValue
+    to: list[float]  # [x, y] in metres
+    speed: float
+
+
 class RoutingTable(Table):
     """How nodes route (`Simulator.routing`): `protocol` for `nodes` (all by
     default); the other keys are DV's."""
@@ -648,6 +719,8 @@ class ScenarioFile(Table):
     nodes: list[NodeTable] = []
     links: list[LinkTable] = []
     lans: list[LanTable] = []
+    radios: list[RadioTable] = []
+    moves: list[MoveTable] = []
     routing: Optional[RoutingTable] = None
     routes: list[RouteTable] = []
     dynamics: list[DynamicsTable] = []

@@ -15,7 +15,7 @@
 //! * When a link goes down the offers through it become unreachable; when
 //!   one comes up the node updates that neighbour at once.
 
-use super::{Adjacency, ControlMessage, NextHop, RouterOutput, RoutingProtocol};
+use super::{Adjacency, ControlMessage, NextHop, RouterOutput, RoutingProtocol, BROADCAST};
 use crate::packet::NodeId;
 use ackclock_core::{Duration, Instant, SimRng};
 use rand::RngExt;
@@ -176,7 +176,7 @@ impl Dv {
         let infinity = self.config.infinity;
         let nodes = self.nodes();
         self.adjacencies = adjacencies.to_vec();
-        for a in adjacencies.iter().filter(|a| a.peer) {
+        for a in adjacencies.iter().filter(|a| a.peer && a.neighbor != BROADCAST) {
             match self.peers.iter_mut().find(|p| p.adjacency.via == a.via) {
                 Some(peer) => {
                     if peer.adjacency.up && !a.up {

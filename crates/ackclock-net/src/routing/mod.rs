@@ -31,6 +31,22 @@ pub enum NextHop {
     },
 }
 
+/// The node id that addresses every node in range (a broadcast on a radio
+/// NIC).
+pub const BROADCAST: NodeId = NodeId::MAX;
+
+/// What becomes of a data packet the MAC gave up on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterFailure {
+    /// Drop the packet.
+    Drop,
+    /// Drop it and every packet in the interface queue for the same
+    /// neighbour (ns-2 AODV).
+    DropAllToNeighbour,
+    /// Keep it waiting for a route (AODV local repair).
+    Wait,
+}
+
 /// How a node's routes are made.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Router {
@@ -160,6 +176,21 @@ pub trait RoutingProtocol {
     /// A packet for `dst` found no route (it waits in the node's
     /// `RouteQueue` if there is room): a reactive protocol starts looking.
     fn on_no_route(&mut self, _now: Instant, _dst: NodeId, _out: &mut RouterOutput) {}
+    /// The MAC gave up on a data packet for `dst` sent via `via` (no
+    /// link-layer ACK); `forwarded` says how many hops it had travelled.
+    fn on_link_failure(
+        &mut self,
+        _now: Instant,
+        _via: NextHop,
+        _dst: NodeId,
+        _forwarded: u32,
+        _out: &mut RouterOutput,
+    ) -> AfterFailure {
+        AfterFailure::Drop
+    }
+    /// This node sends or forwards a data packet from `src` to `dst` via
+    /// `via` (AODV refreshes the route's lifetime).
+    fn on_data(&mut self, _now: Instant, _src: NodeId, _dst: NodeId, _via: NextHop) {}
 }
 
 /// The running protocols, dispatched by `match`.
@@ -197,6 +228,23 @@ impl RoutingProtocol for Protocol {
     fn on_no_route(&mut self, now: Instant, dst: NodeId, out: &mut RouterOutput) {
         match self {
             Protocol::Dv(p) => p.on_no_route(now, dst, out),
+        }
+    }
+    fn on_link_failure(
+        &mut self,
+        now: Instant,
+        via: NextHop,
+        dst: NodeId,
+        forwarded: u32,
+        out: &mut RouterOutput,
+    ) -> AfterFailure {
+        match self {
+            Protocol::Dv(p) => p.on_link_failure(now, via, dst, forwarded, out),
+        }
+    }
+    fn on_data(&mut self, now: Instant, src: NodeId, dst: NodeId, via: NextHop) {
+        match self {
+            Protocol::Dv(p) => p.on_data(now, src, dst, via),
         }
     }
 }

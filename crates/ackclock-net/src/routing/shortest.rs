@@ -5,7 +5,7 @@
 //! were created, so routes depend only on the order the topology was built
 //! in. With unit costs this is exactly a breadth-first search.
 
-use super::{Adjacency, NextHop};
+use super::{Adjacency, NextHop, BROADCAST};
 use crate::packet::NodeId;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -27,7 +27,8 @@ pub fn shortest_paths(adjacencies: &[Vec<Adjacency>], src: NodeId) -> Vec<Option
         if d > distance[node as usize] {
             continue; // reached again later by a shorter path
         }
-        for adj in adjacencies[node as usize].iter().filter(|a| a.up) {
+        // A radio's broadcast adjacency leads to no node in particular.
+        for adj in adjacencies[node as usize].iter().filter(|a| a.up && a.neighbor != BROADCAST) {
             let to = adj.neighbor as usize;
             let through = d + u64::from(adj.cost);
             if through < distance[to] {

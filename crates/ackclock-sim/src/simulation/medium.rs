@@ -7,7 +7,7 @@ use crate::report::NicReport;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
     ContentionFree, Frame, Interface, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel,
-    Nic, NicId, NicStats, NodeId, PacketId, Queued,
+    NextHop, Nic, NicId, NicStats, NodeId, PacketId, Queued, RoutingProtocol, BROADCAST, CONTROL_FLOW,
 };
 
 impl Simulation {
@@ -41,7 +41,7 @@ impl Simulation {
         Ok(nics)
     }
 
-    fn add_nic(&mut self, node: NodeId, medium: MediumId, mac: MacModel, queue_limit: usize) -> NicId {
+    pub(super) fn add_nic(&mut self, node: NodeId, medium: MediumId, mac: MacModel, queue_limit: usize) -> NicId {
         let nic = self.nics.len() as NicId;
         let queue = InterfaceQueue::new(queue_limit);
         self.nics.push(Nic { node, medium, queue, mac, stats: NicStats::default() });
@@ -72,6 +72,7 @@ impl Simulation {
             rx_packets: n.stats.rx_packets,
             queue_drops: n.stats.queue_drops,
             rx_errors: n.stats.rx_errors,
+            link_failures: n.stats.link_failures,
             queued: n.queue.len(),
             utilization: if elapsed > 0.0 { n.stats.busy.as_ps() as f64 / elapsed } else { 0.0 },
         })
@@ -84,8 +85,11 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn send_on_nic(&mut self, now: Instant, nic: NicId, to: LinkAddress, id: PacketId) {
         let bytes = self.packets[id].size;
+        // A radio's queue puts routing packets first (ns-2's PriQueue).
+        let first = self.packets[id].flow == CONTROL_FLOW && self.is_radio(nic);
         let n = &mut self.nics[nic as usize];
-        if !n.queue.push(Queued { packet: id, bytes, to }) {
+        let frame = Queued { packet: id, bytes, to };
+        if !(if first { n.queue.push_front(frame) } else { n.queue.push(frame) }) {
             n.stats.queue_drops += 1;
             self.drop_packet(id, None);
             return;
@@ -93,8 +97,23 @@ impl Simulation {
         self.service_nic(now, nic);
     }
 
-    /// Lets a NIC's MAC send what it will and hand over what it received,
-    /// then re-arms its timer.
+    /// Sends or forwards a packet from `node` over a NIC; the node's
+    /// routing protocol, if it runs one, hears of data packets.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn forward_on_nic(&mut self, now: Instant, node: NodeId, nic: NicId, neighbor: NodeId, id: PacketId) {
+        let p = &self.packets[id];
+        if p.flow != CONTROL_FLOW {
+            let (src, dst) = (p.ip.src, p.ip.dst);
+            if let Some(protocol) = self.nodes[node as usize].protocol.as_mut() {
+                protocol.on_data(now, src, dst, NextHop::Nic { nic, neighbor });
+            }
+        }
+        self.send_on_nic(now, nic, LinkAddress::Node(neighbor), id);
+    }
+
+    /// Lets a NIC's MAC send what it will, hand over what it received and
+    /// return the packets it is done with, then re-arms its timer.
     fn service_nic(&mut self, now: Instant, nic: NicId) {
         loop {
             let n = &mut self.nics[nic as usize];
@@ -104,8 +123,11 @@ impl Simulation {
             n.stats.busy += duration;
             self.transmit(now, nic, frame, duration);
         }
-        while let Some((slot, intact)) = self.nics[nic as usize].mac.poll_received(now) {
-            self.frame_received(now, nic, slot, intact);
+        while let Some((slot, deliver)) = self.nics[nic as usize].mac.poll_received(now) {
+            self.frame_received(now, nic, slot, deliver);
+        }
+        while let Some((queued, sent)) = self.nics[nic as usize].mac.poll_done() {
+            self.frame_done(now, nic, queued, sent);
         }
         let wake = self.nics[nic as usize].mac.poll_at();
         let armed = &mut self.nic_armed[nic as usize];
@@ -116,20 +138,23 @@ impl Simulation {
     }
 
     /// Puts a frame on the medium: each NIC that hears it gets an event at
-    /// its first bit.
-    fn transmit(&mut self, now: Instant, nic: NicId, frame: Frame, duration: Duration) {
+    /// its first bit. A data frame carries a copy of its packet, which the
+    /// receivers share; the MAC keeps the original until it is done with it.
+    fn transmit(&mut self, now: Instant, nic: NicId, mut frame: Frame, duration: Duration) {
         let mut receptions = std::mem::take(&mut self.receptions);
         receptions.clear();
         self.media[self.nics[nic as usize].medium as usize].receptions(now, nic, &mut receptions);
-        if receptions.is_empty() {
-            self.drop_packet(frame.packet, None); // nobody hears it
-        } else {
-            let slot = self.store_frame(FrameInFlight { frame, duration, receivers: receptions.len() as u32 });
-            for r in &receptions {
-                self.queue.schedule(r.first_bit, Event::FrameArrival(r.nic, slot));
+        if !receptions.is_empty() {
+            frame.packet = frame.packet.map(|p| self.copy_packet(p));
+            let receivers = receptions.len() as u32;
+            let slot = self.store_frame(FrameInFlight { frame, duration, receivers, receptions });
+            let f = self.frames[slot as usize].as_ref().expect("just stored");
+            for (i, r) in f.receptions.iter().enumerate() {
+                self.queue.schedule(r.first_bit, Event::FrameArrival(slot, i as u32));
             }
+        } else {
+            self.receptions = receptions;
         }
-        self.receptions = receptions;
     }
 
     fn store_frame(&mut self, frame: FrameInFlight) -> u32 {
@@ -145,10 +170,12 @@ impl Simulation {
         }
     }
 
-    pub(super) fn on_frame_arrival(&mut self, now: Instant, nic: NicId, slot: u32) {
-        let duration = self.frames[slot as usize].as_ref().expect("a frame in flight").duration;
-        self.nics[nic as usize].mac.on_frame(now, slot, duration);
-        self.service_nic(now, nic);
+    /// The first bit of the frame in `slot` reaches its `index`th receiver.
+    pub(super) fn on_frame_arrival(&mut self, now: Instant, slot: u32, index: u32) {
+        let f = self.frames[slot as usize].as_ref().expect("a frame in flight");
+        let r = f.receptions[index as usize];
+        self.nics[r.nic as usize].mac.on_frame(now, slot, &f.frame, f.duration, r.power_w);
+        self.service_nic(now, r.nic);
     }
 
     pub(super) fn on_nic_timer(&mut self, now: Instant, nic: NicId) {
@@ -162,27 +189,44 @@ impl Simulation {
     }
 
     /// A NIC finished receiving a frame: its node takes the packet if the
-    /// frame was for it; the last receiver frees the frame.
-    fn frame_received(&mut self, now: Instant, nic: NicId, slot: u32, intact: bool) {
+    /// MAC hands it up and it is addressed to the node; the last receiver
+    /// frees the frame.
+    fn frame_received(&mut self, now: Instant, nic: NicId, slot: u32, deliver: bool) {
         let f = self.frames[slot as usize].as_mut().expect("a frame in flight");
         f.receivers -= 1;
         let (frame, last) = (f.frame, f.receivers == 0);
         if last {
-            self.frames[slot as usize] = None;
+            let f = self.frames[slot as usize].take().expect("a frame in flight");
+            self.receptions = f.receptions; // reused for the next transmission
             self.free_frames.push(slot);
         }
+        let Some(packet) = frame.packet else { return };
         let n = &mut self.nics[nic as usize];
         let for_us = frame.to == LinkAddress::Broadcast || frame.to == LinkAddress::Node(n.node);
-        if !intact {
+        if for_us && !deliver {
             n.stats.rx_errors += 1;
         }
         let node = n.node;
-        if intact && for_us {
+        if deliver && for_us {
             n.stats.rx_packets += 1;
-            let packet = if last { frame.packet } else { self.copy_packet(frame.packet) };
+            let packet = if last { packet } else { self.copy_packet(packet) };
+            if self.packets[packet].ip.dst == BROADCAST {
+                self.packets[packet].ip.dst = node; // taken by every node that hears it
+            }
             self.receive(now, node, packet);
         } else if last {
-            self.drop_packet(frame.packet, None);
+            self.discard_packet(packet);
+        }
+    }
+
+    /// The MAC is done with a queued packet: sent, it is freed (its copies
+    /// travel on); given up on, routing hears of it (see `link_failed`).
+    fn frame_done(&mut self, now: Instant, nic: NicId, queued: Queued, sent: bool) {
+        if sent {
+            self.discard_packet(queued.packet);
+        } else {
+            self.nics[nic as usize].stats.link_failures += 1;
+            self.link_failed(now, nic, queued);
         }
     }
 }

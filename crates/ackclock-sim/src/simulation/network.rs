@@ -1,14 +1,14 @@
 //! The network layer's control side: how routes are made and changed, and
 //! links that go down, come up or change rate during the run.
 
-use super::{Event, Flow, LinkSchedule, Simulation};
+use super::{Event, Flow, LinkSchedule, Simulation, INITIAL_TTL};
 use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
 use crate::report::{NodeReport, RouteChange};
 use ackclock_core::{Duration, Instant};
 use ackclock_net::{
-    shortest_paths, Adjacency, ChannelId, Flushed, Interface, Medium, NextHop, NodeId, PacketId, Retimed, RouteQueue,
-    Router, RouterOutput, RoutingProtocol,
+    shortest_paths, Adjacency, AfterFailure, ChannelId, Flushed, Interface, LinkAddress, Medium, NextHop, NicId,
+    NodeId, PacketId, Queued, Retimed, RouteQueue, Router, RouterOutput, RoutingProtocol, BROADCAST, CONTROL_FLOW,
 };
 use ackclock_trace::{LinkRecord, PacketEvent, TraceRecord};
 
@@ -128,6 +128,20 @@ impl Simulation {
                         peer: peer(neighbor),
                     });
                 }
+                Interface::Nic(nic) if self.is_radio(nic) && router.is_central() => {
+                    // Routes from the topology go straight to every node on
+                    // the channel, in range or not (ns-2's DumbAgent).
+                    let medium = self.nics[nic as usize].medium;
+                    for other in self.nics.iter().filter(|n| n.medium == medium && n.node != node) {
+                        let via = NextHop::Nic { nic, neighbor: other.node };
+                        out.push(Adjacency { via, neighbor: other.node, cost: 1, up: true, peer: false });
+                    }
+                }
+                Interface::Nic(nic) if self.is_radio(nic) => {
+                    // Who is in range changes: the protocol broadcasts.
+                    let via = NextHop::Nic { nic, neighbor: BROADCAST };
+                    out.push(Adjacency { via, neighbor: BROADCAST, cost: 1, up: true, peer: true });
+                }
                 Interface::Nic(nic) => {
                     let medium = &self.media[self.nics[nic as usize].medium as usize];
                     for other in medium.neighbours(nic) {
@@ -179,7 +193,7 @@ impl Simulation {
 
     /// Installs what a routing protocol decided, sends its messages and
     /// re-arms its timer. A new route lets the packets waiting for it go.
-    fn apply_router_output(&mut self, now: Instant, node: NodeId, out: RouterOutput) {
+    pub(super) fn apply_router_output(&mut self, now: Instant, node: NodeId, out: RouterOutput) {
         for (dst, via) in out.routes {
             self.install(now, node, dst, via);
             if via.is_some() {
@@ -240,6 +254,47 @@ impl Simulation {
         };
         let Some(from) = from else { return };
         self.with_protocol(now, node, |p, out| p.on_message(now, from, &message, out));
+    }
+
+    /// The MAC of `nic` gave up on a packet. A data packet's node tells its
+    /// routing protocol, which says whether the packet (and the others
+    /// queued for the same neighbour) is dropped or waits for a new route;
+    /// routing messages are dropped, as ns-2's AODV does.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn link_failed(&mut self, now: Instant, nic: NicId, queued: Queued) {
+        let node = self.nics[nic as usize].node;
+        let packet = &self.packets[queued.packet];
+        let (dst, ttl, data) = (packet.ip.dst, packet.ip.ttl, packet.flow != CONTROL_FLOW);
+        let neighbor = match queued.to {
+            LinkAddress::Node(n) => n,
+            LinkAddress::Broadcast => BROADCAST,
+        };
+        let protocol = self.nodes[node as usize].protocol.as_mut().filter(|_| data);
+        let Some(protocol) = protocol else {
+            self.drop_packet(queued.packet, None);
+            return;
+        };
+        let mut out = RouterOutput::default();
+        let via = NextHop::Nic { nic, neighbor };
+        let forwarded = u32::from(INITIAL_TTL.saturating_sub(ttl));
+        match protocol.on_link_failure(now, via, dst, forwarded, &mut out) {
+            AfterFailure::Drop => self.drop_packet(queued.packet, None),
+            AfterFailure::DropAllToNeighbour => {
+                self.drop_packet(queued.packet, None);
+                for q in self.nics[nic as usize].queue.remove_to(neighbor) {
+                    self.drop_packet(q.packet, None);
+                }
+            }
+            AfterFailure::Wait => {
+                if let Some(dropped) = self.nodes[node as usize].waiting.push(now, dst, queued.packet) {
+                    self.nodes[node as usize].stats.no_route_drops += 1;
+                    self.drop_packet(dropped, None);
+                }
+                self.arm_route_wait(node);
+            }
+        }
+        self.apply_router_output(now, node, out);
     }
 
     /// A packet at `node` has no route: it waits if there is room, and the
