@@ -15,6 +15,7 @@ pub mod fq_codel;
 pub mod held;
 pub mod jitter;
 pub mod loss;
+pub mod mac80211;
 pub mod medium;
 pub mod node;
 pub mod ns2_link;
@@ -35,9 +36,10 @@ pub use drr::{Drr, DrrParams};
 pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
+pub use mac80211::{Dcf, DcfConfig, DcfStats};
 pub use medium::{
-    ContentionFree, Frame, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel, Nic, NicId,
-    NicStats, Queued, Reception,
+    ContentionFree, Frame, FrameKind, InterfaceQueue, Lan, LinkAddress, Mac, MacHeader, MacModel, Medium, MediumId,
+    MediumModel, Nic, NicId, NicStats, Queued, Reception,
 };
 pub use node::{Interface, Node, NodeStats};
 pub use ns2_link::{Ns2Link, Ns2Offer};

@@ -13,6 +13,7 @@
 //! 802.11 MAC plug in as new variants. The model here is the simplest
 //! that uses the whole path: a LAN segment without contention.
 
+use crate::mac80211::Dcf;
 use crate::packet::NodeId;
 use crate::pool::PacketId;
 use ackclock_core::{Bandwidth, Duration, Instant};
@@ -29,21 +30,47 @@ pub enum LinkAddress {
     Broadcast,
 }
 
-/// A frame on a shared medium: the packet it carries and its link-layer
-/// addresses.
+/// What a MAC frame is (802.11 has control frames without a packet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrameKind {
+    #[default]
+    Data,
+    Rts,
+    Cts,
+    Ack,
+}
+
+/// The MAC header fields a receiving MAC acts on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacHeader {
+    pub kind: FrameKind,
+    /// How long the medium stays reserved after this frame ends (802.11's Duration/NAV).
+    pub nav: Duration,
+    /// Sequence number of the data frame (duplicate detection on retries).
+    pub seq: u16,
+    pub retry: bool,
+}
+
+/// A frame on a shared medium: the packet it carries, its link-layer
+/// addresses and MAC header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
-    pub packet: PacketId,
+    /// The packet a data frame carries; `None` for control frames.
+    pub packet: Option<PacketId>,
     pub from: NodeId,
     pub to: LinkAddress,
+    /// Bytes on the air, MAC header and trailer included.
     pub bytes: u32,
+    pub header: MacHeader,
 }
 
 /// A frame as one receiver gets it: when its first bit arrives there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reception {
     pub nic: NicId,
     pub first_bit: Instant,
+    /// Received power in watts (`f64::INFINITY` on a LAN, which has no radio).
+    pub power_w: f64,
 }
 
 /// What carries frames between NICs.
@@ -98,7 +125,11 @@ impl Lan {
 impl Medium for Lan {
     fn receptions(&mut self, now: Instant, from: NicId, out: &mut Vec<Reception>) {
         let first_bit = now + self.delay;
-        out.extend(self.nics.iter().filter(|&&n| n != from).map(|&nic| Reception { nic, first_bit }));
+        out.extend(self.nics.iter().filter(|&&n| n != from).map(|&nic| Reception {
+            nic,
+            first_bit,
+            power_w: f64::INFINITY,
+        }));
     }
     fn neighbours(&self, nic: NicId) -> Vec<NicId> {
         self.nics.iter().copied().filter(|&n| n != nic).collect()
@@ -138,6 +169,23 @@ impl InterfaceQueue {
         room
     }
 
+    /// Queues a frame ahead of the others (ns-2's PriQueue does so for
+    /// routing packets); false when the queue is full.
+    pub fn push_front(&mut self, frame: Queued) -> bool {
+        let room = self.frames.len() < self.limit;
+        if room {
+            self.frames.push_front(frame);
+        }
+        room
+    }
+
+    /// Takes out every frame addressed to `neighbor`.
+    pub fn remove_to(&mut self, neighbor: NodeId) -> Vec<Queued> {
+        let (to, kept): (Vec<_>, Vec<_>) = self.frames.drain(..).partition(|q| q.to == LinkAddress::Node(neighbor));
+        self.frames = kept.into();
+        to
+    }
+
     pub fn pop(&mut self) -> Option<Queued> {
         self.frames.pop_front()
     }
@@ -155,15 +203,24 @@ impl InterfaceQueue {
 /// and of its timer, and asks what it sends and what it has received; each
 /// frame a reception started is handed back exactly once, delivered or not.
 pub trait Mac {
-    /// A frame to send now, taken from `queue`, with how long it occupies
-    /// the medium; `None` while the MAC holds back.
+    /// A frame to send now, with how long it occupies the medium; `None`
+    /// while the MAC holds back. A data frame's packet stays the MAC's until
+    /// `poll_done` hands it back: the engine puts a copy of it on the air, so
+    /// the MAC can retransmit it.
     fn poll_transmit(&mut self, now: Instant, queue: &mut InterfaceQueue) -> Option<(Frame, Duration)>;
-    /// The first bit of a frame arrived (`frame` names it to the engine);
-    /// its last bit follows `duration` later.
-    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration);
-    /// A frame whose reception ended by `now`, and whether it was received
-    /// intact (a collision would spoil it).
+    /// The first bit of a frame arrived at this NIC with `power_w`; `slot`
+    /// names it to the engine; its last bit follows `duration` later.
+    fn on_frame(&mut self, now: Instant, slot: u32, frame: &Frame, duration: Duration, power_w: f64);
+    /// A frame whose reception ended by `now`, and whether to hand its
+    /// packet up (an intact data frame addressed to this node or broadcast,
+    /// not a duplicate). Every slot `on_frame` was told of comes back
+    /// exactly once, delivered or not.
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)>;
+    /// A data frame taken from the queue is finished with: `true` when it
+    /// was acknowledged (or, broadcast or unacknowledged, sent), `false`
+    /// when the MAC gave up after its retries (802.11's link-layer failure,
+    /// which the engine reports to routing).
+    fn poll_done(&mut self) -> Option<(Queued, bool)>;
     fn on_timer(&mut self, now: Instant);
     fn poll_at(&self) -> Option<Instant>;
 }
@@ -172,32 +229,44 @@ pub trait Mac {
 #[derive(Clone, Debug)]
 pub enum MacModel {
     ContentionFree(ContentionFree),
+    Dcf(Box<Dcf>),
 }
 
 impl Mac for MacModel {
     fn poll_transmit(&mut self, now: Instant, queue: &mut InterfaceQueue) -> Option<(Frame, Duration)> {
         match self {
             MacModel::ContentionFree(m) => m.poll_transmit(now, queue),
+            MacModel::Dcf(m) => m.poll_transmit(now, queue),
         }
     }
-    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration) {
+    fn on_frame(&mut self, now: Instant, slot: u32, frame: &Frame, duration: Duration, power_w: f64) {
         match self {
-            MacModel::ContentionFree(m) => m.on_frame(now, frame, duration),
+            MacModel::ContentionFree(m) => m.on_frame(now, slot, frame, duration, power_w),
+            MacModel::Dcf(m) => m.on_frame(now, slot, frame, duration, power_w),
         }
     }
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
         match self {
             MacModel::ContentionFree(m) => m.poll_received(now),
+            MacModel::Dcf(m) => m.poll_received(now),
+        }
+    }
+    fn poll_done(&mut self) -> Option<(Queued, bool)> {
+        match self {
+            MacModel::ContentionFree(m) => m.poll_done(),
+            MacModel::Dcf(m) => m.poll_done(),
         }
     }
     fn on_timer(&mut self, now: Instant) {
         match self {
             MacModel::ContentionFree(m) => m.on_timer(now),
+            MacModel::Dcf(m) => m.on_timer(now),
         }
     }
     fn poll_at(&self) -> Option<Instant> {
         match self {
             MacModel::ContentionFree(m) => m.poll_at(),
+            MacModel::Dcf(m) => m.poll_at(),
         }
     }
 }
@@ -215,11 +284,13 @@ pub struct ContentionFree {
     sending_until: Option<Instant>,
     /// Receptions in progress: (last bit, frame).
     receiving: BinaryHeap<Reverse<(Instant, u32)>>,
+    /// Frames sent, for `poll_done`.
+    sent: VecDeque<Queued>,
 }
 
 impl ContentionFree {
     pub fn new(node: NodeId, rate: Bandwidth) -> Self {
-        ContentionFree { rate, node, sending_until: None, receiving: BinaryHeap::new() }
+        ContentionFree { rate, node, sending_until: None, receiving: BinaryHeap::new(), sent: VecDeque::new() }
     }
 }
 
@@ -232,11 +303,14 @@ impl Mac for ContentionFree {
         let q = queue.pop()?;
         let duration = self.rate.tx_time(q.bytes);
         self.sending_until = Some(now + duration);
-        Some((Frame { packet: q.packet, from: self.node, to: q.to, bytes: q.bytes }, duration))
+        self.sent.push_back(q);
+        let frame =
+            Frame { packet: Some(q.packet), from: self.node, to: q.to, bytes: q.bytes, header: MacHeader::default() };
+        Some((frame, duration))
     }
 
-    fn on_frame(&mut self, now: Instant, frame: u32, duration: Duration) {
-        self.receiving.push(Reverse((now + duration, frame)));
+    fn on_frame(&mut self, now: Instant, slot: u32, _frame: &Frame, duration: Duration, _power_w: f64) {
+        self.receiving.push(Reverse((now + duration, slot)));
     }
 
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
@@ -244,6 +318,10 @@ impl Mac for ContentionFree {
             Some(Reverse((end, _))) if *end <= now => self.receiving.pop().map(|Reverse((_, f))| (f, true)),
             _ => None,
         }
+    }
+
+    fn poll_done(&mut self) -> Option<(Queued, bool)> {
+        self.sent.pop_front().map(|q| (q, true))
     }
 
     fn on_timer(&mut self, _now: Instant) {}
@@ -298,7 +376,8 @@ mod tests {
         let mut out = Vec::new();
         lan.receptions(Instant::ZERO, 7, &mut out);
         let at = Instant::ZERO + Duration::from_millis(2);
-        assert_eq!(out, vec![Reception { nic: 4, first_bit: at }, Reception { nic: 9, first_bit: at }]);
+        let heard = |nic| Reception { nic, first_bit: at, power_w: f64::INFINITY };
+        assert_eq!(out, vec![heard(4), heard(9)]);
         assert_eq!(lan.neighbours(9), vec![4, 7]);
     }
 
@@ -311,6 +390,16 @@ mod tests {
     }
 
     #[test]
+    fn a_front_push_jumps_the_queue_and_remove_to_takes_one_neighbours_frames() {
+        let mut q = InterfaceQueue::new(3);
+        let to = |n, node| Queued { packet: PacketId::new(n), bytes: 100, to: LinkAddress::Node(node) };
+        assert!(q.push(to(0, 1)) && q.push(to(1, 2)) && q.push_front(to(2, 1)));
+        assert!(!q.push_front(to(3, 1)), "a full queue refuses a front push too");
+        assert_eq!(q.remove_to(1), vec![to(2, 1), to(0, 1)]);
+        assert_eq!(q.pop(), Some(to(1, 2)));
+    }
+
+    #[test]
     fn the_contention_free_mac_sends_back_to_back_and_receives_at_the_last_bit() {
         // 1000 bytes at 8 Mb/s: 1 ms each.
         let mut mac = ContentionFree::new(3, Bandwidth::from_bps(8_000_000).unwrap());
@@ -319,14 +408,15 @@ mod tests {
         q.push(queued(1, 1000));
         let ms = |n| Instant::ZERO + Duration::from_millis(n);
         let (frame, d) = mac.poll_transmit(ms(0), &mut q).unwrap();
-        assert_eq!((frame.packet, frame.from, d), (PacketId::new(0), 3, Duration::from_millis(1)));
+        assert_eq!((frame.packet, frame.from, d), (Some(PacketId::new(0)), 3, Duration::from_millis(1)));
+        assert_eq!(mac.poll_done(), Some((queued(0, 1000), true)));
         assert_eq!(mac.poll_transmit(ms(0), &mut q), None, "busy sending");
         assert_eq!(mac.poll_at(), Some(ms(1)));
         assert!(mac.poll_transmit(ms(1), &mut q).is_some());
-        mac.on_frame(ms(1), 40, Duration::from_millis(3));
+        mac.on_frame(ms(1), 40, &frame, Duration::from_millis(3), f64::INFINITY);
         assert_eq!(mac.poll_at(), Some(ms(2)), "the end of the second transmission");
         assert_eq!(mac.poll_transmit(ms(2), &mut q), None, "nothing left");
-        mac.on_frame(ms(2), 41, Duration::from_millis(1));
+        mac.on_frame(ms(2), 41, &frame, Duration::from_millis(1), f64::INFINITY);
         assert_eq!(mac.poll_at(), Some(ms(3)), "idle: only the receptions");
         assert_eq!(mac.poll_received(ms(3)), Some((41, true)), "the shorter frame ends first");
         assert_eq!(mac.poll_received(ms(3)), None);
