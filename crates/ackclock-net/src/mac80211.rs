@@ -750,3 +750,425 @@ impl Mac for Dcf {
         timers.chain(finished).min()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::PacketId;
+    use ackclock_core::RngStreams;
+
+    /// 100 m at ns-2's speed of light (3e8 m/s).
+    const HUNDRED_METRES: Duration = Duration::from_ps(333_333);
+    const IN_RANGE: f64 = 1e-9;
+
+    fn rng(seed: u64) -> SimRng {
+        RngStreams::new(seed, 0).stream("mac")
+    }
+
+    fn us(n: u64) -> Duration {
+        Duration::from_micros(n)
+    }
+
+    fn to(packet: u32, dst: NodeId) -> Queued {
+        Queued { packet: PacketId::new(packet), bytes: 532, to: LinkAddress::Node(dst) }
+    }
+
+    fn broadcast(packet: u32) -> Queued {
+        Queued { packet: PacketId::new(packet), bytes: 532, to: LinkAddress::Broadcast }
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    struct Sent {
+        at: Instant,
+        by: usize,
+        frame: Frame,
+        airtime: Duration,
+    }
+
+    /// Plays the medium for a few stations: each frame reaches every
+    /// station with nonzero power after that pair's delay.
+    struct Air {
+        macs: Vec<Dcf>,
+        queues: Vec<InterfaceQueue>,
+        power: Vec<Vec<f64>>,
+        delay: Vec<Vec<Duration>>,
+        now: Instant,
+        frames: Vec<(Frame, Duration, usize)>,
+        /// (first bit, order, station, slot)
+        arrivals: BinaryHeap<Reverse<(Instant, u64, usize, u32)>>,
+        order: u64,
+        sent: Vec<Sent>,
+        /// (last bit, station, frame, passed up)
+        received: Vec<(Instant, usize, Frame, bool)>,
+        done: Vec<(Instant, usize, Queued, bool)>,
+        /// ACK frames still to lose on the way.
+        lose_acks: u32,
+    }
+
+    impl Air {
+        /// `n` stations 100 m apart that all hear one another.
+        fn new(seeds: &[u64]) -> Self {
+            let n = seeds.len();
+            Air {
+                macs: seeds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| Dcf::new(i as NodeId, DcfConfig::default(), rng(s)))
+                    .collect(),
+                queues: vec![InterfaceQueue::new(100_000); n],
+                power: vec![vec![IN_RANGE; n]; n],
+                delay: vec![vec![HUNDRED_METRES; n]; n],
+                now: Instant::ZERO,
+                frames: Vec::new(),
+                arrivals: BinaryHeap::new(),
+                order: 0,
+                sent: Vec::new(),
+                received: Vec::new(),
+                done: Vec::new(),
+                lose_acks: 0,
+            }
+        }
+
+        fn link(&mut self, a: usize, b: usize, power_w: f64, delay: Duration) {
+            for (x, y) in [(a, b), (b, a)] {
+                self.power[x][y] = power_w;
+                self.delay[x][y] = delay;
+            }
+        }
+
+        fn push(&mut self, at: Instant, station: usize, q: Queued) {
+            self.run_until(at);
+            assert!(self.queues[station].push(q));
+            self.service(station);
+        }
+
+        /// Runs every event up to `until`.
+        fn run_until(&mut self, until: Instant) {
+            loop {
+                let arrival = self.arrivals.peek().map(|Reverse((at, _, _, _))| *at);
+                let timer = (0..self.macs.len()).filter_map(|i| self.macs[i].poll_at().map(|t| (t, i))).min();
+                let next = match (arrival, timer) {
+                    (Some(a), Some((t, _))) if a <= t => a,
+                    (Some(a), None) => a,
+                    (_, Some((t, _))) => t,
+                    (None, None) => break,
+                };
+                if next > until {
+                    break;
+                }
+                self.now = next;
+                if arrival == Some(next) {
+                    let Reverse((at, _, station, slot)) = self.arrivals.pop().unwrap();
+                    let (frame, airtime, from) = self.frames[slot as usize];
+                    self.macs[station].on_frame(at, slot, &frame, airtime, self.power[from][station]);
+                    self.service(station);
+                } else {
+                    let (t, station) = timer.unwrap();
+                    self.macs[station].on_timer(t);
+                    self.service(station);
+                }
+            }
+            self.now = self.now.max(until);
+        }
+
+        fn run(&mut self) {
+            self.run_until(Instant::MAX);
+        }
+
+        fn service(&mut self, station: usize) {
+            let now = self.now;
+            while let Some((frame, airtime)) = self.macs[station].poll_transmit(now, &mut self.queues[station]) {
+                self.sent.push(Sent { at: now, by: station, frame, airtime });
+                let slot = self.frames.len() as u32;
+                self.frames.push((frame, airtime, station));
+                if frame.header.kind == FrameKind::Ack && self.lose_acks > 0 {
+                    self.lose_acks -= 1;
+                    continue;
+                }
+                for r in (0..self.macs.len()).filter(|&r| r != station && self.power[station][r] > 0.0) {
+                    self.order += 1;
+                    self.arrivals.push(Reverse((now + self.delay[station][r], self.order, r, slot)));
+                }
+            }
+            while let Some((slot, up)) = self.macs[station].poll_received(now) {
+                self.received.push((now, station, self.frames[slot as usize].0, up));
+            }
+            while let Some((q, ok)) = self.macs[station].poll_done() {
+                self.done.push((now, station, q, ok));
+            }
+        }
+
+        fn sent_by(&self, station: usize, kind: FrameKind) -> Vec<Sent> {
+            self.sent.iter().filter(|s| s.by == station && s.frame.header.kind == kind).copied().collect()
+        }
+
+        /// The packets passed up at `station`.
+        fn delivered(&self, station: usize) -> Vec<PacketId> {
+            self.received.iter().filter(|r| r.1 == station && r.3).filter_map(|r| r.2.packet).collect()
+        }
+    }
+
+    /// Backoff slots between `ready` and a transmission at `at` after DIFS.
+    fn slots_after_difs(ready: Instant, at: Instant) -> u64 {
+        let config = DcfConfig::default();
+        let waited = at - ready - config.difs();
+        assert_eq!(waited.as_ps() % config.slot.as_ps(), 0, "a whole number of slots after DIFS");
+        waited.as_ps() / config.slot.as_ps()
+    }
+
+    #[test]
+    fn frame_sizes_and_interframe_spaces_are_ns2s() {
+        let c = DcfConfig::default();
+        assert_eq!((c.rts_bytes(), c.cts_bytes(), c.ack_bytes(), c.data_bytes(532)), (44, 38, 38, 590));
+        assert_eq!(c.airtime(44, c.basic_rate), us(352));
+        assert_eq!(c.airtime(590, c.data_rate), us(4720));
+        assert_eq!((c.difs(), c.eifs()), (us(50), us(364)));
+    }
+
+    /// ns-2 2.35, `ns benchmarks/ns2/mac80211_exchange.tcl` (two nodes 100 m
+    /// apart, 512-byte CBR over UDP, AODV, `-macTrace ON`), the exchange of
+    /// the packet sent at 2.0 s, MAC send times from the trace:
+    ///   s 2.000435000 _0_ MAC RTS 44 [14ee ..]   (duration 0x14ee = 5358 us)
+    ///   s 2.000797333 _1_ MAC CTS 38 [13b4 ..]   (5044 us)
+    ///   s 2.001111667 _0_ MAC cbr 590 [13a ..]   (314 us)
+    ///   s 2.005842000 _1_ MAC ACK 38 [0 ..]
+    ///   r 2.006146333 _0_ MAC ACK 38             (the ACK's last bit at node 0)
+    /// The packet reaches the MAC at 2.000025 (after LL's 25 us), so the RTS
+    /// waits DIFS + 18 slots there; the rest is deterministic.
+    const NS2_EXCHANGE_NS: [u64; 5] = [2_000_435_000, 2_000_797_333, 2_001_111_667, 2_005_842_000, 2_006_146_333];
+    const NS2_HANDOFF_NS: u64 = 2_000_025_000;
+
+    #[test]
+    fn one_rts_cts_data_ack_exchange_times_as_ns2_to_the_nanosecond() {
+        let mut air = Air::new(&[1, 2]);
+        let ready = Instant::ZERO + us(1000);
+        air.push(ready, 0, to(7, 1));
+        air.run();
+        let kinds: Vec<_> = air.sent.iter().map(|s| (s.by, s.frame.header.kind, s.frame.bytes)).collect();
+        use FrameKind::*;
+        assert_eq!(kinds, [(0, Rts, 44), (1, Cts, 38), (0, Data, 590), (1, Ack, 38)]);
+        let navs: Vec<_> = air.sent.iter().map(|s| s.frame.header.nav).collect();
+        assert_eq!(navs, [us(5358), us(5044), us(314), us(0)]);
+
+        let rts = air.sent[0].at;
+        assert!(slots_after_difs(ready, rts) < 31);
+        let ns2_rts = Instant::from_ps(NS2_EXCHANGE_NS[0] * 1000);
+        assert_eq!(slots_after_difs(Instant::from_ps(NS2_HANDOFF_NS * 1000), ns2_rts), 18);
+        let ack_end = air.done[0].0;
+        let ours = air.sent.iter().map(|s| s.at).chain([ack_end]);
+        for (i, (at, ns2_ns)) in ours.zip(NS2_EXCHANGE_NS).enumerate() {
+            let (ours, theirs) = ((at - rts).as_ps(), (ns2_ns - NS2_EXCHANGE_NS[0]) * 1000);
+            assert!(ours.abs_diff(theirs) < 1000, "event {i}: {ours} ps after the RTS, ns-2 {theirs} ps");
+        }
+        assert_eq!(air.done.iter().map(|d| (d.1, d.2, d.3)).collect::<Vec<_>>(), [(0, to(7, 1), true)]);
+        assert_eq!(air.delivered(1), [PacketId::new(7)]);
+    }
+
+    #[test]
+    fn backoff_slots_are_uniform_over_0_to_cw_minus_1() {
+        // A stream of broadcasts on an idle medium: each waits DIFS and a
+        // fresh draw from 0..31 slots after the previous one ends.
+        let mut air = Air::new(&[5, 6]);
+        let n = 31 * 200;
+        for p in 0..n {
+            assert!(air.queues[0].push(broadcast(p)));
+        }
+        air.service(0);
+        air.run();
+        let sent = air.sent_by(0, FrameKind::Data);
+        assert_eq!(sent.len(), n as usize);
+        let mut counts = [0u32; 31];
+        let mut ready = Instant::ZERO;
+        for s in &sent {
+            counts[slots_after_difs(ready, s.at) as usize] += 1; // panics beyond 30
+            ready = s.at + s.airtime;
+        }
+        let expected = f64::from(n) / 31.0;
+        let chi2: f64 = counts.iter().map(|&c| (f64::from(c) - expected).powi(2) / expected).sum();
+        assert!(chi2 < 59.70, "chi-square {chi2:.1} over 30 degrees of freedom (p = 0.001: 59.70): {counts:?}");
+    }
+
+    #[test]
+    fn an_unanswered_rts_is_sent_short_retry_limit_times_then_the_packet_fails() {
+        let mut air = Air::new(&[3, 4]);
+        air.power[0][1] = 0.0; // station 1 never hears station 0
+        air.push(Instant::ZERO, 0, to(1, 1));
+        air.run();
+        let rts = air.sent_by(0, FrameKind::Rts);
+        assert_eq!(rts.len(), 7);
+        assert_eq!(
+            rts.iter().map(|s| s.frame.header.retry).collect::<Vec<_>>(),
+            [false, true, true, true, true, true, true]
+        );
+        assert!(air.sent_by(0, FrameKind::Data).is_empty());
+        // Given up when the seventh RTS's CTS timeout expires.
+        let timeout = us(352 + 2 + 10 + 304 + 2);
+        assert_eq!(air.done, [(rts[6].at + timeout, 0, to(1, 1), false)]);
+        let stats = air.macs[0].stats();
+        assert_eq!((stats.rts_failures, stats.failed), (7, 1));
+    }
+
+    #[test]
+    fn the_contention_window_doubles_on_each_rts_retry_up_to_cw_max() {
+        let mut air = Air::new(&[8, 9]);
+        air.power[0][1] = 0.0;
+        let packets = 400;
+        for p in 0..packets {
+            assert!(air.queues[0].push(to(p, 1)));
+        }
+        air.service(0);
+        air.run();
+        let rts = air.sent_by(0, FrameKind::Rts);
+        assert_eq!(rts.len(), 7 * packets as usize);
+        let timeout = us(670);
+        // slots[k]: the draws before attempt k (k = 0 after the previous give-up).
+        let mut slots = vec![Vec::new(); 7];
+        let mut ready = Instant::ZERO;
+        for (i, s) in rts.iter().enumerate() {
+            slots[i % 7].push(slots_after_difs(ready, s.at));
+            ready = s.at + timeout;
+        }
+        for (k, cw) in [31u64, 63, 127, 255, 511, 1023, 1023].into_iter().enumerate() {
+            let max = *slots[k].iter().max().unwrap();
+            let mean = slots[k].iter().sum::<u64>() as f64 / slots[k].len() as f64;
+            let want = (cw - 1) as f64 / 2.0;
+            assert!(max < cw && max as f64 > 0.95 * (cw - 1) as f64, "attempt {k}: max {max} of 0..{cw}");
+            assert!(
+                (mean - want).abs() < 0.08 * want,
+                "attempt {k}: mean {mean:.1} slots, uniform 0..{cw} gives {want}"
+            );
+        }
+        assert!(air.done.iter().all(|d| !d.3) && air.done.len() == packets as usize);
+    }
+
+    #[test]
+    fn a_third_station_hearing_only_the_cts_defers_for_its_nav() {
+        // 0 -> 1, and 2 hears 1 but not 0: only the CTS tells 2 to keep quiet.
+        let mut air = Air::new(&[1, 2, 3]);
+        air.link(0, 2, 0.0, HUNDRED_METRES);
+        air.push(Instant::ZERO, 0, to(1, 1));
+        while air.sent_by(1, FrameKind::Cts).is_empty() {
+            let next = air.now + us(10);
+            air.run_until(next);
+        }
+        let cts = air.sent_by(1, FrameKind::Cts)[0];
+        // The CTS has reached station 2 and set its NAV: 2 gets a packet.
+        let ready = cts.at + HUNDRED_METRES + cts.airtime + us(1);
+        air.push(ready, 2, to(2, 1));
+        air.run();
+        let ack = air.sent_by(1, FrameKind::Ack)[0];
+        let ack_end_at_2 = ack.at + HUNDRED_METRES + ack.airtime;
+        let first_of_2 = air.sent.iter().find(|s| s.by == 2).unwrap();
+        assert_eq!(first_of_2.frame.header.kind, FrameKind::Rts);
+        assert!(slots_after_difs(ack_end_at_2, first_of_2.at) < 31, "2 waits for the ACK, then DIFS and its backoff");
+        assert!(first_of_2.at > air.sent_by(0, FrameKind::Data)[0].at + us(4720), "not during 0's data frame");
+        assert_eq!(air.delivered(1), [PacketId::new(1), PacketId::new(2)]);
+        assert_eq!(air.macs[1].stats().collisions, 0);
+    }
+
+    /// Two seeds whose stations draw the same first backoff and different
+    /// second ones.
+    fn seeds_colliding_once() -> (u64, u64) {
+        let draws = |seed| {
+            let mut r = rng(seed);
+            (r.random_range(0..31u32), r.random_range(0..63u32))
+        };
+        let (first, second) = draws(1);
+        let other = (2..).find(|&s| draws(s).0 == first && draws(s).1 != second).unwrap();
+        (1, other)
+    }
+
+    #[test]
+    fn two_simultaneous_rts_collide_and_both_stations_retry_with_a_larger_window() {
+        let (a, c) = seeds_colliding_once();
+        let mut air = Air::new(&[a, 7, c]);
+        air.push(Instant::ZERO, 0, to(1, 1));
+        air.push(Instant::ZERO, 2, to(2, 1));
+        air.run();
+        let (rts0, rts2) = (air.sent_by(0, FrameKind::Rts), air.sent_by(2, FrameKind::Rts));
+        assert_eq!(rts0[0].at, rts2[0].at, "same draw, same instant");
+        let first_cts = air.sent_by(1, FrameKind::Cts)[0];
+        assert!(first_cts.at > rts0[1].at.min(rts2[1].at), "no CTS for the collided RTSs");
+        assert!(rts0[1].frame.header.retry && rts2[1].frame.header.retry);
+        assert_ne!(rts0[1].at, rts2[1].at);
+        assert_eq!(air.macs[1].stats().collisions, 2, "each RTS spoilt the other at the receiver");
+        assert_eq!((air.macs[0].stats().rts_failures, air.macs[2].stats().rts_failures), (1, 1));
+        let mut got = air.delivered(1);
+        got.sort_by_key(|p| p.raw());
+        assert_eq!(got, [PacketId::new(1), PacketId::new(2)]);
+        assert!(air.done.iter().all(|d| d.3));
+    }
+
+    /// Stations 0 and 2 broadcast at the same instant (same seed) to 1,
+    /// whose first bits arrive 0.33 and 1 us later; the packets 1 passes up.
+    fn simultaneous_broadcasts(power_0: f64, power_2: f64) -> (Vec<PacketId>, DcfStats) {
+        let mut air = Air::new(&[4, 5, 4]);
+        air.link(0, 1, power_0, HUNDRED_METRES);
+        air.link(2, 1, power_2, us(1));
+        air.push(Instant::ZERO, 0, broadcast(10));
+        air.push(Instant::ZERO, 2, broadcast(20));
+        air.run_until(Instant::ZERO + us(10_000));
+        assert_eq!(air.sent_by(0, FrameKind::Data)[0].at, air.sent_by(2, FrameKind::Data)[0].at);
+        (air.delivered(1), air.macs[1].stats())
+    }
+
+    #[test]
+    fn the_frame_being_received_survives_a_later_one_ten_times_weaker() {
+        let (got, stats) = simultaneous_broadcasts(10.0 * IN_RANGE, IN_RANGE);
+        assert_eq!((got, stats.captured, stats.collisions), (vec![PacketId::new(10)], 1, 0));
+        let (got, stats) = simultaneous_broadcasts(5.0 * IN_RANGE, IN_RANGE);
+        assert_eq!((got, stats.collisions), (vec![], 2), "5x is not enough");
+        let (got, stats) = simultaneous_broadcasts(IN_RANGE, 10.0 * IN_RANGE);
+        assert_eq!((got, stats.collisions), (vec![], 2), "a stronger latecomer does not take over");
+    }
+
+    #[test]
+    fn a_broadcast_goes_once_without_rts_or_ack_and_reaches_everyone() {
+        let mut air = Air::new(&[1, 2, 3]);
+        air.push(Instant::ZERO, 0, broadcast(5));
+        air.run();
+        assert_eq!(air.sent.len(), 1);
+        let s = air.sent[0];
+        assert_eq!(
+            (s.frame.header.kind, s.frame.bytes, s.frame.header.nav, s.airtime),
+            (FrameKind::Data, 590, us(0), us(4720))
+        );
+        assert_eq!(air.done, [(s.at + s.airtime, 0, broadcast(5), true)]);
+        assert_eq!((air.delivered(1), air.delivered(2)), (vec![PacketId::new(5)], vec![PacketId::new(5)]));
+    }
+
+    #[test]
+    fn a_data_frame_retransmitted_after_a_lost_ack_is_acknowledged_but_not_passed_up_twice() {
+        let mut air = Air::new(&[1, 2]);
+        air.lose_acks = 1;
+        air.push(Instant::ZERO, 0, to(3, 1));
+        air.run();
+        let data = air.sent_by(0, FrameKind::Data);
+        assert_eq!(data.len(), 2);
+        assert_eq!(data[0].frame.header.seq, data[1].frame.header.seq);
+        assert_eq!((data[0].frame.header.retry, data[1].frame.header.retry), (false, true));
+        assert_eq!(air.sent_by(1, FrameKind::Ack).len(), 2);
+        assert_eq!(air.delivered(1), [PacketId::new(3)]);
+        assert_eq!((air.macs[1].stats().duplicates, air.macs[0].stats().ack_failures), (1, 1));
+        assert_eq!(air.done.iter().map(|d| d.3).collect::<Vec<_>>(), [true]);
+    }
+
+    #[test]
+    fn a_frame_below_the_receive_threshold_is_noise_that_costs_an_eifs() {
+        let mut air = Air::new(&[1, 2]);
+        air.power[0][1] = 1e-10; // 1 hears 0 below RXThresh; 0 hears 1 well
+        air.push(Instant::ZERO, 0, broadcast(1));
+        air.run_until(Instant::ZERO + us(1000));
+        let noise = air.sent_by(0, FrameKind::Data)[0];
+        air.push(air.now, 1, broadcast(2));
+        air.run();
+        assert!(air.delivered(1).is_empty());
+        let noise_end = noise.at + HUNDRED_METRES + noise.airtime;
+        let reply = air.sent_by(1, FrameKind::Data)[0];
+        assert!(
+            slots_after_difs(noise_end + DcfConfig::default().eifs(), reply.at) < 31,
+            "EIFS, then DIFS and backoff"
+        );
+        assert_eq!(air.delivered(0), [PacketId::new(2)]);
+    }
+}
