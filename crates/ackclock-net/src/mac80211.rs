@@ -209,10 +209,11 @@ pub struct Dcf {
     ack_time: Duration,
     timers: [Option<(Instant, u64)>; 6],
     /// Start order of the timers, to fire simultaneous ones as ns-2 does.
-    started: u64,
+    timer_order: u64,
     backoff: Backoff,
     nav_until: Instant,
     tx_state: TxState,
+    /// Between the first and last bit of this station's own frame.
     sending: bool,
     rx: Option<Rx>,
     /// A CTS or ACK to send.
@@ -251,7 +252,7 @@ impl Dcf {
             node,
             rng,
             timers: [None; 6],
-            started: 0,
+            timer_order: 0,
             backoff: Backoff::default(),
             nav_until: Instant::ZERO,
             tx_state: TxState::Idle,
@@ -273,17 +274,13 @@ impl Dcf {
         }
     }
 
-    pub fn config(&self) -> &DcfConfig {
-        &self.config
-    }
-
     pub fn stats(&self) -> DcfStats {
         self.stats
     }
 
     fn start(&mut self, timer: Timer, at: Instant) {
-        self.started += 1;
-        self.timers[timer as usize] = Some((at, self.started));
+        self.timer_order += 1;
+        self.timers[timer as usize] = Some((at, self.timer_order));
     }
 
     fn stop(&mut self, timer: Timer) {
@@ -400,9 +397,14 @@ impl Dcf {
         let frame = Frame { packet: Some(queued.packet), from: self.node, to: queued.to, bytes, header };
         self.data = Some(Outgoing { queued, frame, airtime: self.config.airtime(bytes, rate) });
         self.prepare_rts();
-        if !self.backoff.busy && (!self.is_idle(now) || !self.running(Timer::Defer)) {
-            let difs = if self.is_idle(now) { self.config.difs() } else { Duration::ZERO };
-            self.start_backoff(now, difs);
+        // Contend: DIFS and a backoff if the medium is idle (and no SIFS
+        // deferral is under way), else a backoff frozen until it is.
+        if !self.backoff.busy {
+            if !self.is_idle(now) {
+                self.start_backoff(now, Duration::ZERO);
+            } else if !self.running(Timer::Defer) {
+                self.start_backoff(now, self.config.difs());
+            }
         }
     }
 
@@ -1138,6 +1140,22 @@ mod tests {
     }
 
     #[test]
+    fn a_station_misses_what_arrives_while_it_sends() {
+        // 1 sends a long broadcast; 0, which cannot hear 1, sends a short
+        // one in the middle of it.
+        let mut air = Air::new(&[1, 2]);
+        air.power[1][0] = 0.0;
+        air.push(Instant::ZERO, 1, Queued { bytes: 1500, ..broadcast(1) });
+        air.push(Instant::ZERO + us(1000), 0, Queued { bytes: 100, ..broadcast(2) });
+        air.run();
+        let (long, short) = (air.sent_by(1, FrameKind::Data)[0], air.sent_by(0, FrameKind::Data)[0]);
+        assert!(long.at < short.at && short.at + short.airtime < long.at + long.airtime);
+        assert!(air.delivered(1).is_empty());
+        assert_eq!(air.received.iter().filter(|r| r.1 == 1).count(), 1, "handed back, not passed up");
+        assert_eq!(air.macs[1].stats().collisions, 0);
+    }
+
+    #[test]
     fn a_data_frame_retransmitted_after_a_lost_ack_is_acknowledged_but_not_passed_up_twice() {
         let mut air = Air::new(&[1, 2]);
         air.lose_acks = 1;
@@ -1182,7 +1200,8 @@ mod tests {
 
     #[test]
     fn four_saturated_stations_get_ns2s_throughput_and_collisions() {
-        let positions = [(200.0, 200.0), (250.0, 200.0), (200.0, 250.0), (150.0, 200.0), (200.0, 150.0)];
+        let positions: [(f64, f64); 5] =
+            [(200.0, 200.0), (250.0, 200.0), (200.0, 250.0), (150.0, 200.0), (200.0, 150.0)];
         let seconds = |s: u64| Instant::ZERO + Duration::from_secs(s);
         let (mut received, mut extra_rts) = (0.0, 0.0);
         let seeds = 4;
@@ -1192,7 +1211,7 @@ mod tests {
             // here, so equal powers behave the same; the delays are the distances.
             for (a, &(xa, ya)) in positions.iter().enumerate() {
                 for (b, &(xb, yb)) in positions.iter().enumerate() {
-                    let metres: f64 = ((xa - xb) as f64).hypot(ya - yb);
+                    let metres = (xa - xb).hypot(ya - yb);
                     air.delay[a][b] = Duration::from_secs_f64(metres / 3e8);
                 }
             }
