@@ -15,6 +15,7 @@ pub mod fq_codel;
 pub mod held;
 pub mod jitter;
 pub mod loss;
+pub mod mac80211;
 pub mod medium;
 pub mod mobility;
 pub mod node;
@@ -38,6 +39,7 @@ pub use drr::{Drr, DrrParams};
 pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
+pub use mac80211::{Dcf, DcfConfig, DcfStats};
 pub use medium::{
     ContentionFree, Frame, FrameKind, InterfaceQueue, Lan, LinkAddress, Mac, MacHeader, MacModel, Medium, MediumId,
     MediumModel, Nic, NicId, NicStats, Queued, Reception,

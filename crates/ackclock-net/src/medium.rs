@@ -15,6 +15,7 @@
 
 use crate::packet::NodeId;
 use crate::pool::PacketId;
+use crate::mac80211::Dcf;
 use crate::radio::Radio;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use std::cmp::Reverse;
@@ -235,37 +236,45 @@ pub trait Mac {
 #[derive(Clone, Debug)]
 pub enum MacModel {
     ContentionFree(ContentionFree),
+    /// ns-2's IEEE 802.11 DCF (mac80211.rs).
+    Dcf(Box<Dcf>),
 }
 
 impl Mac for MacModel {
     fn poll_transmit(&mut self, now: Instant, queue: &mut InterfaceQueue) -> Option<(Frame, Duration)> {
         match self {
             MacModel::ContentionFree(m) => m.poll_transmit(now, queue),
+            MacModel::Dcf(m) => m.poll_transmit(now, queue),
         }
     }
     fn on_frame(&mut self, now: Instant, slot: u32, frame: &Frame, duration: Duration, power_w: f64) {
         match self {
             MacModel::ContentionFree(m) => m.on_frame(now, slot, frame, duration, power_w),
+            MacModel::Dcf(m) => m.on_frame(now, slot, frame, duration, power_w),
         }
     }
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
         match self {
             MacModel::ContentionFree(m) => m.poll_received(now),
+            MacModel::Dcf(m) => m.poll_received(now),
         }
     }
     fn poll_done(&mut self) -> Option<(Queued, bool)> {
         match self {
             MacModel::ContentionFree(m) => m.poll_done(),
+            MacModel::Dcf(m) => m.poll_done(),
         }
     }
     fn on_timer(&mut self, now: Instant) {
         match self {
             MacModel::ContentionFree(m) => m.on_timer(now),
+            MacModel::Dcf(m) => m.on_timer(now),
         }
     }
     fn poll_at(&self) -> Option<Instant> {
         match self {
             MacModel::ContentionFree(m) => m.poll_at(),
+            MacModel::Dcf(m) => m.poll_at(),
         }
     }
 }
