@@ -15,7 +15,7 @@
 //! * When a link goes down the offers through it become unreachable; when
 //!   one comes up the node updates that neighbour at once.
 
-use super::{Adjacency, ControlMessage, NextHop, RouterOutput, RoutingProtocol};
+use super::{Adjacency, ControlMessage, NextHop, RouterOutput, RoutingProtocol, BROADCAST};
 use crate::packet::NodeId;
 use ackclock_core::{Duration, Instant, SimRng};
 use rand::RngExt;
@@ -176,7 +176,8 @@ impl Dv {
         let infinity = self.config.infinity;
         let nodes = self.nodes();
         self.adjacencies = adjacencies.to_vec();
-        for a in adjacencies.iter().filter(|a| a.peer) {
+        // A radio's broadcast adjacency is no neighbour DV could update.
+        for a in adjacencies.iter().filter(|a| a.peer && a.neighbor != BROADCAST) {
             match self.peers.iter_mut().find(|p| p.adjacency.via == a.via) {
                 Some(peer) => {
                     if peer.adjacency.up && !a.up {
@@ -215,7 +216,7 @@ impl RoutingProtocol for Dv {
     }
 
     fn on_message(&mut self, _now: Instant, from: NextHop, message: &ControlMessage, out: &mut RouterOutput) {
-        let ControlMessage::Dv(update) = message;
+        let ControlMessage::Dv(update) = message else { return };
         let Some(peer) = self.peers.iter_mut().find(|p| p.adjacency.via == from) else {
             return; // not a DV neighbour over that link
         };
@@ -271,7 +272,11 @@ mod tests {
 
     /// The updates in `out`, as (channel, metrics).
     fn sent(out: &RouterOutput) -> Vec<(u32, Vec<u32>)> {
-        out.messages.iter().map(|(via, ControlMessage::Dv(u), _)| (channel(*via), u.metrics.clone())).collect()
+        let metrics = |m: &ControlMessage| match m {
+            ControlMessage::Dv(u) => u.metrics.clone(),
+            other => panic!("not a DV update: {other:?}"),
+        };
+        out.messages.iter().map(|(via, m, _)| (channel(*via), metrics(m))).collect()
     }
 
     fn routes(out: &RouterOutput) -> Vec<(NodeId, Option<u32>)> {
