@@ -667,167 +667,62 @@ impl RoutingProtocol for Aodv {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::BROADCAST;
-    use ackclock_core::RngStreams;
-    use std::collections::VecDeque;
+    use crate::routing::scripted::{self, at, chain};
 
-    fn at(s: f64) -> Instant {
-        Instant::from_secs_f64(s)
+    type Net = scripted::Net<Aodv>;
+
+    fn radios(n: usize, links: &[(NodeId, NodeId)]) -> Net {
+        Net::new(n, links, |i, rng| Aodv::new(i, n, AodvConfig::default(), rng))
     }
 
-    /// Nodes with one radio each (NIC id = node id); a message reaches the
-    /// nodes the test puts in range of its sender, at once.
-    struct Net {
-        nodes: Vec<Aodv>,
-        hears: Vec<Vec<bool>>,
-        now: Instant,
-        inbox: VecDeque<(NodeId, NextHop, ControlMessage)>,
-        /// Every message sent: (time, sender, message).
-        sent: Vec<(Instant, NodeId, Message)>,
-        fib: Vec<Vec<Option<NextHop>>>,
-        gave_up: Vec<(Instant, NodeId, NodeId)>,
+    fn aodv(m: &ControlMessage) -> &Message {
+        match m {
+            ControlMessage::Aodv(m) => m,
+            other => panic!("not AODV: {other:?}"),
+        }
     }
 
-    impl Net {
-        fn new(n: usize, links: &[(NodeId, NodeId)]) -> Net {
-            let streams = RngStreams::new(1, 0);
-            let mut net = Net {
-                nodes: (0..n as NodeId)
-                    .map(|i| Aodv::new(i, n, AodvConfig::default(), streams.stream(&format!("aodv/{i}"))))
-                    .collect(),
-                hears: vec![vec![false; n]; n],
-                now: Instant::ZERO,
-                inbox: VecDeque::new(),
-                sent: Vec::new(),
-                fib: vec![vec![None; n]; n],
-                gave_up: Vec::new(),
-            };
-            net.set_links(links);
-            for i in 0..n as NodeId {
-                let radio = Adjacency {
-                    via: NextHop::Nic { nic: i, neighbor: BROADCAST },
-                    neighbor: BROADCAST,
-                    cost: 1,
-                    up: true,
-                    peer: true,
-                };
-                let mut out = RouterOutput::default();
-                net.nodes[i as usize].start(Instant::ZERO, &[radio], &mut out);
-                net.apply(i, out);
-            }
-            net
-        }
+    fn hops(net: &Net, node: NodeId, dst: NodeId) -> u32 {
+        net.nodes[node as usize].lookup(dst).map_or(INFINITY, |r| r.hops)
+    }
 
-        fn set_links(&mut self, links: &[(NodeId, NodeId)]) {
-            self.hears.iter_mut().for_each(|row| row.fill(false));
-            for &(a, b) in links {
-                self.hears[a as usize][b as usize] = true;
-                self.hears[b as usize][a as usize] = true;
-            }
-        }
+    fn requests_of(net: &Net) -> Vec<Request> {
+        let requests = net.sent.iter().filter_map(|(_, _, m)| match aodv(m) {
+            Message::Request(rq) => Some(*rq),
+            _ => None,
+        });
+        requests.collect()
+    }
 
-        fn apply(&mut self, node: NodeId, out: RouterOutput) {
-            for (dst, hop) in out.routes {
-                self.fib[node as usize][dst as usize] = hop;
-            }
-            self.gave_up.extend(out.give_up.iter().map(|&dst| (self.now, node, dst)));
-            for (via, message, size) in out.messages {
-                let ControlMessage::Aodv(m) = &message else { panic!("not AODV: {message:?}") };
-                assert_eq!(size, m.size());
-                self.sent.push((self.now, node, m.clone()));
-                let NextHop::Nic { neighbor, .. } = via else { panic!("AODV sends over its radio") };
-                for r in 0..self.nodes.len() as NodeId {
-                    if self.hears[node as usize][r as usize] && (neighbor == BROADCAST || neighbor == r) {
-                        self.inbox.push_back((r, NextHop::Nic { nic: r, neighbor: node }, message.clone()));
-                    }
-                }
-            }
-        }
-
-        fn run_until(&mut self, t: f64) {
-            let t = at(t);
-            loop {
-                while let Some((r, from, message)) = self.inbox.pop_front() {
-                    let mut out = RouterOutput::default();
-                    self.nodes[r as usize].on_message(self.now, from, &message, &mut out);
-                    self.apply(r, out);
-                }
-                let next = self.nodes.iter().enumerate().filter_map(|(i, n)| n.poll_at().map(|p| (p, i))).min();
-                match next {
-                    Some((when, i)) if when <= t => {
-                        self.now = when;
-                        let mut out = RouterOutput::default();
-                        self.nodes[i].on_timer(when, &mut out);
-                        self.apply(i as NodeId, out);
-                    }
-                    _ => break,
-                }
-            }
-            self.now = t;
-        }
-
-        /// `node` has a packet from `src` for `dst` and no route.
-        fn no_route(&mut self, node: NodeId, src: NodeId, dst: NodeId) -> bool {
-            let mut out = RouterOutput::default();
-            let waits = self.nodes[node as usize].on_no_route(self.now, src, dst, &mut out);
-            self.apply(node, out);
-            waits
-        }
-
-        fn link_failure(&mut self, node: NodeId, dst: NodeId, forwarded: u32) -> AfterFailure {
-            let via = self.fib[node as usize][dst as usize].expect("a route to fail");
-            let mut out = RouterOutput::default();
-            let after = self.nodes[node as usize].on_link_failure(self.now, via, dst, forwarded, &mut out);
-            self.apply(node, out);
-            after
-        }
-
-        /// The neighbour `node` sends `dst`'s packets to.
-        fn next(&self, node: NodeId, dst: NodeId) -> Option<NodeId> {
-            self.fib[node as usize][dst as usize].map(|via| match via {
-                NextHop::Nic { neighbor, .. } => neighbor,
-                NextHop::Link(_) => panic!("radio routes"),
+    /// The requests sent since `since`: (time, sender, ttl).
+    fn requests(net: &Net, since: f64) -> Vec<(f64, NodeId, u32)> {
+        let requests = net.sent.iter().filter(|(t, _, _)| *t >= at(since));
+        requests
+            .filter_map(|(t, n, m)| match aodv(m) {
+                Message::Request(rq) => Some((t.as_secs_f64(), *n, rq.ttl)),
+                _ => None,
             })
-        }
-
-        fn hops(&self, node: NodeId, dst: NodeId) -> u32 {
-            self.nodes[node as usize].lookup(dst).map_or(INFINITY, |r| r.hops)
-        }
-
-        /// The requests sent since `since`: (time, sender, ttl).
-        fn requests(&self, since: f64) -> Vec<(f64, NodeId, u32)> {
-            let requests = self.sent.iter().filter(|(t, _, _)| *t >= at(since));
-            requests
-                .filter_map(|(t, n, m)| match m {
-                    Message::Request(rq) => Some((t.as_secs_f64(), *n, rq.ttl)),
-                    _ => None,
-                })
-                .collect()
-        }
-
-        fn errors(&self, since: f64) -> Vec<(NodeId, Vec<(NodeId, u32)>)> {
-            let errors = self.sent.iter().filter(|(t, _, _)| *t >= at(since));
-            errors
-                .filter_map(|(_, n, m)| match m {
-                    Message::Error(e) => Some((*n, e.clone())),
-                    _ => None,
-                })
-                .collect()
-        }
+            .collect()
     }
 
-    fn chain(n: NodeId) -> Vec<(NodeId, NodeId)> {
-        (0..n - 1).map(|i| (i, i + 1)).collect()
+    fn errors(net: &Net, since: f64) -> Vec<(NodeId, Vec<(NodeId, u32)>)> {
+        let errors = net.sent.iter().filter(|(t, _, _)| *t >= at(since));
+        errors
+            .filter_map(|(_, n, m)| match aodv(m) {
+                Message::Error(e) => Some((*n, e.clone())),
+                _ => None,
+            })
+            .collect()
     }
 
     #[test]
     fn a_discovery_on_a_chain_floods_the_request_and_installs_routes_with_their_hop_counts() {
-        let mut net = Net::new(4, &chain(4));
+        let mut net = radios(4, &chain(4));
         net.run_until(1.0);
         assert!(net.no_route(0, 0, 3), "the source's packet waits");
         net.run_until(1.1);
         // A fresh entry remembers 255 hops: the first search is network-wide.
-        let requests = net.requests(0.0);
+        let requests = requests(&net, 0.0);
         assert_eq!(requests[0], (1.0, 0, 30));
         let senders: Vec<NodeId> = requests.iter().map(|r| r.1).collect();
         assert_eq!(senders, vec![0, 1, 2], "each node rebroadcasts once; the destination answers");
@@ -835,30 +730,22 @@ mod tests {
             assert!(*t <= 1.0 + 0.01 * f64::from(*node), "jittered by at most 10 ms per hop: {t}");
             assert_eq!(*ttl, 30 - node, "node {node}");
         }
-        let replies = net.sent.iter().filter(|(_, _, m)| matches!(m, Message::Reply(_))).count();
+        let replies = net.sent.iter().filter(|(_, _, m)| matches!(aodv(m), Message::Reply(_))).count();
         assert_eq!(replies, 3, "the reply is unicast back over three hops");
-        assert_eq!((net.next(0, 3), net.hops(0, 3)), (Some(1), 3));
-        assert_eq!((net.next(1, 3), net.hops(1, 3)), (Some(2), 2));
-        assert_eq!((net.next(2, 3), net.hops(2, 3)), (Some(3), 1));
-        assert_eq!((net.next(3, 0), net.hops(3, 0)), (Some(2), 3), "the reverse route");
+        assert_eq!((net.next(0, 3), hops(&net, 0, 3)), (Some(1), 3));
+        assert_eq!((net.next(1, 3), hops(&net, 1, 3)), (Some(2), 2));
+        assert_eq!((net.next(2, 3), hops(&net, 2, 3)), (Some(3), 1));
+        assert_eq!((net.next(3, 0), hops(&net, 3, 0)), (Some(2), 3), "the reverse route");
         assert_eq!(net.nodes[2].lookup(3).unwrap().precursors, vec![1]);
         assert_eq!(net.nodes[1].lookup(3).unwrap().precursors, vec![0]);
         assert!(net.nodes[3].lookup(3).is_none());
-        let sizes: Vec<u32> = net.sent.iter().map(|(_, _, m)| m.size()).collect();
+        let sizes: Vec<u32> = net.sent.iter().map(|(_, _, m)| aodv(m).size()).collect();
         assert_eq!(sizes, vec![48, 48, 48, 44, 44, 44], "ns-2's sizes, 20 bytes of IP included");
-    }
-
-    fn requests_of(net: &Net) -> Vec<Request> {
-        let requests = net.sent.iter().filter_map(|(_, _, m)| match m {
-            Message::Request(rq) => Some(*rq),
-            _ => None,
-        });
-        requests.collect()
     }
 
     #[test]
     fn routes_expire_unless_data_refreshes_them() {
-        let mut net = Net::new(3, &chain(3));
+        let mut net = radios(3, &chain(3));
         net.no_route(0, 0, 2);
         net.run_until(1.0);
         assert_eq!(net.next(0, 2), Some(1));
@@ -877,7 +764,7 @@ mod tests {
     #[test]
     fn the_expanding_ring_grows_the_ttl_and_the_wait_then_gives_up() {
         // Node 0 alone once had a 3-hop route to node 1.
-        let mut net = Net::new(2, &[]);
+        let mut net = radios(2, &[]);
         net.nodes[0].entry(1).last_hops = 3;
         net.run_until(0.1);
         net.no_route(0, 0, 1);
@@ -886,26 +773,26 @@ mod tests {
         // most 10 s; retried at the next 0.5 s purge.
         let expected = vec![(0.1, 0, 5), (0.5, 0, 7), (1.0, 0, 30), (3.0, 0, 30), (7.0, 0, 30), (12.5, 0, 30)];
         let got: Vec<(f64, NodeId, u32)> =
-            net.requests(0.0).into_iter().map(|(t, n, ttl)| ((t * 1e6).round() / 1e6, n, ttl)).collect();
+            requests(&net, 0.0).into_iter().map(|(t, n, ttl)| ((t * 1e6).round() / 1e6, n, ttl)).collect();
         assert_eq!(got, expected);
         assert_eq!(net.gave_up, vec![(at(20.0), 0, 1)], "after 4 network-wide tries its packets are dropped");
     }
 
     #[test]
     fn a_broken_link_sends_a_route_error_and_the_source_searches_again() {
-        let mut net = Net::new(4, &chain(4));
+        let mut net = radios(4, &chain(4));
         net.no_route(0, 0, 3);
         net.run_until(1.0);
         let seqno = net.nodes[0].lookup(3).unwrap().seqno;
         // Node 1's packet for 3 (one hop travelled; two to go) is not acknowledged.
         assert_eq!(net.link_failure(1, 3, 1), AfterFailure::DropAllToNeighbour);
         net.run_until(1.0);
-        assert_eq!(net.errors(1.0), vec![(1, vec![(3, seqno + 1)])]);
+        assert_eq!(errors(&net, 1.0), vec![(1, vec![(3, seqno + 1)])]);
         assert_eq!(net.next(1, 3), None);
         assert_eq!(net.next(0, 3), None, "node 0 took the route through node 1 down");
         assert_eq!(net.next(2, 3), Some(3), "node 2's route does not go through node 1");
         // Node 0 is the source; no precursor to tell: the error stops there.
-        assert_eq!(net.errors(1.0).len(), 1);
+        assert_eq!(errors(&net, 1.0).len(), 1);
         net.run_until(1.5);
         assert!(net.no_route(0, 0, 3));
         // It had 3 hops: the ring starts at 3 + 2, asking for a fresher route.
@@ -914,35 +801,35 @@ mod tests {
         net.run_until(2.0);
         assert_eq!(net.next(0, 3), Some(1), "the destination answered (node 2's route is older than asked)");
         // Node 1 asked to forward a packet it has no route for: dropped, RERR.
-        let mut fresh = Net::new(3, &chain(3));
+        let mut fresh = radios(3, &chain(3));
         fresh.run_until(1.0);
         assert!(!fresh.no_route(1, 0, 2));
-        assert_eq!(fresh.errors(0.0), vec![(1, vec![(2, 0)])]);
+        assert_eq!(errors(&fresh, 0.0), vec![(1, vec![(2, 0)])]);
     }
 
     #[test]
     fn a_failure_near_the_destination_is_repaired_locally() {
         // 0 - 1 - 2 - 3 - 4, and node 5 near 3 and 4.
-        let mut net = Net::new(6, &chain(5));
+        let mut net = radios(6, &chain(5));
         net.no_route(0, 0, 4);
         net.run_until(5.0);
-        assert_eq!(net.hops(3, 4), 1);
+        assert_eq!(hops(&net, 3, 4), 1);
         // Node 4 leaves node 3's range; node 5 can relay.
         net.set_links(&[(0, 1), (1, 2), (2, 3), (3, 5), (5, 4)]);
         // The packet had travelled 3 hops, more than node 3's 1 hop to go.
         assert_eq!(net.link_failure(3, 4, 3), AfterFailure::Wait);
         assert_eq!(net.next(3, 4), None, "under repair: packets wait");
-        assert_eq!(net.requests(5.0), vec![(5.0, 3, 30)]);
+        assert_eq!(requests(&net, 5.0), vec![(5.0, 3, 30)]);
         assert!(net.no_route(3, 0, 4), "packets of others wait during the repair");
         net.run_until(5.1);
-        assert_eq!((net.next(3, 4), net.hops(3, 4)), (Some(5), 2));
-        assert_eq!(net.errors(5.0), vec![], "a repair sends no error");
+        assert_eq!((net.next(3, 4), hops(&net, 3, 4)), (Some(5), 2));
+        assert_eq!(errors(&net, 5.0), vec![], "a repair sends no error");
         assert_eq!(net.next(0, 4), Some(1), "upstream routes stay");
     }
 
     #[test]
     fn a_failed_repair_takes_the_route_down_when_its_timer_fires() {
-        let mut net = Net::new(5, &chain(5));
+        let mut net = radios(5, &chain(5));
         net.no_route(0, 0, 4);
         net.run_until(5.0);
         net.set_links(&chain(4));
@@ -954,6 +841,6 @@ mod tests {
         assert_eq!(net.nodes[3].lookup(4).unwrap().state, State::InRepair);
         net.run_until(11.8);
         assert_eq!(net.nodes[3].lookup(4).unwrap().state, State::Down);
-        assert_eq!(net.errors(5.0), vec![]);
+        assert_eq!(errors(&net, 5.0), vec![]);
     }
 }

@@ -490,3 +490,139 @@ impl RoutingProtocol for Dsdv {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::scripted::{self, at, chain};
+    use crate::routing::BROADCAST;
+
+    type Net = scripted::Net<Dsdv>;
+
+    /// Without jitter, so that the schedule is exact, and with a short
+    /// settling time (ns-2's 6 s keeps new routes out of updates for 12 s).
+    fn steady() -> DsdvConfig {
+        DsdvConfig { be_random: false, wst0: Duration::from_millis(100), ..DsdvConfig::default() }
+    }
+
+    fn radios(n: usize, links: &[(NodeId, NodeId)], config: DsdvConfig) -> Net {
+        Net::new(n, links, |i, rng| Dsdv::new(i, n, config, rng))
+    }
+
+    /// The updates `node` sent: (time, adverts as (dst, metric, seqno)).
+    fn updates(net: &Net, node: NodeId) -> Vec<(f64, Vec<(NodeId, u32, u32)>)> {
+        let sent = net.sent.iter().filter(|(_, n, _)| *n == node);
+        sent.map(|(t, _, m)| match m {
+            ControlMessage::Dsdv(u) => {
+                (t.as_secs_f64(), u.adverts.iter().map(|a| (a.dst, a.metric, a.seqno)).collect())
+            }
+            other => panic!("not DSDV: {other:?}"),
+        })
+        .collect()
+    }
+
+    #[test]
+    fn full_dumps_come_every_period_with_a_new_sequence_number() {
+        let mut net = radios(3, &chain(3), DsdvConfig::default());
+        net.run_until(200.0);
+        let mine = updates(&net, 0);
+        let times: Vec<f64> = mine.iter().map(|u| u.0).collect();
+        assert!(times[0] < 2.0 + 0.01, "the first within the 2 s start-up jitter: {times:?}");
+        let own: Vec<u32> = mine.iter().filter_map(|u| u.1.iter().find(|a| a.0 == 0).map(|a| a.2)).collect();
+        assert_eq!(own[..3], [4, 6, 8], "its own entry, sequence number raised by 2 per full dump");
+        let periodic: Vec<f64> = mine.iter().filter(|u| u.1.iter().any(|a| a.0 == 0)).map(|u| u.0).collect();
+        for gap in periodic.windows(2).map(|w| w[1] - w[0]) {
+            assert!((11.25 - 0.01..=15.0 + 0.01).contains(&gap), "15 s x 0.75..1 (+ broadcast jitter): {gap}");
+        }
+        // Settling keeps two-hop routes out of most dumps: they took 12 to
+        // 143 s over 20 seeds here, 12 to over 100 s in ns-2 (docs/dsdv.md).
+        assert_eq!((net.next(0, 2), net.next(2, 0)), (Some(1), Some(1)));
+    }
+
+    #[test]
+    fn a_new_route_is_announced_after_its_settling_time_in_a_triggered_update() {
+        let mut net = radios(3, &chain(3), steady());
+        // All dump at 0 s (themselves only). Node 1's two new neighbours may
+        // be advertised 2 x wst0 = 0.2 s later, but triggered updates are at
+        // least 1 s apart: at 1 s.
+        net.run_until(0.99);
+        assert_eq!(net.next(0, 2), None);
+        net.run_until(1.0);
+        assert_eq!(net.next(0, 2), Some(1));
+        let node1 = updates(&net, 1);
+        assert_eq!(node1.iter().map(|u| u.0).collect::<Vec<_>>(), vec![0.0, 1.0]);
+        assert_eq!(node1[1].1, vec![(0, 1, 4), (2, 1, 4)], "the triggered update has only the changed entries");
+        let sizes = net.sent.iter().filter(|(_, n, _)| *n == 1).map(|(_, _, m)| match m {
+            ControlMessage::Dsdv(u) => u.size(),
+            other => panic!("not DSDV: {other:?}"),
+        });
+        assert_eq!(sizes.collect::<Vec<_>>(), vec![20 + 12, 20 + 12 * 2], "ns-2's sizes");
+        // With ns-2's 6 s a route heard in a full dump is left out of the
+        // next ones while its sequence number keeps changing faster than it
+        // settles: node 0 only hears of node 2 in node 1's third dump.
+        let mut slow = radios(3, &chain(3), DsdvConfig { be_random: false, ..DsdvConfig::default() });
+        slow.run_until(22.49);
+        assert_eq!(slow.next(0, 2), None);
+        slow.run_until(22.5);
+        assert_eq!(slow.next(0, 2), Some(1));
+    }
+
+    #[test]
+    fn a_fresher_sequence_number_wins_and_an_equal_one_needs_a_shorter_metric() {
+        let mut n = Dsdv::new(0, 6, steady(), ackclock_core::RngStreams::new(1, 0).stream("dsdv"));
+        let radio = |neighbor| NextHop::Nic { nic: 0, neighbor };
+        let adj = Adjacency { via: radio(BROADCAST), neighbor: BROADCAST, cost: 1, up: true, peer: true };
+        n.start(Instant::ZERO, &[adj], &mut RouterOutput::default());
+        let mut hear = |from: NodeId, metric: u32, seqno: u32| {
+            let mut out = RouterOutput::default();
+            let update = Update { adverts: vec![Advert { dst: 5, metric, seqno }] };
+            n.on_message(at(1.0), radio(from), &ControlMessage::Dsdv(update), &mut out);
+            out.routes.into_iter().filter(|r| r.0 == 5).map(|r| r.1).collect::<Vec<_>>()
+        };
+        assert_eq!(hear(1, 1, 10), vec![Some(radio(1))]);
+        assert_eq!(hear(2, 0, 10), vec![Some(radio(2))], "same sequence number, 1 hop instead of 2");
+        assert_eq!(hear(1, 3, 12), vec![Some(radio(1))], "fresher, though longer");
+        assert_eq!(hear(2, 0, 10), vec![], "older news is ignored");
+        assert_eq!(hear(1, UNREACHABLE, 13), vec![None], "a broken route's odd number takes it down");
+        let e = n.table[5].as_ref().unwrap();
+        assert_eq!((e.metric, e.seqno), (UNREACHABLE, 13));
+    }
+
+    #[test]
+    fn a_neighbour_unheard_for_three_periods_is_lost_and_the_loss_announced() {
+        let mut net = radios(3, &chain(3), steady());
+        net.run_until(20.0);
+        net.set_links(&[(0, 1)]);
+        let last_heard = updates(&net, 2).last().unwrap().0;
+        let lost = last_heard + 45.0;
+        net.run_until(lost - 0.01);
+        assert_eq!((net.next(1, 2), net.next(0, 2)), (Some(2), Some(1)));
+        net.run_until(lost);
+        assert_eq!(net.next(1, 2), None);
+        net.run_until(lost + 1.0);
+        assert_eq!(net.next(0, 2), None, "node 1 told node 0 within the 1 s between triggered updates");
+        let told = updates(&net, 1)
+            .into_iter()
+            .filter(|u| u.0 >= lost)
+            .find(|u| u.1.iter().any(|a| a.0 == 2 && a.1 == UNREACHABLE));
+        assert_eq!(
+            told.unwrap().1.iter().find(|a| a.0 == 2),
+            Some(&(2, UNREACHABLE, 7)),
+            "node 2's last number (6) made odd"
+        );
+    }
+
+    #[test]
+    fn mac_failures_break_the_link_only_with_use_mac() {
+        for (use_mac, after) in [(false, AfterFailure::Drop), (true, AfterFailure::Wait)] {
+            let mut net = radios(3, &chain(3), DsdvConfig { use_mac, ..steady() });
+            net.run_until(13.0);
+            net.set_links(&[(1, 2)]);
+            assert_eq!(net.link_failure(0, 2, 0), after);
+            net.run_until(13.0);
+            let expected = if use_mac { None } else { Some(1) };
+            assert_eq!(net.next(0, 2), expected, "use_mac {use_mac}");
+            assert_eq!(net.next(0, 1), expected);
+        }
+    }
+}

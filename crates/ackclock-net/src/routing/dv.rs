@@ -393,6 +393,23 @@ mod tests {
     }
 
     #[test]
+    fn a_radio_broadcast_adjacency_is_no_dv_neighbour() {
+        let mut n = dv(0, 3);
+        let radio = Adjacency {
+            via: NextHop::Nic { nic: 0, neighbor: BROADCAST },
+            neighbor: BROADCAST,
+            cost: 1,
+            up: true,
+            peer: true,
+        };
+        let mut out = RouterOutput::default();
+        n.start(Instant::ZERO, &[link(1, 1, 1), radio], &mut out);
+        let mut out = RouterOutput::default();
+        n.on_timer(n.poll_at().unwrap(), &mut out);
+        assert_eq!(sent(&out), vec![(1, vec![0, INF, INF])], "updates go over the link only");
+    }
+
+    #[test]
     fn updates_from_non_neighbours_are_ignored() {
         let mut n = dv(0, 3);
         let mut out = RouterOutput::default();

@@ -10,6 +10,8 @@
 pub mod aodv;
 pub mod dsdv;
 pub mod dv;
+#[cfg(test)]
+mod scripted;
 mod shortest;
 mod waiting;
 
