@@ -45,9 +45,9 @@ pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, 
 pub use pie::{Pie, PieParams};
 pub use pool::{PacketId, PacketPool};
 pub use processor::{Processor, ProcessorConfig, ProcessorStats, ServiceTime};
-pub use routing::dv;
+pub use routing::{aodv, dsdv, dv};
 pub use routing::{
-    shortest_paths, Adjacency, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router, RouterOutput,
-    RoutingProtocol,
+    shortest_paths, Adjacency, AfterFailure, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router,
+    RouterOutput, RoutingProtocol, BROADCAST,
 };
 pub use sfq::{Sfq, SfqParams};
