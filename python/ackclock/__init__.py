@@ -19,7 +19,15 @@ from ackclock.errors import (
     UnitError,
 )
 from ackclock.handles import Flow, Lan, Link, Node, TcpFlow
-from ackclock.network_specs import DV, LinkFailures, Processing, SessionRouting, StaticRouting
+from ackclock.network_specs import (
+    AODV,
+    DSDV,
+    DV,
+    LinkFailures,
+    Processing,
+    SessionRouting,
+    StaticRouting,
+)
 from ackclock.results import FlowResult, LinkResult, NicResult, NodeResult, RunResult
 from ackclock.simulator import Simulator
 from ackclock.specs import (
@@ -49,6 +57,8 @@ from ackclock.tcp_specs import Bulk, Manual, RequestResponse, TcpParams, Telnet,
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 
 __all__ = [
+    "AODV",
+    "DSDV",
     "DV",
     "DRR",
     "RED",

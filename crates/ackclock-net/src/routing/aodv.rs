@@ -739,6 +739,15 @@ mod tests {
         assert_eq!(net.nodes[2].lookup(3).unwrap().precursors, vec![1]);
         assert_eq!(net.nodes[1].lookup(3).unwrap().precursors, vec![0]);
         assert!(net.nodes[3].lookup(3).is_none());
+        // As ns-2 2.35 traces this exchange (docs/aodv.md): the source's
+        // sequence number 2 + 2, the destination's max(2, 0) + 1 made even.
+        assert_eq!((requests_of(&net)[0].src_seqno, requests_of(&net)[1].hop_count), (4, 2));
+        let reply = net.sent.iter().find_map(|(_, _, m)| match aodv(m) {
+            Message::Reply(rp) => Some(*rp),
+            _ => None,
+        });
+        let reply = reply.unwrap();
+        assert_eq!((reply.dst_seqno, reply.lifetime, reply.hop_count), (4, Duration::from_secs(10), 1));
         let sizes: Vec<u32> = net.sent.iter().map(|(_, _, m)| aodv(m).size()).collect();
         assert_eq!(sizes, vec![48, 48, 48, 44, 44, 44], "ns-2's sizes, 20 bytes of IP included");
     }
