@@ -22,7 +22,10 @@ impl Simulation {
             return Err(ConfigError::invalid("router", format!("{router:?}"), why));
         }
         let n = &mut self.nodes[node as usize];
-        if let Some((capacity, timeout)) = router.route_queue().filter(|_| n.waiting.is_empty()) {
+        // The protocol's own queue for packets without a route comes and goes
+        // with it (unless packets are waiting).
+        if n.waiting.is_empty() && (router.route_queue().is_some() || n.router.route_queue().is_some()) {
+            let (capacity, timeout) = router.route_queue().unwrap_or((0, Duration::ZERO));
             n.waiting = RouteQueue::new(capacity, timeout);
         }
         n.router = router;
