@@ -19,7 +19,15 @@ from ackclock.errors import (
     UnitError,
 )
 from ackclock.handles import Flow, Lan, Link, Node, Radio, RadioNic, TcpFlow
-from ackclock.network_specs import DV, LinkFailures, Processing, SessionRouting, StaticRouting
+from ackclock.network_specs import (
+    AODV,
+    DSDV,
+    DV,
+    LinkFailures,
+    Processing,
+    SessionRouting,
+    StaticRouting,
+)
 from ackclock.results import FlowResult, LinkResult, NicResult, NodeResult, RunResult
 from ackclock.simulator import Simulator
 from ackclock.specs import (
@@ -50,6 +58,8 @@ from ackclock.units import bandwidth_bps, duration_ps, size_bytes
 from ackclock.wireless import FreeSpace, Mac80211, Shadowing, TwoRayGround, WirelessPhy
 
 __all__ = [
+    "AODV",
+    "DSDV",
     "DV",
     "DRR",
     "RED",

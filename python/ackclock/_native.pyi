@@ -367,7 +367,43 @@ class DvRoutingSpec(TypedDict, total=False):
     header_bytes: int  # update size = header_bytes + entry_bytes * nodes (32, 20)
     entry_bytes: int
 
-RoutingSpec = StaticRoutingSpec | SessionRoutingSpec | DvRoutingSpec
+# ns-2's AODV; absent keys take ns-2's constants (docs/aodv.md).
+class AodvRoutingSpec(TypedDict, total=False):
+    type: Literal["aodv"]
+    active_route_timeout_ps: int  # ACTIVE_ROUTE_TIMEOUT (10 s)
+    my_route_timeout_ps: int  # MY_ROUTE_TIMEOUT (10 s)
+    rev_route_life_ps: int  # REV_ROUTE_LIFE (6 s)
+    bcast_id_save_ps: int  # BCAST_ID_SAVE (6 s)
+    rreq_retries: int  # RREQ_RETRIES (3)
+    max_rreq_timeout_ps: int  # MAX_RREQ_TIMEOUT (10 s)
+    ttl_start: int  # TTL_START (5)
+    ttl_increment: int  # TTL_INCREMENT (2)
+    ttl_threshold: int  # TTL_THRESHOLD (7)
+    network_diameter: int  # NETWORK_DIAMETER (30)
+    node_traversal_time_ps: int  # NODE_TRAVERSAL_TIME (30 ms)
+    purge_interval_ps: int  # the route cache timer (0.5 s)
+    broadcast_jitter_ps: int  # the most a broadcast is delayed (10 ms)
+    local_repair: bool  # AODV_LOCAL_REPAIR (True)
+    queue_len: int  # AODV_RTQ_MAX_LEN (64)
+    queue_timeout_ps: int  # AODV_RTQ_TIMEOUT (30 s)
+
+# ns-2's DSDV; absent keys take Agent/DSDV's defaults (docs/dsdv.md).
+class DsdvRoutingSpec(TypedDict, total=False):
+    type: Literal["dsdv"]
+    periodic_update_interval_ps: int  # perup_ (15 s)
+    min_update_periods: int  # min_update_periods_ (3)
+    wst0_ps: int  # wst0_ (6 s)
+    alpha: float  # alpha_ (0.875)
+    use_mac: bool  # use_mac_ (False)
+    be_random: bool  # be_random_ (True)
+    min_triggered_interval_ps: int  # DSDV_MIN_TUP_PERIOD (1 s)
+    broadcast_jitter_ps: int  # DSDV_BROADCAST_JITTER (10 ms)
+    startup_jitter_ps: int  # DSDV_STARTUP_JITTER (2 s)
+    queue_len: int  # MAX_QUEUE_LENGTH (5)
+
+RoutingSpec = (
+    StaticRoutingSpec | SessionRoutingSpec | DvRoutingSpec | AodvRoutingSpec | DsdvRoutingSpec
+)
 
 class LinkDownSpec(TypedDict):
     type: Literal["down"]

@@ -53,7 +53,7 @@ pub use pool::{PacketId, PacketPool};
 pub use processor::{Processor, ProcessorConfig, ProcessorStats, ServiceTime};
 pub use propagation::{PhyConfig, Propagation, ShadowingParams};
 pub use radio::Radio;
-pub use routing::dv;
+pub use routing::{aodv, dsdv, dv};
 pub use routing::{
     shortest_paths, Adjacency, AfterFailure, ControlKind, ControlMessage, Fib, NextHop, Protocol, RouteQueue, Router,
     RouterOutput, RoutingProtocol, BROADCAST,

@@ -6,10 +6,10 @@
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
-    dv::DvConfig, CoDel, CoDelParams, DelayBuffer, DelayBufferParams, Discipline, DropTail, Drr, DrrParams, FqCoDel,
-    FqCoDelParams, HoldingQueue, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic,
-    PhyConfig, Pie, PieParams, ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq,
-    SfqParams, ShadowingParams, StepMark, TwoState,
+    aodv::AodvConfig, dsdv::DsdvConfig, dv::DvConfig, CoDel, CoDelParams, DelayBuffer, DelayBufferParams, Discipline,
+    DropTail, Drr, DrrParams, FqCoDel, FqCoDelParams, HoldingQueue, Jitter, JitterDistribution, Length, LossModel,
+    LossPosition, LossProcess, Periodic, PhyConfig, Pie, PieParams, ProcessorConfig, Propagation, QueueLimit, Red,
+    RedParams, Router, ServiceTime, Sfq, SfqParams, ShadowingParams, StepMark, TwoState,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::cc::Flavour;
@@ -658,32 +658,136 @@ pub fn tcp_app(dict: &Bound<'_, PyDict>) -> Result<TcpApp, ConfigError> {
     }
 }
 
-/// How a node makes its routes: {"type": "static" | "session" | "dv", ...}.
+/// How a node makes its routes: {"type": "static" | "session" | "dv" |
+/// "aodv" | "dsdv", ...}.
 pub fn router(dict: &Bound<'_, PyDict>) -> Result<Router, ConfigError> {
-    let s = Spec::new(dict, "routing", &["advert_interval_ps", "infinity", "header_bytes", "entry_bytes"])?;
-    match s.kind()?.as_str() {
+    match Spec::kind_of(dict, "routing")?.as_str() {
         "static" => Spec::new(dict, "routing", &[]).map(|_| Router::Static),
         "session" => Spec::new(dict, "routing", &[]).map(|_| Router::Session),
-        "dv" => {
-            let d = DvConfig::default();
-            let interval = s.optional::<u64>("advert_interval_ps", "a whole number of picoseconds")?;
-            let infinity = s.optional::<u32>("infinity", "a whole number")?.unwrap_or(d.infinity);
-            if infinity < 2 {
-                return Err(ConfigError::invalid(s.field("infinity"), infinity, "must be at least 2"));
-            }
-            let config = DvConfig {
-                advert_interval: interval.map_or(d.advert_interval, Duration::from_ps),
-                infinity,
-                header_bytes: s.optional::<u32>("header_bytes", "a whole number of bytes")?.unwrap_or(d.header_bytes),
-                entry_bytes: s.optional::<u32>("entry_bytes", "a whole number of bytes")?.unwrap_or(d.entry_bytes),
-            };
-            if config.advert_interval == Duration::ZERO {
-                return Err(ConfigError::invalid(s.field("advert_interval_ps"), 0, "must be greater than zero"));
-            }
-            Ok(Router::Dv(config))
-        }
-        other => Err(s.unknown_type(other, "static, session or dv")),
+        "dv" => dv_router(dict),
+        "aodv" => aodv_router(dict),
+        "dsdv" => dsdv_router(dict),
+        other => Err(unknown_type("routing", other, "static, session, dv, aodv or dsdv")),
     }
+}
+
+fn dv_router(dict: &Bound<'_, PyDict>) -> Result<Router, ConfigError> {
+    let s = Spec::new(dict, "routing", &["advert_interval_ps", "infinity", "header_bytes", "entry_bytes"])?;
+    let d = DvConfig::default();
+    let interval = s.optional::<u64>("advert_interval_ps", "a whole number of picoseconds")?;
+    let infinity = s.optional::<u32>("infinity", "a whole number")?.unwrap_or(d.infinity);
+    if infinity < 2 {
+        return Err(ConfigError::invalid(s.field("infinity"), infinity, "must be at least 2"));
+    }
+    let config = DvConfig {
+        advert_interval: interval.map_or(d.advert_interval, Duration::from_ps),
+        infinity,
+        header_bytes: s.optional::<u32>("header_bytes", "a whole number of bytes")?.unwrap_or(d.header_bytes),
+        entry_bytes: s.optional::<u32>("entry_bytes", "a whole number of bytes")?.unwrap_or(d.entry_bytes),
+    };
+    if config.advert_interval == Duration::ZERO {
+        return Err(ConfigError::invalid(s.field("advert_interval_ps"), 0, "must be greater than zero"));
+    }
+    Ok(Router::Dv(config))
+}
+
+impl Spec<'_, '_> {
+    /// A duration in picoseconds, `default` when absent; `positive` refuses zero.
+    fn duration_or(&self, key: &str, default: Duration, positive: bool) -> Result<Duration, ConfigError> {
+        let d = self.optional::<u64>(key, "a whole number of picoseconds")?.map_or(default, Duration::from_ps);
+        if positive && d == Duration::ZERO {
+            return Err(ConfigError::invalid(self.field(key), 0, "must be greater than zero"));
+        }
+        Ok(d)
+    }
+
+    /// A whole number at least `least`, `default` when absent.
+    fn count_or<T>(&self, key: &str, default: T, least: T) -> Result<T, ConfigError>
+    where
+        T: for<'b, 'py> FromPyObject<'b, 'py> + PartialOrd + Copy + std::fmt::Display,
+    {
+        let n = self.optional::<T>(key, "a whole number")?.unwrap_or(default);
+        if n < least {
+            return Err(ConfigError::invalid(self.field(key), n, format!("must be at least {least}")));
+        }
+        Ok(n)
+    }
+
+    fn flag_or(&self, key: &str, default: bool) -> Result<bool, ConfigError> {
+        Ok(self.optional::<bool>(key, "a boolean")?.unwrap_or(default))
+    }
+}
+
+const AODV_KEYS: &[&str] = &[
+    "active_route_timeout_ps",
+    "my_route_timeout_ps",
+    "rev_route_life_ps",
+    "bcast_id_save_ps",
+    "rreq_retries",
+    "max_rreq_timeout_ps",
+    "ttl_start",
+    "ttl_increment",
+    "ttl_threshold",
+    "network_diameter",
+    "node_traversal_time_ps",
+    "purge_interval_ps",
+    "broadcast_jitter_ps",
+    "local_repair",
+    "queue_len",
+    "queue_timeout_ps",
+];
+
+fn aodv_router(dict: &Bound<'_, PyDict>) -> Result<Router, ConfigError> {
+    let s = Spec::new(dict, "routing", AODV_KEYS)?;
+    let d = AodvConfig::default();
+    Ok(Router::Aodv(AodvConfig {
+        active_route_timeout: s.duration_or("active_route_timeout_ps", d.active_route_timeout, true)?,
+        my_route_timeout: s.duration_or("my_route_timeout_ps", d.my_route_timeout, true)?,
+        rev_route_life: s.duration_or("rev_route_life_ps", d.rev_route_life, true)?,
+        bcast_id_save: s.duration_or("bcast_id_save_ps", d.bcast_id_save, true)?,
+        rreq_retries: s.count_or("rreq_retries", d.rreq_retries, 0)?,
+        max_rreq_timeout: s.duration_or("max_rreq_timeout_ps", d.max_rreq_timeout, true)?,
+        ttl_start: s.count_or("ttl_start", d.ttl_start, 1)?,
+        ttl_increment: s.count_or("ttl_increment", d.ttl_increment, 1)?,
+        ttl_threshold: s.count_or("ttl_threshold", d.ttl_threshold, 1)?,
+        network_diameter: s.count_or("network_diameter", d.network_diameter, 1)?,
+        node_traversal_time: s.duration_or("node_traversal_time_ps", d.node_traversal_time, true)?,
+        purge_interval: s.duration_or("purge_interval_ps", d.purge_interval, true)?,
+        broadcast_jitter: s.duration_or("broadcast_jitter_ps", d.broadcast_jitter, false)?,
+        local_repair: s.flag_or("local_repair", d.local_repair)?,
+        queue_len: s.count_or("queue_len", d.queue_len, 0)?,
+        queue_timeout: s.duration_or("queue_timeout_ps", d.queue_timeout, true)?,
+    }))
+}
+
+const DSDV_KEYS: &[&str] = &[
+    "periodic_update_interval_ps",
+    "min_update_periods",
+    "wst0_ps",
+    "alpha",
+    "use_mac",
+    "be_random",
+    "min_triggered_interval_ps",
+    "broadcast_jitter_ps",
+    "startup_jitter_ps",
+    "queue_len",
+];
+
+fn dsdv_router(dict: &Bound<'_, PyDict>) -> Result<Router, ConfigError> {
+    let s = Spec::new(dict, "routing", DSDV_KEYS)?;
+    let d = DsdvConfig::default();
+    Ok(Router::Dsdv(DsdvConfig {
+        periodic_update_interval: s.duration_or("periodic_update_interval_ps", d.periodic_update_interval, true)?,
+        min_update_periods: s.count_or("min_update_periods", d.min_update_periods, 1)?,
+        wst0: s.duration_or("wst0_ps", d.wst0, false)?,
+        alpha: s.probability("alpha", Some(d.alpha))?,
+        use_mac: s.flag_or("use_mac", d.use_mac)?,
+        be_random: s.flag_or("be_random", d.be_random)?,
+        min_triggered_interval: s.duration_or("min_triggered_interval_ps", d.min_triggered_interval, false)?,
+        broadcast_jitter: s.duration_or("broadcast_jitter_ps", d.broadcast_jitter, false)?,
+        startup_jitter: s.duration_or("startup_jitter_ps", d.startup_jitter, false)?,
+        queue_len: s.count_or("queue_len", d.queue_len, 0)?,
+    }))
 }
 
 /// A change of links: {"type": "down" | "up" | "bandwidth", "bandwidth_bps"}.

@@ -668,13 +668,12 @@ impl Simulation {
         let transport = Transport::Udp(UdpHeader { src_port: port, dst_port: port });
         let id = self.new_packet(now, CONTROL_FLOW, (node, neighbor), Ecn::NotEct, transport, size, u64::from(slot));
         self.packets[id].ip.ttl = 1;
+        // Straight onto the interface the protocol chose: protocols such as
+        // AODV have no route to a neighbour before they hear from it, and a
+        // broadcast has none.
         match via {
-            // Straight onto the NIC: a neighbour on a radio may have no
-            // route yet, and a broadcast has none.
+            NextHop::Link(ch) => self.send_on_channel(now, ch, id),
             NextHop::Nic { nic, neighbor } => self.send_on_nic(now, nic, link_address(neighbor), id),
-            // Routed like any packet (to a neighbour: over the link to it),
-            // so that the point-to-point fast path stays one inlined send.
-            NextHop::Link(_) => self.receive(now, node, id),
         }
     }
 
@@ -1017,13 +1016,16 @@ impl Simulation {
             }
             packet.ip.ttl -= 1;
         }
-        let ch = match hop {
-            NextHop::Link(ch) => ch,
-            NextHop::Nic { nic, neighbor } => {
-                self.forward_on_nic(now, node, nic, neighbor, id);
-                return;
-            }
-        };
+        match hop {
+            NextHop::Link(ch) => self.send_on_channel(now, ch, id),
+            NextHop::Nic { nic, neighbor } => self.forward_on_nic(now, node, nic, neighbor, id),
+        }
+    }
+
+    /// Offers a packet to a link direction.
+    #[inline(always)]
+    fn send_on_channel(&mut self, now: Instant, ch: ChannelId, id: PacketId) {
+        let packet = &self.packets[id];
         let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
         let ends = (packet.ip.src, packet.ip.dst);
         let segment_lost = self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);

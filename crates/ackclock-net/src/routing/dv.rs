@@ -176,6 +176,7 @@ impl Dv {
         let infinity = self.config.infinity;
         let nodes = self.nodes();
         self.adjacencies = adjacencies.to_vec();
+        // A radio's broadcast adjacency is no neighbour DV could update.
         for a in adjacencies.iter().filter(|a| a.peer && a.neighbor != BROADCAST) {
             match self.peers.iter_mut().find(|p| p.adjacency.via == a.via) {
                 Some(peer) => {
@@ -215,7 +216,7 @@ impl RoutingProtocol for Dv {
     }
 
     fn on_message(&mut self, _now: Instant, from: NextHop, message: &ControlMessage, out: &mut RouterOutput) {
-        let ControlMessage::Dv(update) = message;
+        let ControlMessage::Dv(update) = message else { return };
         let Some(peer) = self.peers.iter_mut().find(|p| p.adjacency.via == from) else {
             return; // not a DV neighbour over that link
         };
@@ -271,7 +272,11 @@ mod tests {
 
     /// The updates in `out`, as (channel, metrics).
     fn sent(out: &RouterOutput) -> Vec<(u32, Vec<u32>)> {
-        out.messages.iter().map(|(via, ControlMessage::Dv(u), _)| (channel(*via), u.metrics.clone())).collect()
+        let metrics = |m: &ControlMessage| match m {
+            ControlMessage::Dv(u) => u.metrics.clone(),
+            other => panic!("not a DV update: {other:?}"),
+        };
+        out.messages.iter().map(|(via, m, _)| (channel(*via), metrics(m))).collect()
     }
 
     fn routes(out: &RouterOutput) -> Vec<(NodeId, Option<u32>)> {
@@ -385,6 +390,23 @@ mod tests {
         n.on_message(Instant::ZERO, NextHop::Link(1), &update(&[INF, 0, 31]), &mut out);
         assert_eq!(routes(&out), vec![]);
         assert_eq!(n.routes[2], None, "31 + 1 is infinity");
+    }
+
+    #[test]
+    fn a_radio_broadcast_adjacency_is_no_dv_neighbour() {
+        let mut n = dv(0, 3);
+        let radio = Adjacency {
+            via: NextHop::Nic { nic: 0, neighbor: BROADCAST },
+            neighbor: BROADCAST,
+            cost: 1,
+            up: true,
+            peer: true,
+        };
+        let mut out = RouterOutput::default();
+        n.start(Instant::ZERO, &[link(1, 1, 1), radio], &mut out);
+        let mut out = RouterOutput::default();
+        n.on_timer(n.poll_at().unwrap(), &mut out);
+        assert_eq!(sent(&out), vec![(1, vec![0, INF, INF])], "updates go over the link only");
     }
 
     #[test]

@@ -7,7 +7,11 @@
 //! neighbours and changes routes during the run. Packets for a destination
 //! without a route may wait in the node's [`RouteQueue`] meanwhile.
 
+pub mod aodv;
+pub mod dsdv;
 pub mod dv;
+#[cfg(test)]
+mod scripted;
 mod shortest;
 mod waiting;
 
@@ -17,7 +21,21 @@ pub use waiting::RouteQueue;
 use crate::channel::ChannelId;
 use crate::medium::NicId;
 use crate::packet::NodeId;
-use ackclock_core::{Instant, SimRng};
+use ackclock_core::{Duration, Instant, SimRng};
+
+/// The node id that addresses every node in range (a broadcast on a radio NIC).
+pub const BROADCAST: NodeId = NodeId::MAX;
+
+/// What becomes of a data packet the MAC could not deliver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterFailure {
+    /// Drop the packet.
+    Drop,
+    /// Drop it and every packet in the interface queue for the same neighbour (ns-2 AODV).
+    DropAllToNeighbour,
+    /// Keep it waiting for a route (AODV local repair).
+    Wait,
+}
 
 /// How a node reaches a neighbour: the interface a packet leaves on (and,
 /// on a shared medium, the neighbour it is addressed to).
@@ -29,22 +47,6 @@ pub enum NextHop {
         nic: NicId,
         neighbor: NodeId,
     },
-}
-
-/// The node id that addresses every node in range (a broadcast on a radio
-/// NIC).
-pub const BROADCAST: NodeId = NodeId::MAX;
-
-/// What becomes of a data packet the MAC gave up on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AfterFailure {
-    /// Drop the packet.
-    Drop,
-    /// Drop it and every packet in the interface queue for the same
-    /// neighbour (ns-2 AODV).
-    DropAllToNeighbour,
-    /// Keep it waiting for a route (AODV local repair).
-    Wait,
 }
 
 /// How a node's routes are made.
@@ -61,6 +63,10 @@ pub enum Router {
     Session,
     /// Distance vector (ns-2's `rtproto DV`).
     Dv(dv::DvConfig),
+    /// Ad hoc on-demand distance vector (ns-2's `-adhocRouting AODV`).
+    Aodv(aodv::AodvConfig),
+    /// Destination-sequenced distance vector (ns-2's `-adhocRouting DSDV`).
+    Dsdv(dsdv::DsdvConfig),
 }
 
 impl Router {
@@ -70,6 +76,8 @@ impl Router {
             Router::Static => "static",
             Router::Session => "session",
             Router::Dv(_) => "dv",
+            Router::Aodv(_) => "aodv",
+            Router::Dsdv(_) => "dsdv",
         }
     }
 
@@ -85,12 +93,24 @@ impl Router {
         match self {
             Router::Static | Router::Session => None,
             Router::Dv(config) => Some(Protocol::Dv(Box::new(dv::Dv::new(node, nodes, *config, rng)))),
+            Router::Aodv(config) => Some(Protocol::Aodv(Box::new(aodv::Aodv::new(node, nodes, *config, rng)))),
+            Router::Dsdv(config) => Some(Protocol::Dsdv(Box::new(dsdv::Dsdv::new(node, nodes, *config, rng)))),
         }
     }
 
     /// Whether two routers speak the same protocol (exchange messages).
     pub fn speaks_with(&self, other: &Router) -> bool {
-        matches!((self, other), (Router::Dv(_), Router::Dv(_)))
+        std::mem::discriminant(self) == std::mem::discriminant(other) && !self.is_central()
+    }
+
+    /// The queue where the protocol keeps packets without a route
+    /// (capacity, longest wait), for protocols that keep one.
+    pub fn route_queue(&self) -> Option<(usize, Duration)> {
+        match self {
+            Router::Aodv(c) => Some((c.queue_len, c.queue_timeout)),
+            Router::Dsdv(c) => Some((c.queue_len, Duration::MAX)),
+            _ => None,
+        }
     }
 }
 
@@ -106,10 +126,26 @@ pub struct Adjacency {
     pub peer: bool,
 }
 
+/// Where a broadcast goes: every peer in range, one message per broadcast
+/// adjacency of a radio and per neighbour on a link or LAN.
+fn broadcast_vias(adjacencies: &[Adjacency]) -> impl Iterator<Item = NextHop> + '_ {
+    adjacencies.iter().filter(|a| a.up && a.peer).map(|a| a.via)
+}
+
+/// The neighbour a message came from over `via`.
+fn neighbor_of(adjacencies: &[Adjacency], via: NextHop) -> Option<NodeId> {
+    match via {
+        NextHop::Nic { neighbor, .. } => Some(neighbor),
+        NextHop::Link(_) => adjacencies.iter().find(|a| a.via == via).map(|a| a.neighbor),
+    }
+}
+
 /// Which protocol a control packet belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ControlKind {
     Dv,
+    Aodv,
+    Dsdv,
 }
 
 impl ControlKind {
@@ -117,19 +153,25 @@ impl ControlKind {
     pub fn ns2_name(self) -> &'static str {
         match self {
             ControlKind::Dv => "rtProtoDV",
+            ControlKind::Aodv => "AODV",
+            // ns-2's DSDV agent sends packets of the generic type PT_MESSAGE.
+            ControlKind::Dsdv => "message",
         }
     }
 
-    /// The UDP port the protocol uses on the wire (RIP's for DV, RFC 2453).
+    /// The UDP port the protocol uses on the wire: RIP's for DV (RFC 2453),
+    /// AODV's (RFC 3561), and for DSDV, which has none, ns-2's ROUTER_PORT.
     pub fn udp_port(self) -> u16 {
         match self {
             ControlKind::Dv => 520,
+            ControlKind::Aodv => 654,
+            ControlKind::Dsdv => 255,
         }
     }
 
     /// The protocol whose messages use `port`.
     pub fn from_port(port: u16) -> Option<Self> {
-        (port == 520).then_some(ControlKind::Dv)
+        [ControlKind::Dv, ControlKind::Aodv, ControlKind::Dsdv].into_iter().find(|k| k.udp_port() == port)
     }
 }
 
@@ -138,12 +180,16 @@ impl ControlKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ControlMessage {
     Dv(dv::Update),
+    Aodv(aodv::Message),
+    Dsdv(dsdv::Update),
 }
 
 impl ControlMessage {
     pub fn kind(&self) -> ControlKind {
         match self {
             ControlMessage::Dv(_) => ControlKind::Dv,
+            ControlMessage::Aodv(_) => ControlKind::Aodv,
+            ControlMessage::Dsdv(_) => ControlKind::Dsdv,
         }
     }
 }
@@ -156,6 +202,8 @@ pub struct RouterOutput {
     pub messages: Vec<(NextHop, ControlMessage, u32)>,
     /// Routes to install (`None` withdraws one).
     pub routes: Vec<(NodeId, Option<NextHop>)>,
+    /// Destinations given up on: the packets waiting for them are dropped.
+    pub give_up: Vec<NodeId>,
 }
 
 /// A routing protocol on one node. Sans-I/O like everything in this crate:
@@ -173,11 +221,14 @@ pub trait RoutingProtocol {
     fn on_message(&mut self, now: Instant, from: NextHop, message: &ControlMessage, out: &mut RouterOutput);
     fn on_timer(&mut self, now: Instant, out: &mut RouterOutput);
     fn poll_at(&self) -> Option<Instant>;
-    /// A packet for `dst` found no route (it waits in the node's
-    /// `RouteQueue` if there is room): a reactive protocol starts looking.
-    fn on_no_route(&mut self, _now: Instant, _dst: NodeId, _out: &mut RouterOutput) {}
-    /// The MAC gave up on a data packet for `dst` sent via `via` (no
-    /// link-layer ACK); `forwarded` says how many hops it had travelled.
+    /// A packet from `src` for `dst` found no route: a reactive protocol
+    /// starts looking. Returns whether the packet waits in the node's
+    /// `RouteQueue` (if there is room) rather than being dropped.
+    fn on_no_route(&mut self, _now: Instant, _src: NodeId, _dst: NodeId, _out: &mut RouterOutput) -> bool {
+        true
+    }
+    /// The MAC gave up on a data packet for `dst` sent via `via` (no link-layer ACK);
+    /// `forwarded` says how many hops it had travelled.
     fn on_link_failure(
         &mut self,
         _now: Instant,
@@ -197,38 +248,42 @@ pub trait RoutingProtocol {
 #[derive(Debug)]
 pub enum Protocol {
     Dv(Box<dv::Dv>),
+    Aodv(Box<aodv::Aodv>),
+    Dsdv(Box<dsdv::Dsdv>),
+}
+
+impl Protocol {
+    fn inner(&mut self) -> &mut dyn RoutingProtocol {
+        match self {
+            Protocol::Dv(p) => p.as_mut(),
+            Protocol::Aodv(p) => p.as_mut(),
+            Protocol::Dsdv(p) => p.as_mut(),
+        }
+    }
 }
 
 impl RoutingProtocol for Protocol {
     fn start(&mut self, now: Instant, adjacencies: &[Adjacency], out: &mut RouterOutput) {
-        match self {
-            Protocol::Dv(p) => p.start(now, adjacencies, out),
-        }
+        self.inner().start(now, adjacencies, out)
     }
     fn on_adjacencies(&mut self, now: Instant, adjacencies: &[Adjacency], out: &mut RouterOutput) {
-        match self {
-            Protocol::Dv(p) => p.on_adjacencies(now, adjacencies, out),
-        }
+        self.inner().on_adjacencies(now, adjacencies, out)
     }
     fn on_message(&mut self, now: Instant, from: NextHop, message: &ControlMessage, out: &mut RouterOutput) {
-        match self {
-            Protocol::Dv(p) => p.on_message(now, from, message, out),
-        }
+        self.inner().on_message(now, from, message, out)
     }
     fn on_timer(&mut self, now: Instant, out: &mut RouterOutput) {
-        match self {
-            Protocol::Dv(p) => p.on_timer(now, out),
-        }
+        self.inner().on_timer(now, out)
     }
     fn poll_at(&self) -> Option<Instant> {
         match self {
             Protocol::Dv(p) => p.poll_at(),
+            Protocol::Aodv(p) => p.poll_at(),
+            Protocol::Dsdv(p) => p.poll_at(),
         }
     }
-    fn on_no_route(&mut self, now: Instant, dst: NodeId, out: &mut RouterOutput) {
-        match self {
-            Protocol::Dv(p) => p.on_no_route(now, dst, out),
-        }
+    fn on_no_route(&mut self, now: Instant, src: NodeId, dst: NodeId, out: &mut RouterOutput) -> bool {
+        self.inner().on_no_route(now, src, dst, out)
     }
     fn on_link_failure(
         &mut self,
@@ -238,14 +293,10 @@ impl RoutingProtocol for Protocol {
         forwarded: u32,
         out: &mut RouterOutput,
     ) -> AfterFailure {
-        match self {
-            Protocol::Dv(p) => p.on_link_failure(now, via, dst, forwarded, out),
-        }
+        self.inner().on_link_failure(now, via, dst, forwarded, out)
     }
     fn on_data(&mut self, now: Instant, src: NodeId, dst: NodeId, via: NextHop) {
-        match self {
-            Protocol::Dv(p) => p.on_data(now, src, dst, via),
-        }
+        self.inner().on_data(now, src, dst, via)
     }
 }
 

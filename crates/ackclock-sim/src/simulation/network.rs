@@ -22,6 +22,12 @@ impl Simulation {
             return Err(ConfigError::invalid("router", format!("{router:?}"), why));
         }
         let n = &mut self.nodes[node as usize];
+        // The protocol's own queue for packets without a route comes and goes
+        // with it (unless packets are waiting).
+        if n.waiting.is_empty() && (router.route_queue().is_some() || n.router.route_queue().is_some()) {
+            let (capacity, timeout) = router.route_queue().unwrap_or((0, Duration::ZERO));
+            n.waiting = RouteQueue::new(capacity, timeout);
+        }
         n.router = router;
         n.protocol = None;
         self.routes_stale = true;
@@ -202,6 +208,12 @@ impl Simulation {
                 }
             }
         }
+        for dst in out.give_up {
+            for p in self.nodes[node as usize].waiting.take_for(dst) {
+                self.nodes[node as usize].stats.no_route_drops += 1;
+                self.drop_packet(p, None);
+            }
+        }
         for (via, message, size) in out.messages {
             self.send_message(now, node, via, message, size);
         }
@@ -297,19 +309,20 @@ impl Simulation {
         self.apply_router_output(now, node, out);
     }
 
-    /// A packet at `node` has no route: it waits if there is room, and the
-    /// protocol hears of it.
+    /// A packet at `node` has no route: the protocol hears of it and says
+    /// whether it waits (if there is room) or is dropped.
     #[cold]
     #[inline(never)]
     pub(super) fn no_route(&mut self, now: Instant, node: NodeId, id: PacketId) {
-        let dst = self.packets[id].ip.dst;
-        let waiting = &mut self.nodes[node as usize].waiting;
-        if let Some(dropped) = waiting.push(now, dst, id) {
+        let (src, dst) = (self.packets[id].ip.src, self.packets[id].ip.dst);
+        let mut waits = true;
+        self.with_protocol(now, node, |p, out| waits = p.on_no_route(now, src, dst, out));
+        let dropped = if waits { self.nodes[node as usize].waiting.push(now, dst, id) } else { Some(id) };
+        if let Some(dropped) = dropped {
             self.nodes[node as usize].stats.no_route_drops += 1;
             self.drop_packet(dropped, None);
         }
         self.arm_route_wait(node);
-        self.with_protocol(now, node, |p, out| p.on_no_route(now, dst, out));
     }
 
     fn arm_route_wait(&mut self, node: NodeId) {
