@@ -324,6 +324,22 @@ def test_run_builds_one_radio_per_channel_and_moves_nodes(
     assert b.live("X_") == "123.5"
 
 
+def test_channel_type_gives_the_nodes_one_channel_and_dsdv_routes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = FakeApi(monkeypatch)
+    setup = SETUP.replace("-channel $chan", "-channelType Channel/WirelessChannel")
+    setup = setup.replace("AODV", "DSDV").replace("TwoRayGround", "FreeSpace")
+    tcl = run(tmp_path, setup + NODES + "$ns at 1.0 exit\n$ns run\n")
+    a, b = mobile_nodes(tcl)
+    # one channel, made by node-config (not the script's $chan)
+    assert a.channel == b.channel != tcl.world.tcl.get("::chan")
+    assert tcl.world.shadows[a.channel].cls == "Channel/WirelessChannel"
+    assert [call[0] for call in api.calls] == ["radio", "attach", "attach", "routing"]
+    assert api.calls[0][1]["propagation"] == ("FreeSpace", {})
+    assert api.calls[3] == ("routing", "DSDV()", ["n0", "n1"])
+
+
 def test_nodes_of_one_channel_must_share_a_configuration(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
