@@ -25,6 +25,7 @@ from ackclock.analysis.ns2trace import (
     TraceFormatError,
     read_ns2_trace,
 )
+from ackclock.analysis.ns2wireless import WIRELESS_COLUMNS, gap_clusters, read_wireless_trace
 from ackclock.analysis.queue import queue_changes, queue_series, time_weighted_mean_queue
 from ackclock.analysis.replications import (
     ConfidenceInterval,
@@ -44,6 +45,7 @@ from ackclock.analysis.throughput import (
 __all__ = [
     "PACKET_COLUMNS",
     "VARIABLE_COLUMNS",
+    "WIRELESS_COLUMNS",
     "ConfidenceInterval",
     "TraceFormatError",
     "cluster_counts",
@@ -55,6 +57,7 @@ __all__ = [
     "first_deliveries",
     "fit_power_law",
     "flows_frame",
+    "gap_clusters",
     "goodput",
     "goodput_by_flow",
     "goodput_ratio_vs_rtt_ratio",
@@ -68,6 +71,7 @@ __all__ = [
     "queue_changes",
     "queue_series",
     "read_ns2_trace",
+    "read_wireless_trace",
     "series_frame",
     "teeth",
     "throughput_series",

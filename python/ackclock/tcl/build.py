@@ -5,6 +5,7 @@ from __future__ import annotations
 from ackclock import nam
 from ackclock.handles import Node
 from ackclock.simulator import Simulator
+from ackclock.tcl import wireless
 from ackclock.tcl.agents import TcpAgent
 from ackclock.tcl.links import LinkObject
 from ackclock.tcl.world import World
@@ -22,6 +23,7 @@ def build(world: World) -> Simulator:
         node.handle = sim.node(f"n{node.id}")
     for link in world.links.values():
         _add_link(sim, link)
+    wireless.build(world, sim)
     world.dynamics.apply(sim)
     _add_traces(world, sim)
     return sim

@@ -202,6 +202,16 @@ proc integer {args} {
     return [$::defaultRNG integer {*}$args]
 }
 
+# ns-2's General Operations Director: one God, told the number of nodes.
+proc create-god {nodes} {
+    set god [God info instances]
+    if {$god eq ""} {
+        set god [new God]
+    }
+    $god num_nodes $nodes
+    return $god
+}
+
 # ackclock's packets carry every header: choosing them changes nothing.
 proc remove-all-packet-headers {} {}
 proc remove-packet-header {args} {}

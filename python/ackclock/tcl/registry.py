@@ -32,6 +32,7 @@ from ackclock.tcl import (
     nodes,
     randomness,
     simulator_object,
+    wireless,
 )
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Shadow
@@ -125,6 +126,13 @@ IMPLEMENTED: dict[str, type[Shadow]] = {
     "RNG": randomness.RngObject,
     "RandomVariable": randomness.RandomVariableObject,
     "Trace": links.TraceObject,
+    "Node/MobileNode": wireless.MobileNode,
+    "Topography": wireless.TopographyObject,
+    "God": wireless.GodObject,
+    "Channel/WirelessChannel": wireless.ChannelObject,
+    "Propagation/TwoRayGround": wireless.PropagationObject,
+    "Propagation/FreeSpace": wireless.PropagationObject,
+    "Propagation/Shadowing": wireless.PropagationObject,
 }
 
 # Classes scripts commonly use that ackclock cannot run, with the reason.
@@ -144,11 +152,10 @@ UNSUPPORTED: dict[str, str] = {
     "Agent/rtProto/DV": "routing agents are the core's: use $ns rtproto DV",
     "Agent/rtProto/LS": "link-state routing is not implemented (use $ns rtproto DV or Session)",
     "Agent/rtProto/Session": "routing agents are the core's: use $ns rtproto Session",
-    "Agent/DSDV": "wireless routing is not implemented yet",
-    "Agent/AODV": "wireless routing is not implemented yet",
-    "Agent/DSRAgent": "wireless routing is not implemented yet",
-    "Agent/TORA": "wireless routing is not implemented yet",
-    "Node/MobileNode": "wireless nodes are not implemented yet",
+    "Agent/DSDV": "a wireless node's routing agent: use $ns node-config -adhocRouting DSDV",
+    "Agent/AODV": "a wireless node's routing agent: use $ns node-config -adhocRouting AODV",
+    "Agent/DSRAgent": "DSR is not modelled",
+    "Agent/TORA": "TORA is not modelled",
     "Queue/CBQ": "CBQ (class-based queueing) is not implemented",
     "Queue/REM": "REM is not implemented",
     "Queue/PI": "PI AQM is not implemented",

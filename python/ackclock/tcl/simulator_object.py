@@ -9,12 +9,13 @@ from ackclock.tcl.dynamics import links_of
 from ackclock.tcl.errors import NestedTclError, TclScriptError
 from ackclock.tcl.links import ErrorModelObject
 from ackclock.tcl.shadow import Shadow, ns2_real, whole
+from ackclock.tcl.wireless import WirelessCommands
 
 if TYPE_CHECKING:
     from ackclock.tcl.world import World
 
 
-class SimulatorObject(Shadow):
+class SimulatorObject(WirelessCommands, Shadow):
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
         if world.simulator is not None:
@@ -26,7 +27,8 @@ class SimulatorObject(Shadow):
     # --- topology -----------------------------------------------------------
 
     def cmd_node(self, *address: str) -> str:
-        return self.world.tcl.call("new", "Node", *address)
+        wireless = self.world.wireless.wireless_nodes()
+        return self.world.tcl.call("new", "Node/MobileNode" if wireless else "Node", *address)
 
     def cmd_simplex_link(self, a: str, b: str, bandwidth: str, delay: str, queue: str) -> None:
         self._link(a, b, bandwidth, delay, queue)
@@ -125,9 +127,6 @@ class SimulatorObject(Shadow):
 
     def cmd_multicast(self, *args: str) -> None:
         raise TclScriptError("multicast is not implemented")
-
-    def cmd_node_config(self, *args: str) -> None:
-        raise TclScriptError("node-config: wireless nodes are not implemented yet")
 
     # --- agents ---------------------------------------------------------------
 
@@ -294,9 +293,6 @@ class SimulatorObject(Shadow):
 
     def cmd_puts_nam_traceall(self, text: str) -> None:
         self.world.nam_line(text)
-
-    def cmd_use_newtrace(self) -> None:
-        raise TclScriptError("use-newtrace: ackclock writes ns-2's classic trace format only")
 
     def cmd_monitor_queue(self, a: str, b: str, qtrace: str, interval: str = "0.1") -> str:
         link = self.world.link(self.world.node(a), self.world.node(b))

@@ -22,6 +22,7 @@ from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.links import LinkObject
 from ackclock.tcl.nodes import NodeObject
 from ackclock.tcl.shadow import Shadow, normalize, ns2_real, whole
+from ackclock.tcl.wireless import Wireless
 from ackclock.tcp_specs import Manual, Telnet
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ class World:
         self.nodes: list[NodeObject] = []
         self.links: dict[tuple[int, int], LinkObject] = {}
         self.dynamics = Dynamics()
+        self.wireless = Wireless()
         self.rngs: list[RngObject] = []
         self.default_rng: RngObject | None = None
         self.sim: Simulator | None = None
