@@ -18,6 +18,7 @@ import grid  # noqa: E402
 POINTS = grid.grid("ci")
 NS2 = grid.load_fixture("ci")
 
+
 def exact_fields(flows: list[list[int]]) -> list[list[int]]:
     return [flow[: len(grid.EXACT_FIELDS)] for flow in flows]
 

@@ -353,9 +353,6 @@ def test_nodes_of_one_channel_must_share_a_configuration(
 NS2 = json.loads((FIXTURES / "ns2_wireless.json").read_text())
 
 
-@pytest.mark.skipif(
-    not hasattr(ac.Simulator, "radio"), reason="the radio API (spec section 3) is not merged yet"
-)
 def test_wireless_tcl_delivers_within_3_percent_of_ns2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

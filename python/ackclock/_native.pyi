@@ -447,6 +447,17 @@ class ShadowingSpec(TypedDict, total=False):
 
 PropagationSpec = FreeSpaceSpec | TwoRayGroundSpec | ShadowingSpec
 
+class MacSpec(TypedDict, total=False):
+    """A radio's 802.11 DCF MAC (ns-2's Mac/802_11)."""
+
+    data_rate_bps: int
+    basic_rate_bps: int
+    rts_threshold: int
+    short_retry_limit: int
+    long_retry_limit: int
+    cw_min: int
+    cw_max: int
+
 class PhySpec(TypedDict, total=False):
     # ns-2's Phy/WirelessPhy and Antenna/OmniAntenna defaults when absent
     tx_power: float  # watts, 0.28183815
@@ -654,7 +665,7 @@ class Sim:
     ) -> list[int]:
         """A contention-free LAN joining the nodes; returns their NIC ids."""
     def add_radio(
-        self, propagation: PropagationSpec, phy: PhySpec, rate_bps: int, queue_limit: int
+        self, propagation: PropagationSpec, phy: PhySpec, mac: MacSpec, queue_limit: int
     ) -> int:
         """A radio channel; returns its medium id."""
     def attach_radio(self, medium: int, node: int, x: float, y: float, z: float) -> int:
@@ -776,7 +787,8 @@ class Sim:
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
         ones, wireless nodes' records in ns-2's old wireless layout (or the
-        tagged one with `newtrace`, ns-2's use-newtrace), and (with variables) ns-2 variable records of every TCP sender:
+        tagged one with `newtrace`, ns-2's use-newtrace), and (with
+        variables) ns-2 variable records of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
         `traced` (node, port, variable) triples instead select variables of the
         senders at those addresses, like ns-2's tracevar. Each flow's initial

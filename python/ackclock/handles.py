@@ -204,13 +204,11 @@ class Radio:
         self,
         native: Sim,
         medium: int,
-        mac: dict[str, int],
         own_node: Callable[[Any, str], Node],
     ) -> None:
         self._native = native
         self._medium = medium
         self._own_node = own_node  # the simulator's check that a node is its own
-        self.mac = mac  # the Mac80211 parameters, kept for the 802.11 MAC
         self._nics: list[tuple[int, Node]] = []
 
     def attach(self, node: Node, position: Sequence[float]) -> RadioNic:

@@ -318,9 +318,9 @@ class Simulator:
         """A radio channel (ns-2's Channel/WirelessChannel with the node-config
         of its nodes): a frame reaches every NIC on it that senses at least
         `phy.cs_threshold` with `propagation` (default `TwoRayGround()`), after
-        distance / c. Each NIC queues at most `queue_limit` packets, routing
-        packets first. Until the 802.11 MAC is merged the NICs send
-        contention-free at `mac.data_rate` (see `Mac80211`; docs/wireless.md)."""
+        distance / c. Each NIC runs ns-2's 802.11 DCF MAC (`mac`, default
+        `Mac80211()`; docs/mac80211.md) and queues at most `queue_limit`
+        packets, routing packets first (docs/wireless.md)."""
         propagation_spec = wireless.propagation_spec(
             wireless.TwoRayGround() if propagation is None else propagation, "propagation"
         )
@@ -337,10 +337,8 @@ class Simulator:
             "ackclock.Mac80211(...)",
         )
         limit = checks.integer(queue_limit, "queue_limit", "queue limit", minimum=1)
-        medium = self._native.add_radio(
-            propagation_spec, phy_spec, mac_spec["data_rate_bps"], limit
-        )
-        return Radio(self._native, medium, mac_spec, self._own_node)
+        medium = self._native.add_radio(propagation_spec, phy_spec, mac_spec, limit)
+        return Radio(self._native, medium, self._own_node)
 
     def move(
         self, node: Node, at: units.Duration, destination: Sequence[float], speed: float
@@ -780,7 +778,9 @@ class Simulator:
         newtrace = checks.flag(newtrace, "newtrace")
         return self._open_trace(
             path,
-            lambda file: self._native.trace_ns2(file, channels, variables, selected, append, newtrace),
+            lambda file: self._native.trace_ns2(
+                file, channels, variables, selected, append, newtrace
+            ),
             append,
         )
 

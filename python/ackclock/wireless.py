@@ -16,7 +16,7 @@ from ackclock import checks, units
 from ackclock.specs import Spec, _not_a
 
 if TYPE_CHECKING:
-    from ackclock._native import PhySpec, PropagationSpec
+    from ackclock._native import MacSpec, PhySpec, PropagationSpec
 
 
 @dataclass(frozen=True)
@@ -118,11 +118,8 @@ class WirelessPhy(Spec):
 class Mac80211(Spec):
     """The 802.11 DCF MAC with ns-2's Mac/802_11 defaults: data and control
     rates, the frame size from which RTS/CTS precedes a unicast frame (0:
-    always), the retry limits and the contention window bounds.
-
-    Until the 802.11 MAC is merged, a radio's NICs run the contention-free
-    MAC at `data_rate` (no carrier sense, no collisions, no retries); the
-    other parameters are checked and kept but not yet used."""
+    always), the retry limits and the contention window bounds
+    (docs/mac80211.md)."""
 
     data_rate: units.Bandwidth = "1Mb"
     basic_rate: units.Bandwidth = "1Mb"
@@ -132,7 +129,7 @@ class Mac80211(Spec):
     cw_min: int = 31
     cw_max: int = 1023
 
-    def to_native(self) -> dict[str, int]:
+    def to_native(self) -> MacSpec:
         cw_min = checks.integer(self.cw_min, "cw_min", "window", minimum=1)
         cw_max = checks.integer(self.cw_max, "cw_max", "window", minimum=cw_min)
         return {

@@ -13,9 +13,9 @@
 //! 802.11 MAC plug in as new variants. The model here is the simplest
 //! that uses the whole path: a LAN segment without contention.
 
+use crate::mac80211::Dcf;
 use crate::packet::NodeId;
 use crate::pool::PacketId;
-use crate::mac80211::Dcf;
 use crate::radio::Radio;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use std::cmp::Reverse;
@@ -282,9 +282,8 @@ impl Mac for MacModel {
 /// A MAC without contention: the NIC sends its next frame as soon as its
 /// own transmitter is free, at its rate, and every frame is received
 /// intact. (Each NIC has the medium's capacity to itself, as on a switched
-/// LAN; there is no carrier sense and no collision.) Every frame received
-/// at least as strong as its receive threshold is handed up, whoever it is
-/// addressed to: the engine filters by address.
+/// LAN; there is no carrier sense and no collision.) Every frame is handed
+/// up, whoever it is addressed to: the engine filters by address.
 #[derive(Clone, Debug)]
 pub struct ContentionFree {
     rate: Bandwidth,
@@ -292,30 +291,15 @@ pub struct ContentionFree {
     node: NodeId,
     /// When the frame being sent ends.
     sending_until: Option<Instant>,
-    /// Weaker frames are noise (a radio's RXThresh; none on a LAN).
-    rx_threshold_w: f64,
-    /// Receptions in progress: (last bit, frame, strong enough).
-    receiving: BinaryHeap<Reverse<(Instant, u32, bool)>>,
+    /// Receptions in progress: (last bit, frame).
+    receiving: BinaryHeap<Reverse<(Instant, u32)>>,
     /// The frame sent last, done with once it is on the air.
     sent: Option<Queued>,
 }
 
 impl ContentionFree {
     pub fn new(node: NodeId, rate: Bandwidth) -> Self {
-        ContentionFree {
-            rate,
-            node,
-            rx_threshold_w: 0.0,
-            sending_until: None,
-            receiving: BinaryHeap::new(),
-            sent: None,
-        }
-    }
-
-    /// The same MAC on a radio: frames below `rx_threshold_w` are not
-    /// received.
-    pub fn with_rx_threshold(self, rx_threshold_w: f64) -> Self {
-        ContentionFree { rx_threshold_w, ..self }
+        ContentionFree { rate, node, sending_until: None, receiving: BinaryHeap::new(), sent: None }
     }
 }
 
@@ -333,13 +317,13 @@ impl Mac for ContentionFree {
         Some((Frame { packet: Some(q.packet), from: self.node, to: q.to, bytes: q.bytes, header }, duration))
     }
 
-    fn on_frame(&mut self, now: Instant, slot: u32, _frame: &Frame, duration: Duration, power_w: f64) {
-        self.receiving.push(Reverse((now + duration, slot, power_w >= self.rx_threshold_w)));
+    fn on_frame(&mut self, now: Instant, slot: u32, _frame: &Frame, duration: Duration, _power_w: f64) {
+        self.receiving.push(Reverse((now + duration, slot)));
     }
 
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
         match self.receiving.peek() {
-            Some(Reverse((end, _, _))) if *end <= now => self.receiving.pop().map(|Reverse((_, f, heard))| (f, heard)),
+            Some(Reverse((end, _))) if *end <= now => self.receiving.pop().map(|Reverse((_, f))| (f, true)),
             _ => None,
         }
     }
@@ -351,7 +335,7 @@ impl Mac for ContentionFree {
     fn on_timer(&mut self, _now: Instant) {}
 
     fn poll_at(&self) -> Option<Instant> {
-        let receiving = self.receiving.peek().map(|Reverse((end, _, _))| *end);
+        let receiving = self.receiving.peek().map(|Reverse((end, _))| *end);
         match (self.sending_until, receiving) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -457,16 +441,5 @@ mod tests {
         assert_eq!(mac.poll_received(ms(3)), None);
         assert_eq!(mac.poll_received(ms(4)), Some((40, true)));
         assert_eq!(mac.poll_at(), None);
-    }
-
-    #[test]
-    fn on_a_radio_the_contention_free_mac_hands_up_only_frames_above_its_receive_threshold() {
-        let mut mac = ContentionFree::new(3, Bandwidth::from_bps(8_000_000).unwrap()).with_rx_threshold(1e-9);
-        let frame =
-            Frame { packet: None, from: 1, to: LinkAddress::Broadcast, bytes: 10, header: MacHeader::default() };
-        mac.on_frame(Instant::ZERO, 7, &frame, Duration::from_millis(1), 1e-9);
-        mac.on_frame(Instant::ZERO, 8, &frame, Duration::from_millis(2), 0.99e-9);
-        let ms = |n| Instant::ZERO + Duration::from_millis(n);
-        assert_eq!((mac.poll_received(ms(1)), mac.poll_received(ms(2))), (Some((7, true)), Some((8, false))));
     }
 }

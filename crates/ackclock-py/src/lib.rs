@@ -300,14 +300,13 @@ impl Sim {
         &mut self,
         propagation: &Bound<'_, PyDict>,
         phy: &Bound<'_, PyDict>,
-        rate_bps: u64,
+        mac: &Bound<'_, PyDict>,
         queue_limit: usize,
     ) -> PyResult<u32> {
         let propagation = spec::propagation(propagation).map_err(config_err)?;
         let phy = spec::phy(phy).map_err(config_err)?;
-        let rate = ackclock_core::Bandwidth::from_bps(rate_bps)
-            .ok_or_else(|| config_err(CoreConfigError::invalid("data_rate", rate_bps, "must be greater than zero")))?;
-        self.guarded(|s| s.add_radio(propagation, phy, rate, queue_limit))
+        let mac = spec::dcf(mac).map_err(config_err)?;
+        self.guarded(|s| s.add_radio(propagation, phy, mac, queue_limit))
     }
 
     /// Gives a node a NIC on a radio channel at (x, y, z); returns the NIC.
@@ -588,6 +587,7 @@ impl Sim {
     /// to the end of an existing file instead of replacing it. Returns the
     /// trace's id for `close_trace`.
     #[pyo3(signature = (path, channels = None, variables = true, traced = None, append = false, newtrace = false))]
+    #[allow(clippy::too_many_arguments)] // the Python signature's keywords
     fn trace_ns2(
         &mut self,
         py: Python<'_>,

@@ -6,10 +6,11 @@
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
-    aodv::AodvConfig, dsdv::DsdvConfig, dv::DvConfig, CoDel, CoDelParams, DelayBuffer, DelayBufferParams, Discipline,
-    DropTail, Drr, DrrParams, FqCoDel, FqCoDelParams, HoldingQueue, Jitter, JitterDistribution, Length, LossModel,
-    LossPosition, LossProcess, Periodic, PhyConfig, Pie, PieParams, ProcessorConfig, Propagation, QueueLimit, Red,
-    RedParams, Router, ServiceTime, Sfq, SfqParams, ShadowingParams, StepMark, TwoState,
+    aodv::AodvConfig, dsdv::DsdvConfig, dv::DvConfig, mac80211::DcfConfig, CoDel, CoDelParams, DelayBuffer,
+    DelayBufferParams, Discipline, DropTail, Drr, DrrParams, FqCoDel, FqCoDelParams, HoldingQueue, Jitter,
+    JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, PhyConfig, Pie, PieParams,
+    ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams, ShadowingParams,
+    StepMark, TwoState,
 };
 use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
 use ackclock_tcp::cc::Flavour;
@@ -875,6 +876,39 @@ pub fn phy(dict: &Bound<'_, PyDict>) -> Result<PhyConfig, ConfigError> {
         capture_threshold: number("capture_threshold", d.capture_threshold)?,
         system_loss: number("system_loss", d.system_loss)?,
         antenna_height_m: number("antenna_height", d.antenna_height_m)?,
+        ..d
+    })
+}
+
+/// A radio's 802.11 MAC: Mac80211.to_native()'s dict.
+pub fn dcf(dict: &Bound<'_, PyDict>) -> Result<DcfConfig, ConfigError> {
+    const KEYS: [&str; 7] = [
+        "data_rate_bps",
+        "basic_rate_bps",
+        "rts_threshold",
+        "short_retry_limit",
+        "long_retry_limit",
+        "cw_min",
+        "cw_max",
+    ];
+    let s = Spec::new(dict, "mac", &KEYS)?;
+    let d = DcfConfig::default();
+    let rate = |key: &str, default: Bandwidth| -> Result<Bandwidth, ConfigError> {
+        match s.optional::<u64>(key, "a whole number of bits per second")? {
+            None => Ok(default),
+            Some(bps) => Bandwidth::from_bps(bps)
+                .ok_or_else(|| ConfigError::invalid(s.field(key), bps, "must be greater than zero")),
+        }
+    };
+    let cw_min = s.count_or("cw_min", d.cw_min, 1)?;
+    Ok(DcfConfig {
+        data_rate: rate("data_rate_bps", d.data_rate)?,
+        basic_rate: rate("basic_rate_bps", d.basic_rate)?,
+        rts_threshold: s.count_or("rts_threshold", d.rts_threshold, 0)?,
+        short_retry_limit: s.count_or("short_retry_limit", d.short_retry_limit, 1)?,
+        long_retry_limit: s.count_or("long_retry_limit", d.long_retry_limit, 1)?,
+        cw_min,
+        cw_max: s.count_or("cw_max", d.cw_max, cw_min)?,
         ..d
     })
 }

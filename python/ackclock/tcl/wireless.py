@@ -567,14 +567,17 @@ class WirelessCommands:
 # --- building ------------------------------------------------------------------------------
 
 
+def endless(world: World) -> bool:
+    """Whether mobile nodes run ad hoc routing, whose timers go on for ever,
+    so that only the script's exit ends a run, as in ns-2."""
+    return any(isinstance(node, MobileNode) for node in world.nodes)
+
+
 def build(world: World, sim: Simulator) -> None:
     """The radios, positions and routing of the script's mobile nodes."""
     import ackclock as ac
 
     mobile = [node for node in world.nodes if isinstance(node, MobileNode)]
-    # Until the radio (issue 16, spec section 3) is merged into this build.
-    if mobile and not hasattr(sim, "radio"):
-        raise TclScriptError("wireless nodes: this build of ackclock has no radio medium yet")
     by_channel: dict[str, list[MobileNode]] = {}
     for node in mobile:
         registry.check_defaults(node)

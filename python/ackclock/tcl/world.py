@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ackclock import _native, specs
 from ackclock.handles import Flow, TcpFlow
 from ackclock.simulator import Simulator
-from ackclock.tcl import registry
+from ackclock.tcl import registry, wireless
 from ackclock.tcl.agents import Agent, FullTcp, TcpAgent, TcpSink, UdpAgent
 from ackclock.tcl.dynamics import Dynamics
 from ackclock.tcl.errors import TclScriptError
@@ -397,8 +397,9 @@ class World:
         no event is left or the script halts it."""
         sim = self.built()
         self.flush_script_channels()
-        # The core wants an end for DV's endless updates; ns-2 has none.
-        sim.run(until=FOREVER_S if self.dynamics.endless() else None)
+        # The core wants an end for routing's endless updates; ns-2 has none.
+        endless = self.dynamics.endless() or wireless.endless(self)
+        sim.run(until=FOREVER_S if endless else None)
 
     def halt(self) -> None:
         if self.sim is not None:

@@ -3,18 +3,18 @@
 
 use super::{Event, Simulation};
 use crate::error::ConfigError;
-use ackclock_core::{Bandwidth, Instant};
+use ackclock_core::Instant;
+use ackclock_net::mac80211::{Dcf, DcfConfig};
 use ackclock_net::{
-    ContentionFree, Interface, MacModel, MediumId, MediumModel, NicId, NodeId, PhyConfig, Position, Propagation, Radio,
+    Interface, MacModel, MediumId, MediumModel, NicId, NodeId, PhyConfig, Position, Propagation, Radio,
 };
 
 /// How NICs on a radio channel are made.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RadioSetup {
     pub medium: MediumId,
-    /// The MAC's data rate (a contention-free MAC until 802.11's is in).
-    pub rate: Bandwidth,
-    pub rx_threshold_w: f64,
+    /// Every NIC's 802.11 MAC, with the PHY's thresholds.
+    pub mac: DcfConfig,
     pub queue_limit: usize,
 }
 
@@ -30,13 +30,14 @@ pub(super) struct Move {
 impl Simulation {
     /// A radio channel: frames reach the NICs on it with the power
     /// `propagation` gives for the distance, after distance / c, unless
-    /// below the carrier-sense threshold. Its NICs send at `rate` and
-    /// queue at most `queue_limit` packets.
+    /// below the carrier-sense threshold. Its NICs run the 802.11 MAC `mac`
+    /// (with the PHY's receive and capture thresholds) and queue at most
+    /// `queue_limit` packets.
     pub fn add_radio(
         &mut self,
         propagation: Propagation,
         phy: PhyConfig,
-        rate: Bandwidth,
+        mac: DcfConfig,
         queue_limit: usize,
     ) -> Result<MediumId, ConfigError> {
         check_phy(&phy)?;
@@ -47,7 +48,8 @@ impl Simulation {
         let medium = self.media.len() as MediumId;
         let rng = self.streams.stream(&format!("radio/{medium}"));
         self.media.push(MediumModel::Radio(Radio::new(propagation, phy, rng)));
-        self.radios.push(RadioSetup { medium, rate, rx_threshold_w: phy.rx_threshold_w, queue_limit });
+        let mac = DcfConfig { rx_threshold_w: phy.rx_threshold_w, capture_ratio: phy.capture_threshold, ..mac };
+        self.radios.push(RadioSetup { medium, mac, queue_limit });
         Ok(medium)
     }
 
@@ -64,8 +66,8 @@ impl Simulation {
             let name = self.nodes[node as usize].name.clone();
             return Err(ConfigError::invalid("node", name, "already has a radio NIC"));
         }
-        let mac =
-            MacModel::ContentionFree(ContentionFree::new(node, setup.rate).with_rx_threshold(setup.rx_threshold_w));
+        let rng = self.streams.stream(&format!("802.11/{}", self.nodes[node as usize].name));
+        let mac = MacModel::Dcf(Box::new(Dcf::new(node, setup.mac, rng)));
         let nic = self.add_nic(node, medium, mac, setup.queue_limit);
         let now = self.now();
         self.radio_of(nic).set_position(nic, now, at);
