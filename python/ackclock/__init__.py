@@ -55,7 +55,14 @@ from ackclock.specs import (
 )
 from ackclock.tcp_specs import Bulk, Manual, RequestResponse, TcpParams, Telnet, congestion_controls
 from ackclock.units import bandwidth_bps, duration_ps, size_bytes
-from ackclock.wireless import FreeSpace, Mac80211, Shadowing, TwoRayGround, WirelessPhy
+from ackclock.wireless import (
+    FreeSpace,
+    Mac80211,
+    RadioTrace,
+    Shadowing,
+    TwoRayGround,
+    WirelessPhy,
+)
 
 __all__ = [
     "AODV",
@@ -97,6 +104,7 @@ __all__ = [
     "NodeResult",
     "Processing",
     "Radio",
+    "RadioTrace",
     "RadioNic",
     "RequestResponse",
     "RunResult",

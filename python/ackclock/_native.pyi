@@ -783,12 +783,12 @@ class Sim:
         variables: bool = True,
         traced: list[tuple[int, int, str]] | None = None,
         append: bool = False,
-        newtrace: bool = False,
+        radio: tuple[bool, bool, bool] | None = None,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
-        ones, wireless nodes' records in ns-2's old wireless layout (or the
-        tagged one with `newtrace`, ns-2's use-newtrace), and (with
-        variables) ns-2 variable records of every TCP sender:
+        ones; with `radio` (newtrace, agent, router), radio nodes' records in
+        ns-2's wireless layouts; and (with variables) ns-2 variable records
+        of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
         `traced` (node, port, variable) triples instead select variables of the
         senders at those addresses, like ns-2's tracevar. Each flow's initial

@@ -740,12 +740,14 @@ class Simulator:
         path: str | os.PathLike[str],
         variables: bool = True,
         traced: list[tuple[Node, int, str]] | None = None,
+        radio: wireless.RadioTrace | None = None,
     ) -> None:
         """ns-2's `trace-all`: + - r d records of every link direction, and (with
         `variables`) cwnd_, ssthresh_, ack_, maxseq_, rtt_ and srtt_ of every TCP
         sender, in ns-2's trace format. `traced` instead names (node, port,
-        variable) of the senders to trace, like ns-2's `tracevar`."""
-        self.trace_ns2(path, None, variables, traced)
+        variable) of the senders to trace, like ns-2's `tracevar`. Radio nodes'
+        records are in it as `radio` says (default `RadioTrace()`)."""
+        self.trace_ns2(path, None, variables, traced, radio=radio or wireless.RadioTrace())
 
     def trace_queue(self, src: Node, dst: Node, path: str | os.PathLike[str]) -> None:
         """ns-2's `trace-queue`: the records of the src->dst link direction only."""
@@ -758,14 +760,13 @@ class Simulator:
         variables: bool = True,
         traced: list[tuple[Node, int, str]] | None = None,
         append: bool = False,
-        newtrace: bool = False,
+        radio: wireless.RadioTrace | None = None,
     ) -> int:
         """One ns-2 trace file: the records of `links` (every link when None)
-        and the variable records that `variables` or `traced` select, and
-        wireless nodes' packet events in ns-2's old wireless layout, or the
-        tagged one with `newtrace` (ns-2's `use-newtrace`). With `append`,
-        records go after what the file holds. Returns an id for
-        `close_trace`."""
+        and the variable records that `variables` or `traced` select, and,
+        with `radio`, radio nodes' packet events in ns-2's wireless layouts
+        (docs/wireless.md). With `append`, records go after what the file
+        holds. Returns an id for `close_trace`."""
         channels = None if links is None else [self._own_link(link, "links").id for link in links]
         selected = None
         if traced is not None:
@@ -775,11 +776,11 @@ class Simulator:
             ]
         variables = checks.flag(variables, "variables")
         append = checks.flag(append, "append")
-        newtrace = checks.flag(newtrace, "newtrace")
+        radio_spec = None if radio is None else wireless.radio_trace_spec(radio, "radio")
         return self._open_trace(
             path,
             lambda file: self._native.trace_ns2(
-                file, channels, variables, selected, append, newtrace
+                file, channels, variables, selected, append, radio_spec
             ),
             append,
         )

@@ -147,6 +147,29 @@ class Mac80211(Spec):
         }
 
 
+@dataclass(frozen=True)
+class RadioTrace:
+    """What an ns-2 trace shows of radio nodes: ns-2's old wireless layout or
+    the tagged one (`newtrace`, ns-2's `use-newtrace`), and whether the
+    agents' (AGT) and the routing layer's (RTR) sends and receives are in it
+    (ns-2's node-config `-agentTrace` and `-routerTrace`); drops always are.
+    Records of the MAC layer (`-macTrace`) are not written."""
+
+    newtrace: bool = False
+    agent: bool = True
+    router: bool = True
+
+
+def radio_trace_spec(value: Any, parameter: str) -> tuple[bool, bool, bool]:
+    if not isinstance(value, RadioTrace):
+        raise _not_a(value, parameter, "a RadioTrace", "ackclock.RadioTrace(...)")
+    return (
+        checks.flag(value.newtrace, "newtrace"),
+        checks.flag(value.agent, "agent"),
+        checks.flag(value.router, "router"),
+    )
+
+
 def checked(value: Any, kind: type[Spec], parameter: str, use: str) -> Any:
     """`value`'s native dict, if it is a `kind`."""
     if not isinstance(value, kind):

@@ -17,7 +17,7 @@ use ackclock_sim::{
 };
 use ackclock_tcp::Reader;
 use ackclock_trace::file::{FileError, OutputFile};
-use ackclock_trace::ns2_wireless::WirelessFormat;
+use ackclock_trace::ns2_wireless::{WirelessFormat, WirelessTrace};
 use ackclock_trace::pcap::PcapWriter;
 use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
 use ackclock_trace::view::{self, IndexError, ViewSink};
@@ -586,7 +586,7 @@ impl Sim {
     /// (node, port, name) of the senders at those addresses. `append` adds
     /// to the end of an existing file instead of replacing it. Returns the
     /// trace's id for `close_trace`.
-    #[pyo3(signature = (path, channels = None, variables = true, traced = None, append = false, newtrace = false))]
+    #[pyo3(signature = (path, channels = None, variables = true, traced = None, append = false, radio = None))]
     #[allow(clippy::too_many_arguments)] // the Python signature's keywords
     fn trace_ns2(
         &mut self,
@@ -596,9 +596,12 @@ impl Sim {
         variables: bool,
         traced: Option<Vec<(u32, u16, String)>>,
         append: bool,
-        newtrace: bool,
+        radio: Option<(bool, bool, bool)>,
     ) -> PyResult<SinkId> {
-        let wireless = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
+        let wireless = radio.map(|(newtrace, agent, router)| {
+            let format = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
+            WirelessTrace { format, agent, router }
+        });
         let vars = match (traced, variables) {
             (Some(list), _) => {
                 TracedVars::Only(list.into_iter().map(|(node, port, name)| ((node, port), name)).collect())

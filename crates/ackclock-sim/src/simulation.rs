@@ -4,6 +4,9 @@ mod medium;
 mod network;
 mod processor;
 mod wireless;
+mod wireless_trace;
+
+use wireless_trace::{next_hop, RadioEvent};
 
 use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
@@ -20,7 +23,9 @@ use ackclock_net::{
     QueueEvent, Reception, SendOutcome, Transport, UdpHeader, BROADCAST, CONTROL_FLOW,
 };
 use ackclock_tcp::{Endpoint, State};
-use ackclock_trace::{FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue};
+use ackclock_trace::{
+    FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue, WirelessEvent, WirelessLayer,
+};
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
 use std::collections::HashMap;
@@ -139,6 +144,9 @@ pub struct Simulation {
     receptions: Vec<Reception>,
     /// How each radio channel's NICs are made.
     radios: Vec<wireless::RadioSetup>,
+    /// The MAC header of the frame a radio node received last, for the
+    /// trace record of its forwarding (ns-2 prints it).
+    last_rx_mac: ackclock_trace::MacFields,
     /// Scheduled moves of radio NICs.
     moves: Vec<wireless::Move>,
     /// Whether some node has a processor: one test per packet when none has.
@@ -189,6 +197,7 @@ impl Simulation {
             free_frames: Vec::new(),
             receptions: Vec::new(),
             radios: Vec::new(),
+            last_rx_mac: ackclock_trace::MacFields::default(),
             moves: Vec::new(),
             processors: false,
             flows: Vec::new(),
@@ -673,7 +682,11 @@ impl Simulation {
         // broadcast has none.
         match via {
             NextHop::Link(ch) => self.send_on_channel(now, ch, id),
-            NextHop::Nic { nic, neighbor } => self.send_on_nic(now, nic, link_address(neighbor), id),
+            NextHop::Nic { nic, neighbor } => {
+                let sent = RadioEvent::above_mac(WirelessEvent::Send, WirelessLayer::Router, next_hop(neighbor));
+                self.trace_radio(now, node, id, sent);
+                self.send_on_nic(now, nic, link_address(neighbor), id)
+            }
         }
     }
 

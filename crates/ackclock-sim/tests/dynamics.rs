@@ -6,7 +6,6 @@ use ackclock_net::{ChannelId, Discipline, NextHop, NodeId, Router};
 use ackclock_sim::{
     ConfigError, FailureModel, FlowLabel, LinkChange, RouteChange, Simulation, SizeModel, Traffic, UdpSourceConfig,
 };
-use ackclock_trace::ns2_wireless::WirelessFormat;
 use ackclock_trace::tracer::{Sink, TracedVars};
 use common::Shared;
 
@@ -72,7 +71,7 @@ fn a_link_going_down_drops_its_queue_and_wire_as_ns2_does() {
         out: Box::new(out.clone()),
         channels: None,
         vars: TracedVars::None,
-        wireless: WirelessFormat::Old,
+        wireless: None,
     });
     // ns-2's `finish` at 0.3 s runs before the packet due then.
     sim.run(Some(Instant::from_ps(at_ms(300).as_ps() - 1))).unwrap();
@@ -241,7 +240,7 @@ fn a_rate_change_moves_the_traced_departures_of_waiting_packets() {
         out: Box::new(out.clone()),
         channels: None,
         vars: TracedVars::None,
-        wireless: WirelessFormat::Old,
+        wireless: None,
     });
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();
@@ -265,7 +264,7 @@ fn a_deterministic_failure_model_writes_ns2s_link_records() {
         out: Box::new(out.clone()),
         channels: None,
         vars: TracedVars::None,
-        wireless: WirelessFormat::Old,
+        wireless: None,
     });
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();

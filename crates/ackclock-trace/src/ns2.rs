@@ -8,7 +8,7 @@
 
 use crate::record::{FlowView, LinkRecord, PacketRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
-use ackclock_net::{ControlKind, NodeId, Transport, CONTROL_FLOW};
+use ackclock_net::{ControlKind, NodeId, Packet, Transport, CONTROL_FLOW};
 use std::io::{self, Write};
 
 /// Seconds rounded to the microsecond, as ns-2's `%.15g` of a
@@ -78,13 +78,13 @@ pub(crate) struct Ns2Packet {
 
 impl Ns2Packet {
     pub fn new(r: &PacketRecord, view: Option<&FlowView>) -> Self {
-        let (kind, seq) = type_and_seq(r, view);
+        let (kind, seq) = type_and_seq(&r.packet, view);
         let fid = match view {
             Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
             None if r.packet.flow == CONTROL_FLOW => 0,
             None => r.packet.flow,
         };
-        let (sport, dport) = ports(r);
+        let (sport, dport) = ports(&r.packet);
         let p = &r.packet;
         let flags = if r.congestion_action { "---A---" } else { "-------" };
         Ns2Packet { kind, size: p.size, fid, src: (p.ip.src, sport), dst: (p.ip.dst, dport), seq, uid: p.uid, flags }
@@ -92,10 +92,10 @@ impl Ns2Packet {
 }
 
 /// (type name, sequence number) as ns-2 prints them.
-fn type_and_seq(r: &PacketRecord, view: Option<&FlowView>) -> (&'static str, i64) {
-    match (r.packet.transport, view) {
+pub(crate) fn type_and_seq(packet: &Packet, view: Option<&FlowView>) -> (&'static str, i64) {
+    match (packet.transport, view) {
         (Transport::Tcp(seg), Some(&FlowView::Tcp { client, client_iss, server_iss, mss, .. })) => {
-            let from_client = r.packet.ip.src == client;
+            let from_client = packet.ip.src == client;
             let (own_iss, peer_iss) = if from_client { (client_iss, server_iss) } else { (server_iss, client_iss) };
             let mss = i64::from(mss.max(1));
             let carries_data = seg.payload_len > 0 || seg.flags.syn && !seg.flags.ack;
@@ -110,20 +110,20 @@ fn type_and_seq(r: &PacketRecord, view: Option<&FlowView>) -> (&'static str, i64
             }
         }
         (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),
-        (Transport::Udp(_), Some(&FlowView::Udp { type_name, .. })) => (type_name, r.packet.seq as i64),
-        (Transport::Udp(h), _) if r.packet.flow == CONTROL_FLOW => {
+        (Transport::Udp(_), Some(&FlowView::Udp { type_name, .. })) => (type_name, packet.seq as i64),
+        (Transport::Udp(h), _) if packet.flow == CONTROL_FLOW => {
             (ControlKind::from_port(h.dst_port).map_or("udp", ControlKind::ns2_name), -1)
         }
-        (Transport::Udp(_), _) => ("udp", r.packet.seq as i64),
+        (Transport::Udp(_), _) => ("udp", packet.seq as i64),
     }
 }
 
-fn ports(r: &PacketRecord) -> (u16, u16) {
-    match r.packet.transport {
+fn ports(packet: &Packet) -> (u16, u16) {
+    match packet.transport {
         Transport::Tcp(seg) => (seg.src_port, seg.dst_port),
         // ns-2's routing agent is the second attached to its node (after
         // the one for direct routes), so its port is 1.
-        Transport::Udp(_) if r.packet.flow == CONTROL_FLOW => (1, 1),
+        Transport::Udp(_) if packet.flow == CONTROL_FLOW => (1, 1),
         Transport::Udp(h) => (h.src_port, h.dst_port),
     }
 }

@@ -10,8 +10,10 @@
 //! The record carries the values as ns-2 holds them (its `-1` broadcast
 //! address, its `-2` unset next hop); this module only lays them out.
 
-use crate::record::{AodvFields, Application, MovementRecord, WirelessEvent, WirelessRecord};
+use crate::ns2::type_and_seq;
+use crate::record::{AodvFields, FlowView, MovementRecord, WirelessEvent, WirelessLayer, WirelessRecord};
 use ackclock_core::Instant;
+use ackclock_net::{Transport, BROADCAST, CONTROL_FLOW};
 use std::io::{self, Write};
 
 /// Which of the two layouts.
@@ -19,6 +21,27 @@ use std::io::{self, Write};
 pub enum WirelessFormat {
     Old,
     New,
+}
+
+/// What an ns-2 trace shows of radio nodes: the layout, and whether the
+/// agents' and the routing layer's sends and receives are in it (ns-2's
+/// `-agentTrace` and `-routerTrace`); drops are always.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WirelessTrace {
+    pub format: WirelessFormat,
+    pub agent: bool,
+    pub router: bool,
+}
+
+impl WirelessTrace {
+    pub fn wants(&self, r: &WirelessRecord) -> bool {
+        r.event == WirelessEvent::Drop
+            || match r.layer {
+                WirelessLayer::Agent => self.agent,
+                WirelessLayer::Router => self.router,
+                WirelessLayer::Mac | WirelessLayer::Ifq => false,
+            }
+    }
 }
 
 /// `%.9f` of the time in seconds (rounded to the nanosecond).
@@ -42,60 +65,116 @@ fn hex(x: i64) -> String {
     format!("{:x}", x as i32 as u32)
 }
 
-pub fn write_record(out: &mut dyn Write, r: &WirelessRecord, format: WirelessFormat) -> io::Result<()> {
+/// The IP and application fields both layouts print.
+struct Fields {
+    kind: &'static str,
+    seq: i64,
+    fid: u32,
+    src: (i64, u16),
+    dst: (i64, u16),
+    ttl: u8,
+    app: App,
+}
+
+enum App {
+    /// A UDP flow's packet (ns-2's cbr and the like): its sequence number.
+    Udp,
+    Tcp,
+    Aodv(AodvFields),
+    /// A routing message ns-2 prints no fields of.
+    Opaque,
+}
+
+/// ns-2's routing agents listen on port 255 (`RT_PORT`).
+const ROUTING_PORT: u16 = 255;
+
+fn fields(r: &WirelessRecord, view: Option<&FlowView>) -> Fields {
+    let p = &r.packet;
+    let (kind, seq) = type_and_seq(p, view);
+    let control = p.flow == CONTROL_FLOW;
+    let (sport, dport) = match p.transport {
+        _ if control => (ROUTING_PORT, ROUTING_PORT),
+        Transport::Tcp(seg) => (seg.src_port, seg.dst_port),
+        Transport::Udp(h) => (h.src_port, h.dst_port),
+    };
+    let fid = match view {
+        Some(FlowView::Tcp { fid, .. }) | Some(FlowView::Udp { fid, .. }) => *fid,
+        None => 0,
+    };
+    let dst = if p.ip.dst == BROADCAST { -1 } else { i64::from(p.ip.dst) };
+    let app = match (r.aodv, p.transport) {
+        (Some(a), _) => App::Aodv(a),
+        _ if control => App::Opaque,
+        (None, Transport::Tcp(_)) => App::Tcp,
+        (None, Transport::Udp(_)) => App::Udp,
+    };
+    Fields { kind, seq, fid, src: (i64::from(p.ip.src), sport), dst: (dst, dport), ttl: p.ip.ttl, app }
+}
+
+pub fn write_record(
+    out: &mut dyn Write,
+    r: &WirelessRecord,
+    view: Option<&FlowView>,
+    format: WirelessFormat,
+) -> io::Result<()> {
+    let f = fields(r, view);
     match format {
-        WirelessFormat::Old => write_old(out, r),
-        WirelessFormat::New => write_new(out, r),
+        WirelessFormat::Old => write_old(out, r, &f),
+        WirelessFormat::New => write_new(out, r, &f),
     }
 }
 
-fn write_old(out: &mut dyn Write, r: &WirelessRecord) -> io::Result<()> {
+fn write_old(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<()> {
     write!(out, "{} ", op(r.event, WirelessFormat::Old))?;
     write_secs9(out, r.time)?;
     let m = &r.mac;
+    let uid = if matches!(f.app, App::Udp | App::Tcp) { r.packet.uid } else { 0 };
     write!(
         out,
-        " _{}_ {:>3} {:>4} {} {} {} [{} {} {} {}] ",
+        " _{}_ {:>3} {:>4} {uid} {} {} [{} {} {} {}] ------- [{}:{} {}:{} {} {}] ",
         r.node,
         r.layer.name(),
         r.reason,
-        r.uid,
-        r.kind,
-        r.size,
+        f.kind,
+        r.packet.size,
         hex(m.duration_us),
         hex(m.dst),
         hex(m.src),
-        hex(m.ether_type)
+        hex(m.ether_type),
+        f.src.0,
+        f.src.1,
+        f.dst.0,
+        f.dst.1,
+        f.ttl,
+        r.next_hop.max(0)
     )?;
-    let Some(ip) = &r.ip else { return writeln!(out) };
-    write!(out, "------- [{}:{} {}:{} {} {}] ", ip.src, ip.src_port, ip.dst, ip.dst_port, ip.ttl, r.next_hop.max(0))?;
-    match &r.app {
-        Application::Cbr { seq, forwards } => writeln!(out, "[{seq}] {forwards} 0"),
-        Application::Tcp { seq, ack, forwards } => writeln!(out, "[{seq} {ack}] {forwards} 0"),
-        Application::Aodv(a) => match a {
-            AodvFields::Request { hops, id, dst, dst_seq, src, src_seq } => {
-                writeln!(out, "[0x2 {hops} {id} [{dst} {dst_seq}] [{src} {src_seq}]] (REQUEST)")
-            }
-            AodvFields::Reply { hops, dst, dst_seq, lifetime } => {
-                writeln!(out, "[0x4 {hops} [{dst} {dst_seq}] {lifetime:.6}] (REPLY)")
-            }
-            AodvFields::Error { count, dst, dst_seq } => {
-                writeln!(out, "[0x8 {count} [{dst} {dst_seq}] 0.000000] (ERROR)")
-            }
-        },
-        Application::Other => writeln!(out),
+    let fw = r.forwards;
+    match &f.app {
+        App::Udp => writeln!(out, "[{}] {fw} 0", f.seq),
+        App::Tcp => writeln!(out, "[{} 0] {fw} 0", f.seq),
+        App::Aodv(AodvFields::Request { hops, id, dst, dst_seq, src, src_seq }) => {
+            writeln!(out, "[0x2 {hops} {id} [{dst} {dst_seq}] [{src} {src_seq}]] (REQUEST)")
+        }
+        App::Aodv(AodvFields::Reply { hops, dst, dst_seq, lifetime }) => {
+            writeln!(out, "[0x4 {hops} [{dst} {dst_seq}] {lifetime:.6}] (REPLY)")
+        }
+        App::Aodv(AodvFields::Error { count, dst, dst_seq }) => {
+            writeln!(out, "[0x8 {count} [{dst} {dst_seq}] 0.000000] (ERROR)")
+        }
+        App::Opaque => writeln!(out),
     }
 }
 
-fn write_new(out: &mut dyn Write, r: &WirelessRecord) -> io::Result<()> {
+fn write_new(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<()> {
     write!(out, "{} -t ", op(r.event, WirelessFormat::New))?;
     write_secs9(out, r.time)?;
     let (x, y, z) = r.position;
     let m = &r.mac;
+    let uid = if matches!(f.app, App::Udp | App::Tcp) { r.packet.uid } else { 0 };
     write!(
         out,
         " -Hs {node} -Hd {} -Ni {node} -Nx {x:.2} -Ny {y:.2} -Nz {z:.2} -Ne -1.000000 -Nl {:>3} -Nw {} \
-         -Ma {} -Md {} -Ms {} -Mt {} ",
+         -Ma {} -Md {} -Ms {} -Mt {} -Is {}.{} -Id {}.{} -It {} -Il {} -If {} -Ii {uid} -Iv {} ",
         r.next_hop,
         r.layer.name(),
         r.reason,
@@ -103,35 +182,36 @@ fn write_new(out: &mut dyn Write, r: &WirelessRecord) -> io::Result<()> {
         hex(m.dst),
         hex(m.src),
         hex(m.ether_type),
+        f.src.0,
+        f.src.1,
+        f.dst.0,
+        f.dst.1,
+        f.kind,
+        r.packet.size,
+        f.fid,
+        f.ttl,
         node = r.node,
     )?;
-    let Some(ip) = &r.ip else { return writeln!(out) };
-    write!(
-        out,
-        "-Is {}.{} -Id {}.{} -It {} -Il {} -If {} -Ii {} -Iv {} ",
-        ip.src, ip.src_port, ip.dst, ip.dst_port, r.kind, r.size, ip.flow, r.uid, ip.ttl
-    )?;
-    match &r.app {
-        Application::Cbr { seq, forwards } => writeln!(out, "-Pn cbr -Pi {seq} -Pf {forwards} -Po 0 "),
-        Application::Tcp { seq, ack, forwards } => writeln!(out, "-Pn tcp -Ps {seq} -Pa {ack} -Pf {forwards} -Po 0 "),
-        Application::Aodv(a) => match a {
-            AodvFields::Request { hops, id, dst, dst_seq, src, src_seq } => writeln!(
-                out,
-                "-P aodv -Pt 0x2 -Ph {hops} -Pb {id} -Pd {dst} -Pds {dst_seq} -Ps {src} -Pss {src_seq} -Pc REQUEST "
-            ),
-            AodvFields::Reply { hops, dst, dst_seq, lifetime } => {
-                writeln!(out, "-P aodv -Pt 0x4 -Ph {hops} -Pd {dst} -Pds {dst_seq} -Pl {lifetime:.6} -Pc REPLY ")
-            }
-            AodvFields::Error { count, dst, dst_seq } => {
-                writeln!(out, "-P aodv -Pt 0x8 -Ph {count} -Pd {dst} -Pds {dst_seq} -Pl 0.000000 -Pc ERROR ")
-            }
-        },
-        Application::Other => writeln!(out),
+    let fw = r.forwards;
+    match &f.app {
+        App::Udp => writeln!(out, "-Pn {} -Pi {} -Pf {fw} -Po 0 ", f.kind, f.seq),
+        App::Tcp => writeln!(out, "-Pn tcp -Ps {} -Pa 0 -Pf {fw} -Po 0 ", f.seq),
+        App::Aodv(AodvFields::Request { hops, id, dst, dst_seq, src, src_seq }) => writeln!(
+            out,
+            "-P aodv -Pt 0x2 -Ph {hops} -Pb {id} -Pd {dst} -Pds {dst_seq} -Ps {src} -Pss {src_seq} -Pc REQUEST "
+        ),
+        App::Aodv(AodvFields::Reply { hops, dst, dst_seq, lifetime }) => {
+            writeln!(out, "-P aodv -Pt 0x4 -Ph {hops} -Pd {dst} -Pds {dst_seq} -Pl {lifetime:.6} -Pc REPLY ")
+        }
+        App::Aodv(AodvFields::Error { count, dst, dst_seq }) => {
+            writeln!(out, "-P aodv -Pt 0x8 -Ph {count} -Pd {dst} -Pds {dst_seq} -Pl 0.000000 -Pc ERROR ")
+        }
+        App::Opaque => writeln!(out),
     }
 }
 
 /// `M 0.00000 5 (0.00, 200.00, 0.00), (800.00, 200.00), 8.01`: a node
-/// starts a straight move (ns-2's setdest), in both formats.
+/// starts a straight move (ns-2's setdest), in both layouts.
 pub fn write_movement(out: &mut dyn Write, m: &MovementRecord) -> io::Result<()> {
     let (x, y, z) = m.from;
     let (tx, ty) = m.to;
@@ -147,21 +227,33 @@ pub fn write_movement(out: &mut dyn Write, m: &MovementRecord) -> io::Result<()>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{IpFields, MacFields, WirelessLayer};
+    use crate::record::{MacFields, WirelessLayer};
+    use ackclock_net::{Ecn, Ipv4Header, Packet, UdpHeader};
 
     fn secs(s: f64) -> Instant {
         Instant::from_ps((s * 1e12).round() as u64)
     }
 
-    fn line(r: &WirelessRecord, format: WirelessFormat) -> String {
+    fn line(r: &WirelessRecord, view: Option<&FlowView>, format: WirelessFormat) -> String {
         let mut out = Vec::new();
-        write_record(&mut out, r, format).unwrap();
+        write_record(&mut out, r, view, format).unwrap();
         String::from_utf8(out).unwrap()
     }
+
+    const CBR: FlowView = FlowView::Udp { type_name: "cbr", fid: 0 };
 
     /// ns-2 2.35 on the chapter's wireless.tcl: the second CBR packet as its
     /// agent sends it.
     fn cbr_sent() -> WirelessRecord {
+        let packet = Packet {
+            uid: 1,
+            ip: Ipv4Header { src: 0, dst: 5, ttl: 32, ecn: Ecn::NotEct },
+            transport: Transport::Udp(UdpHeader { src_port: 0, dst_port: 0 }),
+            size: 512,
+            flow: 0,
+            seq: 1,
+            created: Instant::ZERO,
+        };
         WirelessRecord {
             time: secs(0.02048),
             event: WirelessEvent::Send,
@@ -169,13 +261,11 @@ mod tests {
             position: (0.0, 50.0, 0.0),
             layer: WirelessLayer::Agent,
             reason: "---",
-            uid: 1,
-            kind: "cbr",
-            size: 512,
-            mac: MacFields::default(),
+            packet,
             next_hop: -2,
-            ip: Some(IpFields { src: 0, src_port: 0, dst: 5, dst_port: 0, ttl: 32, flow: 0 }),
-            app: Application::Cbr { seq: 1, forwards: 0 },
+            mac: MacFields::default(),
+            forwards: 0,
+            aodv: None,
         }
     }
 
@@ -183,14 +273,14 @@ mod tests {
     // (`ns wireless.tcl`, with and without `$ns use-newtrace`).
 
     #[test]
-    fn an_agent_send_prints_as_ns2_in_both_formats() {
+    fn an_agent_send_prints_as_ns2_in_both_layouts() {
         let r = cbr_sent();
         assert_eq!(
-            line(&r, WirelessFormat::Old),
+            line(&r, Some(&CBR), WirelessFormat::Old),
             "s 0.020480000 _0_ AGT  --- 1 cbr 512 [0 0 0 0] ------- [0:0 5:0 32 0] [1] 0 0\n"
         );
         assert_eq!(
-            line(&r, WirelessFormat::New),
+            line(&r, Some(&CBR), WirelessFormat::New),
             "s -t 0.020480000 -Hs 0 -Hd -2 -Ni 0 -Nx 0.00 -Ny 50.00 -Nz 0.00 -Ne -1.000000 -Nl AGT -Nw --- \
              -Ma 0 -Md 0 -Ms 0 -Mt 0 -Is 0.0 -Id 5.0 -It cbr -Il 512 -If 0 -Ii 1 -Iv 32 -Pn cbr -Pi 1 -Pf 0 -Po 0 \n"
         );
@@ -198,29 +288,38 @@ mod tests {
 
     #[test]
     fn a_callback_drop_carries_the_mac_header_and_the_reason() {
-        let r = WirelessRecord {
+        let mut r = WirelessRecord {
             time: secs(25.014212333),
             event: WirelessEvent::Drop,
             layer: WirelessLayer::Router,
             reason: "CBK",
-            uid: 1219,
-            size: 532,
             mac: MacFields { duration_us: 0x13a, dst: 5, src: 0, ether_type: 0x800 },
             next_hop: 5,
-            ip: Some(IpFields { src: 0, src_port: 0, dst: 5, dst_port: 0, ttl: 30, flow: 0 }),
-            app: Application::Cbr { seq: 1219, forwards: 0 },
             ..cbr_sent()
         };
+        (r.packet.uid, r.packet.seq, r.packet.size, r.packet.ip.ttl) = (1219, 1219, 532, 30);
         assert_eq!(
-            line(&r, WirelessFormat::Old),
+            line(&r, Some(&CBR), WirelessFormat::Old),
             "D 25.014212333 _0_ RTR  CBK 1219 cbr 532 [13a 5 0 800] ------- [0:0 5:0 30 5] [1219] 0 0\n"
         );
         assert_eq!(
-            line(&r, WirelessFormat::New),
+            line(&r, Some(&CBR), WirelessFormat::New),
             "d -t 25.014212333 -Hs 0 -Hd 5 -Ni 0 -Nx 0.00 -Ny 50.00 -Nz 0.00 -Ne -1.000000 -Nl RTR -Nw CBK \
              -Ma 13a -Md 5 -Ms 0 -Mt 800 -Is 0.0 -Id 5.0 -It cbr -Il 532 -If 0 -Ii 1219 -Iv 30 \
              -Pn cbr -Pi 1219 -Pf 0 -Po 0 \n"
         );
+    }
+
+    fn aodv_packet(src: u32, dst: u32, size: u32, ttl: u8) -> Packet {
+        Packet {
+            uid: 77,
+            ip: Ipv4Header { src, dst, ttl, ecn: Ecn::NotEct },
+            transport: Transport::Udp(UdpHeader { src_port: 654, dst_port: 654 }),
+            size,
+            flow: CONTROL_FLOW,
+            seq: 0,
+            created: Instant::ZERO,
+        }
     }
 
     #[test]
@@ -231,49 +330,44 @@ mod tests {
             node: 5,
             position: (0.01, 200.0, 0.0),
             layer: WirelessLayer::Router,
-            uid: 0,
-            kind: "AODV",
-            size: 48,
+            packet: aodv_packet(0, BROADCAST, 48, 30),
             mac: MacFields { duration_us: 0, dst: -1, src: 0, ether_type: 0x800 },
-            ip: Some(IpFields { src: 0, src_port: 255, dst: -1, dst_port: 255, ttl: 30, flow: 0 }),
-            app: Application::Aodv(AodvFields::Request { hops: 1, id: 1, dst: 5, dst_seq: 0, src: 0, src_seq: 4 }),
+            aodv: Some(AodvFields::Request { hops: 1, id: 1, dst: 5, dst_seq: 0, src: 0, src_seq: 4 }),
             ..cbr_sent()
         };
         assert_eq!(
-            line(&request, WirelessFormat::Old),
+            line(&request, None, WirelessFormat::Old),
             "r 0.001408500 _5_ RTR  --- 0 AODV 48 [0 ffffffff 0 800] ------- [0:255 -1:255 30 0] \
              [0x2 1 1 [5 0] [0 4]] (REQUEST)\n"
         );
         assert_eq!(
-            line(&request, WirelessFormat::New),
+            line(&request, None, WirelessFormat::New),
             "r -t 0.001408500 -Hs 5 -Hd -2 -Ni 5 -Nx 0.01 -Ny 200.00 -Nz 0.00 -Ne -1.000000 -Nl RTR -Nw --- \
              -Ma 0 -Md ffffffff -Ms 0 -Mt 800 -Is 0.255 -Id -1.255 -It AODV -Il 48 -If 0 -Ii 0 -Iv 30 \
              -P aodv -Pt 0x2 -Ph 1 -Pb 1 -Pd 5 -Pds 0 -Ps 0 -Pss 4 -Pc REQUEST \n"
         );
         let reply = WirelessRecord {
             event: WirelessEvent::Send,
-            size: 44,
+            packet: aodv_packet(5, 0, 44, 30),
             mac: MacFields::default(),
             next_hop: 0,
-            ip: Some(IpFields { src: 5, src_port: 255, dst: 0, dst_port: 255, ttl: 30, flow: 0 }),
-            app: Application::Aodv(AodvFields::Reply { hops: 1, dst: 5, dst_seq: 4, lifetime: 10.0 }),
+            aodv: Some(AodvFields::Reply { hops: 1, dst: 5, dst_seq: 4, lifetime: 10.0 }),
             ..request
         };
         assert_eq!(
-            line(&reply, WirelessFormat::Old),
+            line(&reply, None, WirelessFormat::Old),
             "s 0.001408500 _5_ RTR  --- 0 AODV 44 [0 0 0 0] ------- [5:255 0:255 30 0] [0x4 1 [5 4] 10.000000] (REPLY)\n"
         );
         let error = WirelessRecord {
             time: secs(25.014212333),
             node: 0,
             position: (0.0, 50.0, 0.0),
-            size: 32,
-            ip: Some(IpFields { src: 0, src_port: 255, dst: -1, dst_port: 255, ttl: 1, flow: 0 }),
-            app: Application::Aodv(AodvFields::Error { count: 1, dst: 5, dst_seq: 0 }),
+            packet: aodv_packet(0, BROADCAST, 32, 1),
+            aodv: Some(AodvFields::Error { count: 1, dst: 5, dst_seq: 0 }),
             ..reply
         };
         assert_eq!(
-            line(&error, WirelessFormat::New),
+            line(&error, None, WirelessFormat::New),
             "s -t 25.014212333 -Hs 0 -Hd 0 -Ni 0 -Nx 0.00 -Ny 50.00 -Nz 0.00 -Ne -1.000000 -Nl RTR -Nw --- \
              -Ma 0 -Md 0 -Ms 0 -Mt 0 -Is 0.255 -Id -1.255 -It AODV -Il 32 -If 0 -Ii 0 -Iv 1 \
              -P aodv -Pt 0x8 -Ph 1 -Pd 5 -Pds 0 -Pl 0.000000 -Pc ERROR \n"
@@ -281,24 +375,13 @@ mod tests {
     }
 
     #[test]
-    fn mac_control_frames_have_no_network_part() {
-        let rts = WirelessRecord {
-            time: secs(0.002667),
-            layer: WirelessLayer::Mac,
-            uid: 0,
-            kind: "RTS",
-            size: 44,
-            mac: MacFields { duration_us: 0x52e, dst: 5, src: 0, ether_type: 0 },
-            ip: None,
-            app: Application::Other,
-            ..cbr_sent()
-        };
-        assert_eq!(line(&rts, WirelessFormat::Old), "s 0.002667000 _0_ MAC  --- 0 RTS 44 [52e 5 0 0] \n");
-        assert_eq!(
-            line(&rts, WirelessFormat::New),
-            "s -t 0.002667000 -Hs 0 -Hd -2 -Ni 0 -Nx 0.00 -Ny 50.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw --- \
-             -Ma 52e -Md 5 -Ms 0 -Mt 0 \n"
-        );
+    fn a_dsdv_update_prints_no_message_fields() {
+        let mut packet = aodv_packet(0, BROADCAST, 32, 32);
+        packet.transport = Transport::Udp(UdpHeader { src_port: 255, dst_port: 255 });
+        let r = WirelessRecord { time: secs(0.003808772), layer: WirelessLayer::Router, packet, ..cbr_sent() };
+        let view = None;
+        let old = line(&r, view, WirelessFormat::Old);
+        assert!(old.ends_with("[0 0 0 0] ------- [0:255 -1:255 32 0] \n"), "{old}");
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub enum WirelessEvent {
     Drop,
 }
 
-/// The 802.11 header fields ns-2 prints (all zero above the MAC): the
+/// The 802.11 header fields ns-2 prints (zero before the MAC): the
 /// duration in microseconds, destination (-1 broadcast), source, ether type.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MacFields {
@@ -109,43 +109,12 @@ pub struct MacFields {
     pub ether_type: i64,
 }
 
-/// The IP header fields ns-2 prints; addresses are node ids, -1 is the
-/// broadcast address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IpFields {
-    pub src: i64,
-    pub src_port: i32,
-    pub dst: i64,
-    pub dst_port: i32,
-    pub ttl: i32,
-    pub flow: u32,
-}
-
 /// An AODV message's fields as ns-2's trace shows them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AodvFields {
     Request { hops: u32, id: u32, dst: u32, dst_seq: u32, src: u32, src_seq: u32 },
     Reply { hops: u32, dst: u32, dst_seq: u32, lifetime: f64 },
     Error { count: u32, dst: u32, dst_seq: u32 },
-}
-
-/// What the trace shows of the packet above IP.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Application {
-    /// A constant-bit-rate packet: its sequence number and how many hops
-    /// forwarded it.
-    Cbr {
-        seq: u64,
-        forwards: u32,
-    },
-    /// A TCP segment as packet numbers.
-    Tcp {
-        seq: i64,
-        ack: i64,
-        forwards: u32,
-    },
-    Aodv(AodvFields),
-    Other,
 }
 
 /// One packet event at one layer of a wireless node.
@@ -157,18 +126,17 @@ pub struct WirelessRecord {
     /// Where the node is, in metres.
     pub position: (f64, f64, f64),
     pub layer: WirelessLayer,
-    /// ns-2's reason for a drop ("CBK", "IFQ", "NRTE", "TTL", "ARP"...), "---" otherwise.
+    /// ns-2's reason for a drop ("CBK", "IFQ", "NRTE"...), "---" otherwise.
     pub reason: &'static str,
-    pub uid: u64,
-    /// ns-2's packet type name ("cbr", "tcp", "AODV", "RTS"...).
-    pub kind: &'static str,
-    pub size: u32,
-    pub mac: MacFields,
-    /// The next hop in the packet's common header (-2 until routing sets it).
+    pub packet: Packet,
+    /// The next hop in the packet's header (ns-2's -2 until routing sets
+    /// it, -1 for a broadcast).
     pub next_hop: i64,
-    /// `None` for MAC control frames.
-    pub ip: Option<IpFields>,
-    pub app: Application,
+    pub mac: MacFields,
+    /// How many nodes forwarded the packet so far.
+    pub forwards: u32,
+    /// The fields of the AODV message the packet carries.
+    pub aodv: Option<AodvFields>,
 }
 
 /// A node starts a straight move (ns-2's setdest).

@@ -3,7 +3,7 @@
 use crate::monitor::{Counts, FlowKey, Monitor};
 use crate::nam;
 use crate::ns2;
-use crate::ns2_wireless::{self, WirelessFormat};
+use crate::ns2_wireless::{self, WirelessTrace};
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
 use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord};
@@ -67,13 +67,13 @@ impl TracedVars {
 
 pub enum Sink {
     /// ns-2 trace lines for the listed channels (all when `None`), plus
-    /// the variable records `vars` selects, and wireless nodes' records in
-    /// the `wireless` layout.
+    /// the variable records `vars` selects, and radio nodes' records as
+    /// `wireless` says (none without).
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
         vars: TracedVars,
-        wireless: WirelessFormat,
+        wireless: Option<WirelessTrace>,
     },
     Tcpdump {
         out: Output,
@@ -112,10 +112,12 @@ impl Sink {
             {
                 ns2::write_link(out, l)
             }
-            (Sink::Ns2 { out, wireless, .. }, TraceRecord::Wireless(w)) => {
-                ns2_wireless::write_record(out, w, *wireless)
+            (Sink::Ns2 { out, wireless: Some(wireless), .. }, TraceRecord::Wireless(w)) if wireless.wants(w) => {
+                ns2_wireless::write_record(out, w, view(w.packet.flow).as_ref(), wireless.format)
             }
-            (Sink::Ns2 { out, .. }, TraceRecord::Movement(m)) => ns2_wireless::write_movement(out, m),
+            (Sink::Ns2 { out, wireless: Some(_), .. }, TraceRecord::Movement(m)) => {
+                ns2_wireless::write_movement(out, m)
+            }
             (Sink::Tcpdump { out, capture }, TraceRecord::Packet(p)) if capture.sees(p) => {
                 tcpdump::write_packet(out, p, view(p.packet.flow).as_ref())
             }

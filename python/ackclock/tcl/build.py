@@ -52,10 +52,17 @@ def _add_traces(world: World, sim: Simulator) -> None:
         node, port = agent.address()
         assert node.handle is not None
         traces.setdefault(channel, ([], []))[1].extend((node.handle, port, v) for v in agent.traced)
+    # trace-all also shows the wireless nodes (ns-2's cmu-trace records).
+    radio = world.wireless.radio_trace() if wireless.endless(world) else None
+    for channel in world.trace_all:
+        traces.setdefault(channel, ([], []))
     for channel, (links, traced) in traces.items():
         path = world.channels.require_writable(channel)
+        shown = radio if channel in world.trace_all else None
         world.trace_ids.setdefault(channel, []).append(
-            sim.trace_ns2(path, links, variables=False, traced=traced or None, append=True)
+            sim.trace_ns2(
+                path, links, variables=False, traced=traced or None, append=True, radio=shown
+            )
         )
     for channel in world.nam.channels:
         path = world.channels.require_writable(channel)

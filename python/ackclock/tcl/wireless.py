@@ -24,6 +24,7 @@ from ackclock.tcl import ns2_units, registry
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.nodes import NodeObject
 from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, parse_bool, real, whole
+from ackclock.wireless import RadioTrace
 
 if TYPE_CHECKING:
     from ackclock.simulator import Simulator
@@ -212,6 +213,8 @@ class NodeConfig:
     propagation: str = ""  # a Propagation object
     channel: str = ""  # a Channel/WirelessChannel object
     topography: str = ""  # a Topography object
+    # -agentTrace and -routerTrace as given (ns-2's defaults: ON and OFF)
+    traced: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass
@@ -221,6 +224,17 @@ class Wireless:
     config: NodeConfig = field(default_factory=NodeConfig)
     # the channel `-channelType` makes, shared by the nodes configured so
     typed_channel: str = ""
+    newtrace: bool = False  # `$ns use-newtrace`
+
+    def radio_trace(self) -> RadioTrace:
+        """What `trace-all` shows of the wireless nodes (as node-config said
+        last, which ns-2 applies to every node made after)."""
+        traced = self.config.traced
+        return RadioTrace(
+            newtrace=self.newtrace,
+            agent=traced.get("agentTrace", True),
+            router=traced.get("routerTrace", False),
+        )
 
     def wireless_nodes(self) -> bool:
         """Whether `$ns node` makes a mobile node (ns-2: an ad hoc routing protocol is set)."""
@@ -300,7 +314,9 @@ def _configure(world: World, name: str, value: str) -> None:
             raise TclScriptError(
                 f"node-config -addressType {value}: use flat, def, expanded or hierarchical"
             )
-    else:  # the trace options, toraDebug
+    elif name in ("agentTrace", "routerTrace"):
+        config.traced[name] = parse_bool(value, f"node-config -{name}")
+    else:  # the other trace options, toraDebug
         parse_bool(value, f"node-config -{name}")
 
 
@@ -560,8 +576,9 @@ class WirelessCommands:
         real(size, "initial_node_pos size")
 
     def cmd_use_newtrace(self) -> None:
-        """ns-2's tagged format for wireless records; ackclock's core writes its
-        own trace records whatever the choice."""
+        """ns-2's tagged layout for wireless records."""
+        self.world.unbuilt("use-newtrace")
+        self.world.wireless.newtrace = True
 
 
 # --- building ------------------------------------------------------------------------------

@@ -81,6 +81,12 @@ impl Router {
         }
     }
 
+    /// Whether the node adds a 20-byte IP header to the packets it sends
+    /// (ns-2's ad hoc routing agents do; its agents' sizes leave it out).
+    pub fn adds_ip_header(&self) -> bool {
+        matches!(self, Router::Aodv(_) | Router::Dsdv(_))
+    }
+
     /// Whether the routes come from the whole topology rather than from
     /// messages.
     pub fn is_central(&self) -> bool {

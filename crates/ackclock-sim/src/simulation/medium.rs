@@ -1,14 +1,17 @@
 //! Interfaces on shared media: NICs queue packets, their MACs decide when
 //! to send, and the medium hands each frame to the NICs that hear it.
 
+use super::wireless_trace::{mac_fields, next_hop, RadioEvent, NO_NEXT_HOP};
 use super::{Event, FrameInFlight, Simulation};
 use crate::error::ConfigError;
 use crate::report::NicReport;
 use ackclock_core::{Bandwidth, Duration, Instant};
+use ackclock_net::packet::IPV4_HEADER_BYTES;
 use ackclock_net::{
     ContentionFree, Frame, Interface, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel,
     NextHop, Nic, NicId, NicStats, NodeId, PacketId, Queued, RoutingProtocol, BROADCAST, CONTROL_FLOW,
 };
+use ackclock_trace::{WirelessEvent, WirelessLayer};
 
 impl Simulation {
     /// A LAN segment joining `nodes`, each through a new NIC: every frame
@@ -91,6 +94,8 @@ impl Simulation {
         let frame = Queued { packet: id, bytes, to };
         if !(if first { n.queue.push_front(frame) } else { n.queue.push(frame) }) {
             n.stats.queue_drops += 1;
+            let node = n.node;
+            self.trace_radio(now, node, id, RadioEvent::drop(WirelessLayer::Ifq, "---", node, to));
             self.drop_packet(id, None);
             return;
         }
@@ -98,7 +103,8 @@ impl Simulation {
     }
 
     /// Sends or forwards a packet from `node` over a NIC; the node's
-    /// routing protocol, if it runs one, hears of data packets.
+    /// routing protocol, if it runs one, hears of data packets, and an ad hoc
+    /// one adds the IP header to the node's own packets.
     #[cold]
     #[inline(never)]
     pub(super) fn forward_on_nic(&mut self, now: Instant, node: NodeId, nic: NicId, neighbor: NodeId, id: PacketId) {
@@ -109,6 +115,20 @@ impl Simulation {
                 protocol.on_data(now, src, dst, NextHop::Nic { nic, neighbor });
             }
         }
+        let event = if self.packets[id].ip.src == node {
+            self.trace_radio_origin(now, node, id);
+            if self.nodes[node as usize].router.adds_ip_header() {
+                self.packets[id].size += IPV4_HEADER_BYTES;
+            }
+            RadioEvent::above_mac(WirelessEvent::Send, WirelessLayer::Router, next_hop(neighbor))
+        } else {
+            let mac = self.last_rx_mac;
+            RadioEvent {
+                mac,
+                ..RadioEvent::above_mac(WirelessEvent::Forward, WirelessLayer::Router, next_hop(neighbor))
+            }
+        };
+        self.trace_radio(now, node, id, event);
         self.send_on_nic(now, nic, LinkAddress::Node(neighbor), id);
     }
 
@@ -210,6 +230,9 @@ impl Simulation {
         if deliver && for_us {
             n.stats.rx_packets += 1;
             let packet = if last { packet } else { self.copy_packet(packet) };
+            if self.tracer.is_some() {
+                self.trace_reception(now, node, packet, &frame);
+            }
             if self.packets[packet].ip.dst == BROADCAST {
                 self.packets[packet].ip.dst = node; // taken by every node that hears it
             }
@@ -217,6 +240,24 @@ impl Simulation {
         } else if last {
             self.discard_packet(packet);
         }
+    }
+
+    /// ns-2's AGT record of a packet that reached its destination, else the
+    /// RTR record; a forward that follows shows the same MAC header.
+    #[cold]
+    fn trace_reception(&mut self, now: Instant, node: NodeId, packet: PacketId, frame: &Frame) {
+        let p = &self.packets[packet];
+        let layer =
+            if p.ip.dst == node && p.flow != CONTROL_FLOW { WirelessLayer::Agent } else { WirelessLayer::Router };
+        let hop = if frame.to == LinkAddress::Broadcast { NO_NEXT_HOP } else { i64::from(node) };
+        self.last_rx_mac = mac_fields(frame);
+        let mac = self.last_rx_mac;
+        self.trace_radio(
+            now,
+            node,
+            packet,
+            RadioEvent { mac, ..RadioEvent::above_mac(WirelessEvent::Receive, layer, hop) },
+        );
     }
 
     /// The MAC is done with a queued packet: sent, it is freed (its copies

@@ -1,6 +1,7 @@
 //! The network layer's control side: how routes are made and changed, and
 //! links that go down, come up or change rate during the run.
 
+use super::wireless_trace::{RadioEvent, NO_NEXT_HOP};
 use super::{Event, Flow, LinkSchedule, Simulation, INITIAL_TTL};
 use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
@@ -10,7 +11,7 @@ use ackclock_net::{
     shortest_paths, Adjacency, AfterFailure, ChannelId, Flushed, Interface, LinkAddress, Medium, NextHop, NicId,
     NodeId, PacketId, Queued, Retimed, RouteQueue, Router, RouterOutput, RoutingProtocol, BROADCAST, CONTROL_FLOW,
 };
-use ackclock_trace::{LinkRecord, PacketEvent, TraceRecord};
+use ackclock_trace::{LinkRecord, PacketEvent, TraceRecord, WirelessEvent, WirelessLayer};
 
 impl Simulation {
     /// Chooses how `node` makes its routes (by default static shortest
@@ -210,8 +211,7 @@ impl Simulation {
         }
         for dst in out.give_up {
             for p in self.nodes[node as usize].waiting.take_for(dst) {
-                self.nodes[node as usize].stats.no_route_drops += 1;
-                self.drop_packet(p, None);
+                self.drop_unrouted(now, node, p);
             }
         }
         for (via, message, size) in out.messages {
@@ -284,24 +284,23 @@ impl Simulation {
         };
         let protocol = self.nodes[node as usize].protocol.as_mut().filter(|_| data);
         let Some(protocol) = protocol else {
-            self.drop_packet(queued.packet, None);
+            self.drop_after_callback(now, node, queued);
             return;
         };
         let mut out = RouterOutput::default();
         let via = NextHop::Nic { nic, neighbor };
         let forwarded = u32::from(INITIAL_TTL.saturating_sub(ttl));
         match protocol.on_link_failure(now, via, dst, forwarded, &mut out) {
-            AfterFailure::Drop => self.drop_packet(queued.packet, None),
+            AfterFailure::Drop => self.drop_after_callback(now, node, queued),
             AfterFailure::DropAllToNeighbour => {
-                self.drop_packet(queued.packet, None);
+                self.drop_after_callback(now, node, queued);
                 for q in self.nics[nic as usize].queue.remove_to(neighbor) {
-                    self.drop_packet(q.packet, None);
+                    self.drop_after_callback(now, node, q);
                 }
             }
             AfterFailure::Wait => {
                 if let Some(dropped) = self.nodes[node as usize].waiting.push(now, dst, queued.packet) {
-                    self.nodes[node as usize].stats.no_route_drops += 1;
-                    self.drop_packet(dropped, None);
+                    self.drop_unrouted(now, node, dropped);
                 }
                 self.arm_route_wait(node);
             }
@@ -309,18 +308,38 @@ impl Simulation {
         self.apply_router_output(now, node, out);
     }
 
+    /// ns-2's drop of a packet the MAC could not deliver (its "CBK": the
+    /// link layer's callback to routing).
+    fn drop_after_callback(&mut self, now: Instant, node: NodeId, queued: Queued) {
+        let dropped = RadioEvent::drop(WirelessLayer::Router, "CBK", node, queued.to);
+        self.trace_radio(now, node, queued.packet, dropped);
+        self.drop_packet(queued.packet, None);
+    }
+
+    /// A packet without a route leaves `node`'s waiting room unsent (ns-2's
+    /// "NRTE").
+    fn drop_unrouted(&mut self, now: Instant, node: NodeId, id: PacketId) {
+        self.nodes[node as usize].stats.no_route_drops += 1;
+        let dropped = RadioEvent {
+            reason: "NRTE",
+            ..RadioEvent::above_mac(WirelessEvent::Drop, WirelessLayer::Router, NO_NEXT_HOP)
+        };
+        self.trace_radio(now, node, id, dropped);
+        self.drop_packet(id, None);
+    }
+
     /// A packet at `node` has no route: the protocol hears of it and says
     /// whether it waits (if there is room) or is dropped.
     #[cold]
     #[inline(never)]
     pub(super) fn no_route(&mut self, now: Instant, node: NodeId, id: PacketId) {
+        self.trace_radio_origin(now, node, id);
         let (src, dst) = (self.packets[id].ip.src, self.packets[id].ip.dst);
         let mut waits = true;
         self.with_protocol(now, node, |p, out| waits = p.on_no_route(now, src, dst, out));
         let dropped = if waits { self.nodes[node as usize].waiting.push(now, dst, id) } else { Some(id) };
         if let Some(dropped) = dropped {
-            self.nodes[node as usize].stats.no_route_drops += 1;
-            self.drop_packet(dropped, None);
+            self.drop_unrouted(now, node, dropped);
         }
         self.arm_route_wait(node);
     }
@@ -340,8 +359,7 @@ impl Simulation {
         }
         self.waiting_armed[node as usize] = None;
         for p in self.nodes[node as usize].waiting.expire(now) {
-            self.nodes[node as usize].stats.no_route_drops += 1;
-            self.drop_packet(p, None);
+            self.drop_unrouted(now, node, p);
         }
         self.arm_route_wait(node);
     }

@@ -93,6 +93,7 @@ impl Simulation {
 
     pub(super) fn on_move(&mut self, now: Instant, id: u32) {
         let m = self.moves[id as usize];
+        self.trace_move(now, m.nic, (m.x, m.y), m.speed);
         self.radio_of(m.nic).set_destination(m.nic, now, m.x, m.y, m.speed);
     }
 
@@ -104,7 +105,7 @@ impl Simulation {
     }
 
     /// `node`'s NIC on a radio channel, if it has one.
-    fn radio_nic(&self, node: NodeId) -> Option<NicId> {
+    pub(super) fn radio_nic(&self, node: NodeId) -> Option<NicId> {
         self.nodes[node as usize].interfaces.iter().find_map(|&i| match i {
             Interface::Nic(nic) if self.is_radio(nic) => Some(nic),
             _ => None,
@@ -121,7 +122,7 @@ impl Simulation {
         matches!(self.media[self.nics[nic as usize].medium as usize], MediumModel::Radio(_))
     }
 
-    fn radio_of(&mut self, nic: NicId) -> &mut Radio {
+    pub(super) fn radio_of(&mut self, nic: NicId) -> &mut Radio {
         match &mut self.media[self.nics[nic as usize].medium as usize] {
             MediumModel::Radio(r) => r,
             MediumModel::Lan(_) => unreachable!("a radio NIC"),
