@@ -3,6 +3,7 @@
 16.6) and variants of it under ns-2 2.35.
 
     PYTHONPATH=python python3 benchmarks/ns2/wireless.py [--json OUT] [--keep DIR]
+    PYTHONPATH=python python3 benchmarks/ns2/wireless.py --compare [--keep DIR]
 
 tests/fixtures/wireless.tcl is the chapter's script as printed. Each variant is
 that text with some `set opt(...)` lines given other values (and, for one, MAC
@@ -17,6 +18,10 @@ fixture (tests/fixtures/ns2_wireless.json, so the tests need no ns-2) records:
 * ``cbr_drop_clusters``: the cbr drops grouped so that a drop at most 1 s after
   the previous one joins its cluster, as [start time, drops];
 * ``mac_frames`` (MAC-traced variant only): frames sent at level MAC, by type.
+
+`--compare` runs the same variants under `ackclock tcl` instead and prints
+ackclock's numbers beside the fixture's (the MAC-traced variant is left out:
+ackclock writes no MAC records).
 """
 
 from __future__ import annotations
@@ -86,14 +91,18 @@ def bottom_row(text: str) -> int:
     return int(match.group(1))
 
 
-def run_variant(text: str, workdir: Path) -> dict:
+NS2 = ["ns"]
+ACKCLOCK = [sys.executable, "-m", "ackclock", "tcl"]
+
+
+def run_variant(text: str, workdir: Path, simulator: list[str] = NS2) -> dict:
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "wireless.tcl").write_text(text)
     done = subprocess.run(
-        ["ns", "wireless.tcl"], cwd=workdir, capture_output=True, text=True, check=False
+        [*simulator, "wireless.tcl"], cwd=workdir, capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
-        raise SystemExit(f"ns failed in {workdir}:\n{done.stderr[-2000:]}")
+        raise SystemExit(f"{simulator[-1]} failed in {workdir}:\n{done.stderr[-2000:]}")
     trace = read_wireless_trace(workdir / "wireless.tr")
     mover = bottom_row(text)
     cbr_agent = trace[(trace["level"] == "AGT") & (trace["type"] == "cbr")]
@@ -134,7 +143,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, default=FIXTURE, help="where to write the results")
     parser.add_argument("--keep", type=Path, help="run in DIR/<variant> and keep the traces")
+    parser.add_argument(
+        "--compare", action="store_true", help="run ackclock and compare with the fixture"
+    )
     args = parser.parse_args()
+    if args.compare:
+        return compare(args.keep)
     chapter = SCRIPT.read_text()
     results = {}
     with tempfile.TemporaryDirectory(prefix="ns2_wireless_") as scratch:
@@ -157,6 +171,35 @@ def main() -> int:
             )
     args.json.write_text(dump(results))
     print(f"wrote {args.json}")
+    return 0
+
+
+def compare(keep: Path | None) -> int:
+    """ackclock on every variant beside ns-2's fixture: delivered packets and
+    the first cbr drop clusters."""
+    chapter = SCRIPT.read_text()
+    oracle = json.loads(FIXTURE.read_text())
+    print(
+        "| variant | ns-2 delivered | ackclock | difference | ns-2 clusters | ackclock clusters |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
+    with tempfile.TemporaryDirectory(prefix="ackclock_wireless_") as scratch:
+        base = keep or Path(scratch)
+        for name, (_, options, mac_old_format) in VARIANTS.items():
+            if mac_old_format:
+                continue
+            ours = run_variant(variant_script(chapter, options, False), base / name, ACKCLOCK)
+            theirs = oracle[name]
+            diff = ours["cbr_delivered"] / theirs["cbr_delivered"] - 1
+
+            def starts(result: dict) -> str:
+                return ", ".join(f"{start:.2f}" for start, _ in result["cbr_drop_clusters"][:4])
+
+            print(
+                f"| {name} | {theirs['cbr_delivered']} of {theirs['cbr_sent']} | "
+                f"{ours['cbr_delivered']} of {ours['cbr_sent']} | {100 * diff:+.1f}% | "
+                f"{starts(theirs)} | {starts(ours)} |"
+            )
     return 0
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import IO
+from typing import IO, cast
 
 import numpy as np
 import pandas as pd
@@ -68,7 +68,22 @@ def read_wireless_trace(path_or_file: PathOrFile) -> pd.DataFrame:
 
 
 def _read(name: str, file: IO[str] | IO[bytes]) -> pd.DataFrame:
-    text = io.TextIOWrapper(file, encoding="latin-1") if _is_binary(file) else file
+    if _is_binary(file):
+        # The wrapper is let go of afterwards: the caller's file stays its own.
+        text = io.TextIOWrapper(cast(IO[bytes], file), encoding="latin-1")
+        try:
+            rows = _rows(name, text)
+        finally:
+            text.detach()
+    else:
+        rows = _rows(name, cast(IO[str], file))
+    frame = pd.DataFrame(rows, columns=list(WIRELESS_COLUMNS))
+    for column in ("src_node", "src_port", "dst_node", "dst_port"):
+        frame[column] = frame[column].astype("Int64")
+    return frame.astype({"time": "float64", "node": "int64", "size": "int64", "uid": "int64"})
+
+
+def _rows(name: str, text: IO[str]) -> list[tuple]:
     rows = []
     for number, line in enumerate(text, start=1):
         fields = line.split()
@@ -80,10 +95,7 @@ def _read(name: str, file: IO[str] | IO[bytes]) -> pd.DataFrame:
             raise TraceFormatError(
                 name, number, line.rstrip("\n"), f"not a wireless trace record ({error})"
             ) from None
-    frame = pd.DataFrame(rows, columns=list(WIRELESS_COLUMNS))
-    for column in ("src_node", "src_port", "dst_node", "dst_port"):
-        frame[column] = frame[column].astype("Int64")
-    return frame.astype({"time": "float64", "node": "int64", "size": "int64", "uid": "int64"})
+    return rows
 
 
 def _is_binary(file: IO[str] | IO[bytes]) -> bool:
