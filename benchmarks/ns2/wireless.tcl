@@ -3,8 +3,9 @@
 # [ackclock] Extracted from the seed chapter (003, ns-2 chapter), sec. 16.6 "Wireless
 # Simulation", whose listing comes in pieces with prose between them; the pieces are
 # joined here in order, unchanged. One change: the finishing time (and so the mover's
-# crossing time) may be given as an argument, `ns wireless.tcl [finish]` (default 100,
-# the chapter's). tests/fixtures/wireless-10s.nam.gz is `ns wireless.tcl 10`'s nam trace.
+# crossing time) and the routing protocol may be given as arguments, `ns wireless.tcl
+# [finish [routing]]` (default 100 and AODV, the chapter's). tests/fixtures/wireless-10s.nam.gz
+# is `ns wireless.tcl 10`'s nam trace.
 
 # ======================================================================
 # Define options
@@ -29,6 +30,9 @@ set opt(adhocRouting)   AODV                     ;# routing protocol
 set opt(finish)         100                      ;# time to stop simulation
 if { $argc >= 1 } {
     set opt(finish) [expr [lindex $argv 0]]
+}
+if { $argc >= 2 } {
+    set opt(adhocRouting) [lindex $argv 1]
 }
 
 # the next value is the speed in meters/sec to move across the field

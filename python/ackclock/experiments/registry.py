@@ -199,6 +199,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"queue": list(range(10, 221, 10)), "seeds": [1, 2, 3, 4, 5], "end": 300},
     ),
     Experiment(
+        "wireless",
+        "003 §16.6",
+        "a node moving over a row of nodes, 802.11 with AODV and DSDV: CBR delivered, drops",
+        _CHAPTER + "wireless",
+        quick={"routing": ["AODV", "DSDV"], "finish": [100]},
+        full={"routing": ["AODV", "DSDV"], "finish": [10, 100]},
+    ),
+    Experiment(
         "tahoe-reorder",
         "004",
         "Tahoe through a router buffer that delays each packet exponentially: utilization, drops",

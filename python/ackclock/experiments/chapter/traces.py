@@ -18,6 +18,7 @@ from ackclock.analysis import (
     teeth,
     time_weighted_mean_queue,
 )
+from ackclock.analysis.ns2wireless import read_wireless_trace
 
 # The router R is node 1 in basic1.tcl and basic1-long.tcl (A = 0, B = 2).
 ROUTER = 1
@@ -77,4 +78,22 @@ def sawtooth(workdir: Path) -> dict[str, Any]:
         "loss_events": len(found),
         "peak": float(found["peak"].max()),
         "mean_cwnd": mean,
+    }
+
+
+def wireless_delivery(workdir: Path) -> dict[str, Any]:
+    """wireless.tcl's trace (sec. 16.6): CBR packets the mover received and
+    when, and when CBR packets were dropped."""
+    records = read_wireless_trace(workdir / "wireless.tr")
+    cbr = records[records["type"] == "cbr"]
+    mover = int(records["node"].max())
+    received = cbr[(cbr["event"] == "r") & (cbr["level"] == "AGT") & (cbr["node"] == mover)]
+    sent = cbr[(cbr["event"] == "s") & (cbr["level"] == "AGT")]
+    drops = cbr[cbr["event"] == "d"]
+    times = lambda rows: " ".join(f"{t:.6f}" for t in rows["time"])  # noqa: E731
+    return {
+        "sent": len(sent),
+        "delivered": len(received),
+        "delivered_times": times(received),
+        "drop_times": times(drops),
     }
