@@ -122,6 +122,8 @@ pub struct Endpoint {
     /// Whether `cc` detects losses itself (asked once: no per-ACK dispatch
     /// for the algorithms that do not).
     pub(crate) cc_detects_loss: bool,
+    /// Whether `cc` runs ns-2's Sack1 sender (ns2_sack1.rs), asked once.
+    pub(crate) ns2_sack1: bool,
     pub(crate) phase: Phase,
     /// RFC 5681 §3.2's inflated window, in force during fast recovery
     /// without SACK: cwnd plus a segment per duplicate ACK, deflated by
@@ -265,6 +267,7 @@ impl Endpoint {
                 pacing_rate: None,
             },
             cc_detects_loss: cc.detects_loss(),
+            ns2_sack1: cc.recovery_rules().ns2_sack1,
             cc,
             phase: Phase::Open,
             inflated_cwnd: 0,

@@ -20,7 +20,6 @@
 //! ns-2 counts in packets; offsets map to packet numbers as its traces show
 //! them (data packet k starts at offset 1 + (k - 1) mss).
 
-use crate::cc::CongestionOps;
 use crate::endpoint::{Endpoint, Phase};
 use ackclock_core::Instant;
 use ackclock_wire::TcpRepr;
@@ -153,7 +152,7 @@ impl Endpoint {
     }
 
     pub(crate) fn is_ns2_sack1(&self) -> bool {
-        self.cc.recovery_rules().ns2_sack1
+        self.ns2_sack1
     }
 
     /// The scoreboard's part of an ACK, before the endpoint acts on it:
