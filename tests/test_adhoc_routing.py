@@ -30,7 +30,8 @@ def test_aodv_discovers_a_route_while_the_first_packet_waits():
     # AODV adds ns-2's 20-byte IP header to the packets its node sends.
     size = stats["tx_bytes"] / stats["tx_packets"] + 20
     crossing = size * 8 / 10e6 + 0.001
-    assert stats["delay_p50_s"] == pytest.approx(crossing, abs=1e-9)
+    # (the median comes from the delay histogram, to a fraction of a microsecond)
+    assert stats["delay_p50_s"] == pytest.approx(crossing, abs=1e-6)
     assert stats["max_delay_s"] == pytest.approx(discovery + crossing, abs=1e-9)
     assert {n["name"]: n["routing"] for n in sim.results()["nodes"]} == dict.fromkeys("ABC", "aodv")
 
