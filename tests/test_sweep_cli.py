@@ -33,7 +33,10 @@ def _rows(db: Path) -> list[tuple]:
 
 def _count(db: Path) -> int:
     with sqlite3.connect(db) as connection:
-        return connection.execute("SELECT count(*) FROM runs").fetchone()[0]
+        try:
+            return connection.execute("SELECT count(*) FROM runs").fetchone()[0]
+        except sqlite3.OperationalError:  # the file exists, its table not yet
+            return 0
 
 
 @pytest.fixture

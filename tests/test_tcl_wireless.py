@@ -13,7 +13,7 @@ import ackclock as ac
 import pytest
 from ackclock.tcl import TclScriptError
 from ackclock.tcl.interpreter import TclRun
-from ackclock.tcl.wireless import MacParams, MobileNode, PhyParams, PropagationParams
+from ackclock.tcl.wireless import MobileNode, PropagationParams
 from conftest import ROOT, run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -69,8 +69,8 @@ def test_node_config_makes_mobile_nodes_with_the_chapter_interface(tmp_path: Pat
     assert (a.id, b.id, a.routing) == (0, 1, "AODV")
     assert a.radio == b.radio
     assert a.radio.propagation == PropagationParams("TwoRayGround")
-    assert a.radio.phy == PhyParams()  # ns-2's defaults are the spec's
-    assert a.radio.mac == MacParams(data_rate="1000000bps", basic_rate="1000000bps")
+    assert a.radio.phy == ac.WirelessPhy()  # ns-2's defaults are the API's
+    assert a.radio.mac == ac.Mac80211(data_rate="1000000bps", basic_rate="1000000bps")
     assert a.radio.queue_limit == 50
     assert a.channel == b.channel
 
@@ -145,13 +145,13 @@ def test_class_variables_configure_the_radio_of_nodes_made_after_them(tmp_path: 
     )
     tcl = run(tmp_path, body)
     a, b = mobile_nodes(tcl)
-    assert a.radio.mac == MacParams(
+    assert a.radio.mac == ac.Mac80211(
         data_rate="2000000bps",
         basic_rate="1000000bps",
         rts_threshold=3000,
         short_retry_limit=5,
     )
-    assert a.radio.phy == PhyParams(
+    assert a.radio.phy == ac.WirelessPhy(
         tx_power=0.2818,
         rx_threshold=1.0e-10,
         cs_threshold=5.0e-12,
@@ -201,7 +201,7 @@ def test_unmodelled_or_bad_class_variables_are_refused(
 def test_ignored_class_variables_change_nothing(tmp_path: Path) -> None:
     body = SETUP + "Mac/802_11 set BeaconInterval_ 0.2\nPhy/WirelessPhy set bandwidth_ 11e6\n"
     (a,) = mobile_nodes(run(tmp_path, body + "$ns node\n"))
-    assert a.radio.mac == MacParams(data_rate="1000000bps", basic_rate="1000000bps")
+    assert a.radio.mac == ac.Mac80211(data_rate="1000000bps", basic_rate="1000000bps")
 
 
 # --- positions and setdest ---------------------------------------------------------------
@@ -247,88 +247,28 @@ def test_setdest_needs_a_sized_topography(tmp_path: Path) -> None:
 # --- the mapping onto the radio API ----------------------------------------------------------
 
 
-class FakeApi:
-    """Records what the front end asks of section 3's API (not yet in this tree)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.calls: list[tuple] = []
-        record = self.calls.append
-
-        def spec(name: str):
-            return lambda **kwargs: (name, kwargs)
-
-        for name in ("TwoRayGround", "FreeSpace", "Shadowing", "WirelessPhy", "Mac80211"):
-            monkeypatch.setattr(ac, name, spec(name), raising=False)
-        monkeypatch.setattr(ac, "AODV", lambda: "AODV()", raising=False)
-        monkeypatch.setattr(ac, "DSDV", lambda: "DSDV()", raising=False)
-
-        class Radio:
-            def attach(self, node, position):
-                record(("attach", node.name, position))
-
-        def radio(sim, **kwargs):
-            record(("radio", kwargs))
-            return Radio()
-
-        monkeypatch.setattr(ac.Simulator, "radio", radio, raising=False)
-        monkeypatch.setattr(
-            ac.Simulator,
-            "move",
-            lambda sim, node, at, to, speed: record(("move", node.name, at, to, speed)),
-            raising=False,
-        )
-        monkeypatch.setattr(
-            ac.Simulator,
-            "position",
-            lambda sim, node: (123.5, 200.0, 0.0),
-            raising=False,
-        )
-        real_routing = ac.Simulator.routing
-
-        def routing(sim, protocol, nodes=None):
-            if isinstance(protocol, str):
-                record(("routing", protocol, [n.name for n in nodes]))
-            else:
-                real_routing(sim, protocol, nodes)
-
-        monkeypatch.setattr(ac.Simulator, "routing", routing)
-
-
-def test_run_builds_one_radio_per_channel_and_moves_nodes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_run_builds_the_radio_places_the_nodes_and_moves_them(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    api = FakeApi(monkeypatch)
     body = (
         SETUP
-        + "Mac/802_11 set dataRate_ 2Mb\n"
         + NODES
         + '$ns at 1.5 "$b setdest 700 200 20"\n'
-        + '$ns at 2.0 {puts "[$b set X_]"}\n'
+        + '$ns at 2.0 {puts "b at [$b set X_]"}\n'
         + "$ns at 3.0 exit\n$ns run\n"
     )
     tcl = run(tmp_path, body)
-    radio = {
-        "propagation": ("TwoRayGround", {}),
-        "phy": ("WirelessPhy", PhyParams().__dict__),
-        "mac": ("Mac80211", MacParams(data_rate="2000000bps", basic_rate="1000000bps").__dict__),
-        "queue_limit": 50,
-    }
-    assert api.calls == [
-        ("radio", radio),
-        ("attach", "n0", (0.0, 50.0, 0.0)),
-        ("attach", "n1", (10.5, 200.0, 0.0)),
-        ("routing", "AODV()", ["n0", "n1"]),
-        ("move", "n1", f"{1_500_000_000_000}ps", (700.0, 200.0), 20.0),
-    ]
-    # a position read while the simulation runs comes from it
-    (b,) = [node for node in mobile_nodes(tcl) if node.id == 1]
-    assert b.live("X_") == "123.5"
+    # 0.5 s at 20 m/s from x = 10.5 toward x = 700
+    assert "b at 20.5" in capfd.readouterr().out
+    sim = tcl.world.sim
+    assert sim is not None
+    (a, b) = (node.handle for node in mobile_nodes(tcl))
+    assert sim.position(a) == (0.0, 50.0, 0.0)
+    assert sim.position(b) == pytest.approx((40.5, 200.0, 0.0))  # at the exit, 3 s
+    assert {n["name"]: n["routing"] for n in sim.results()["nodes"]} == {"n0": "aodv", "n1": "aodv"}
 
 
-def test_channel_type_gives_the_nodes_one_channel_and_dsdv_routes_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    api = FakeApi(monkeypatch)
+def test_channel_type_gives_the_nodes_one_channel_and_dsdv_routes_them(tmp_path: Path) -> None:
     setup = SETUP.replace("-channel $chan", "-channelType Channel/WirelessChannel")
     setup = setup.replace("AODV", "DSDV").replace("TwoRayGround", "FreeSpace")
     tcl = run(tmp_path, setup + NODES + "$ns at 1.0 exit\n$ns run\n")
@@ -336,15 +276,13 @@ def test_channel_type_gives_the_nodes_one_channel_and_dsdv_routes_them(
     # one channel, made by node-config (not the script's $chan)
     assert a.channel == b.channel != tcl.world.tcl.get("::chan")
     assert tcl.world.shadows[a.channel].cls == "Channel/WirelessChannel"
-    assert [call[0] for call in api.calls] == ["radio", "attach", "attach", "routing"]
-    assert api.calls[0][1]["propagation"] == ("FreeSpace", {})
-    assert api.calls[3] == ("routing", "DSDV()", ["n0", "n1"])
+    assert a.radio.propagation == PropagationParams("FreeSpace")
+    sim = tcl.world.sim
+    assert sim is not None
+    assert {n["name"]: n["routing"] for n in sim.results()["nodes"]} == {"n0": "dsdv", "n1": "dsdv"}
 
 
-def test_nodes_of_one_channel_must_share_a_configuration(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    FakeApi(monkeypatch)
+def test_nodes_of_one_channel_must_share_a_configuration(tmp_path: Path) -> None:
     body = SETUP + "set a [$ns node]\n$ns node-config -ifqLen 20\nset b [$ns node]\n$ns run\n"
     assert "nodes 0 and 1 share _o" in error(tmp_path, body)
 

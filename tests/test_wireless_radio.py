@@ -8,7 +8,7 @@ import json
 
 import ackclock as ac
 import pytest
-from conftest import run_cli
+from conftest import EXAMPLES, run_cli
 
 RX_RANGE_M = (0.28183815 * 1.5**4 / 3.652e-10) ** 0.25
 C = 3e8  # ns-2's speed of light
@@ -226,3 +226,13 @@ def test_static_routing_on_a_radio_sends_straight_to_the_destination_even_out_of
     # MAC gives up on each of its packets.
     counts = (nics["a"]["link_failures"], nics["b"]["rx_packets"], nics["c"]["rx_packets"])
     assert counts == (5, 5, 0)
+
+
+def test_the_example_scenario_delivers_what_ns2_delivers_on_the_chapters_script():
+    # examples/wireless.toml is wireless.tcl (seed 003 sec. 16.6) as a scenario:
+    # ns-2 2.35 delivers 4565 of 4883 (tests/fixtures/ns2_wireless.json).
+    result = ac.load_scenario(EXAMPLES / "wireless.toml").run().results()
+    flow = result["flows"][0]
+    assert flow["tx_packets"] == 4883
+    assert flow["rx_packets"] == pytest.approx(4565, rel=0.03)
+    assert {node["routing"] for node in result["nodes"]} == {"aodv"}

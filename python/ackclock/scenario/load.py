@@ -26,7 +26,7 @@ from ackclock.errors import (
     ScenarioWarning,
 )
 from ackclock.handles import Link, Node
-from ackclock.network_specs import DV, Routing, SessionRouting, StaticRouting
+from ackclock.network_specs import AODV, DSDV, DV, Routing, SessionRouting, StaticRouting
 from ackclock.scenario.lines import PathPart, line_of
 from ackclock.scenario.schema import (
     AppTable,
@@ -329,7 +329,12 @@ def _build_routing(sim: Simulator, nodes: dict[str, Node], routing: RoutingTable
         if routing.protocol == "dv":
             spec = DV(**options)
         else:
-            spec = StaticRouting() if routing.protocol == "static" else SessionRouting()
+            spec = {
+                "static": StaticRouting,
+                "session": SessionRouting,
+                "aodv": AODV,
+                "dsdv": DSDV,
+            }[routing.protocol]()
     members = None
     if routing.nodes is not None:
         members = [_node(nodes, name, *where, "nodes") for name in routing.nodes]

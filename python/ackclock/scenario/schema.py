@@ -637,9 +637,9 @@ class MoveTable(Table):
 
 class RoutingTable(Table):
     """How nodes route (`Simulator.routing`): `protocol` for `nodes` (all by
-    default); the other keys are DV's."""
+    default); the other keys are DV's (AODV and DSDV take ns-2's defaults)."""
 
-    protocol: Literal["static", "session", "dv"]
+    protocol: Literal["static", "session", "dv", "aodv", "dsdv"]
     nodes: Optional[list[str]] = None
     advert_interval: Optional[DurationValue] = None
     infinity: Optional[int] = None

@@ -17,14 +17,14 @@ line naming them; docs/tcl.md lists what is supported.
 from __future__ import annotations
 
 import difflib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ackclock.tcl import ns2_units, registry
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.nodes import NodeObject
 from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, parse_bool, real, whole
-from ackclock.wireless import RadioTrace
+from ackclock.wireless import Mac80211, RadioTrace, WirelessPhy
 
 if TYPE_CHECKING:
     from ackclock.simulator import Simulator
@@ -42,38 +42,12 @@ class PropagationParams:
 
 
 @dataclass(frozen=True)
-class PhyParams:
-    """ac.WirelessPhy's parameters."""
-
-    tx_power: float = 0.28183815
-    frequency: float = 914e6
-    rx_threshold: float = 3.652e-10
-    cs_threshold: float = 1.559e-11
-    capture_threshold: float = 10.0
-    system_loss: float = 1.0
-    antenna_height: float = 1.5
-
-
-@dataclass(frozen=True)
-class MacParams:
-    """ac.Mac80211's parameters."""
-
-    data_rate: str = "1Mb"
-    basic_rate: str = "1Mb"
-    rts_threshold: int = 0
-    short_retry_limit: int = 7
-    long_retry_limit: int = 4
-    cw_min: int = 31
-    cw_max: int = 1023
-
-
-@dataclass(frozen=True)
 class RadioParams:
     """One node's interface; the nodes of one channel must agree on it."""
 
     propagation: PropagationParams
-    phy: PhyParams
-    mac: MacParams
+    phy: WirelessPhy
+    mac: Mac80211
     queue_limit: int
 
 
@@ -375,7 +349,7 @@ def _rate(values: dict[str, str], var: str, cls: str) -> str:
     return f"{ns2_units.bandwidth_bps(values[var], f'{cls} {var}')}bps"
 
 
-def phy_params(world: World, phy_cls: str, antenna_cls: str) -> PhyParams:
+def phy_params(world: World, phy_cls: str, antenna_cls: str) -> WirelessPhy:
     """The PHY and antenna class variables as ac.WirelessPhy's parameters."""
     phy = _class_values(world, phy_cls)
     antenna = _class_values(world, antenna_cls)
@@ -383,16 +357,16 @@ def phy_params(world: World, phy_cls: str, antenna_cls: str) -> PhyParams:
     _check_unmodelled(antenna_cls, antenna, set(ANTENNA_VARIABLES))
     params = {field: _number(phy, var, phy_cls) for var, field in PHY_VARIABLES.items()}
     params["antenna_height"] = _number(antenna, "Z_", antenna_cls)
-    return PhyParams(**params)
+    return WirelessPhy(**params)
 
 
-def mac_params(world: World, mac_cls: str) -> MacParams:
+def mac_params(world: World, mac_cls: str) -> Mac80211:
     """The 802.11 class variables as ac.Mac80211's parameters."""
     mac = _class_values(world, mac_cls)
     _check_unmodelled(mac_cls, mac, set(MAC_RATES) | set(MAC_COUNTS))
     rates = {field: _rate(mac, var, mac_cls) for var, field in MAC_RATES.items()}
     counts = {field: _count(mac, var, mac_cls) for var, field in MAC_COUNTS.items()}
-    return MacParams(**rates, **counts)
+    return Mac80211(**rates, **counts)
 
 
 # --- objects --------------------------------------------------------------------------
@@ -610,8 +584,8 @@ def build(world: World, sim: Simulator) -> None:
                 )
         radio = sim.radio(
             propagation=getattr(ac, params.propagation.model)(**dict(params.propagation.shadowing)),
-            phy=ac.WirelessPhy(**asdict(params.phy)),
-            mac=ac.Mac80211(**asdict(params.mac)),
+            phy=params.phy,
+            mac=params.mac,
             queue_limit=params.queue_limit,
         )
         for node in nodes:
