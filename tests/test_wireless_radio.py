@@ -236,3 +236,48 @@ def test_the_example_scenario_delivers_what_ns2_delivers_on_the_chapters_script(
     assert flow["tx_packets"] == 4883
     assert flow["rx_packets"] == pytest.approx(4565, rel=0.03)
     assert {node["routing"] for node in result["nodes"]} == {"aodv"}
+
+
+def waypoint_path(seed, name="b", until=300.0):
+    sim = ac.Simulator(seed=seed)
+    a, b = sim.node("a"), sim.node(name)
+    radio = sim.radio()
+    radio.attach(a, position=(0, 0, 0))
+    radio.attach(b, position=(100, 100, 0))
+    legs = ac.random_waypoint(sim, b, area=(500, 300), speed=(1, 10), pause=2, until=until)
+    path = []
+    for t in range(int(until)):
+        sim.at(t, lambda: path.append(sim.position(b)))
+    sim.run(until=until)
+    return legs, path
+
+
+def test_random_waypoint_stays_in_its_area_below_its_top_speed_and_repeats_for_a_seed():
+    legs, path = waypoint_path(3)
+    assert legs >= 5
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    assert 0 <= min(xs) and max(xs) <= 500 and 0 <= min(ys) and max(ys) <= 300
+    steps = [
+        ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 for (x0, y0, _), (x1, y1, _) in zip(path, path[1:])
+    ]
+    assert max(steps) <= 10 + 1e-9, "one second at most 10 m/s"
+    assert min(steps) == 0, "it pauses at each waypoint"
+    assert waypoint_path(3) == (legs, path)
+    assert waypoint_path(4)[1] != path
+    assert waypoint_path(3, name="c")[1] != path, "each node has its own stream"
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"speed": (5, 1)}, "speed: (5, 1) is not a (min, max) range"),
+        ({"area": (0, 10)}, "area: 0 is not a size in metres"),
+        ({"speed": 3}, "speed: 3 is not a pair of speed in m/s"),
+    ],
+)
+def test_random_waypoint_bad_input_names_the_field(kwargs, message):
+    sim, a, b, _ = pair(10.0)
+    args = {"area": (100, 100), "speed": (1, 2), **kwargs}
+    with pytest.raises(ac.ConfigError) as error:
+        ac.random_waypoint(sim, b, **args)
+    assert message in str(error.value)

@@ -19,6 +19,7 @@ from ackclock.errors import (
     UnitError,
 )
 from ackclock.handles import Flow, Lan, Link, Node, Radio, RadioNic, TcpFlow
+from ackclock.mobility import random_waypoint
 from ackclock.network_specs import (
     AODV,
     DSDV,
@@ -131,6 +132,7 @@ __all__ = [
     "mean_confidence_interval",
     "size_bytes",
     "sweep",
+    "random_waypoint",
 ]
 
 
