@@ -5,7 +5,9 @@ onto the radio API, and wireless.tcl against ns-2 2.35
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -333,3 +335,23 @@ def test_dsdv_loses_markedly_more_than_aodv_as_the_chapter_says(tmp_path: Path) 
     aodv = run_variant(tmp_path, "chapter")["cbr_delivered"]
     dsdv = run_variant(tmp_path, "dsdv")["cbr_delivered"]
     assert dsdv < 0.7 * aodv
+
+
+def test_the_nam_trace_places_and_moves_the_nodes_as_ns2s_does(tmp_path: Path) -> None:
+    # tests/fixtures/wireless-10s.nam.gz is ns-2 2.35's `ns wireless.tcl 10`.
+    script = tmp_path / "wireless.tcl"
+    script.write_text((ROOT / "benchmarks" / "ns2" / "wireless.tcl").read_text())
+    tcl = TclRun(seed=1)
+    cwd = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        assert tcl.run(script, ["10"]) == 0
+    finally:
+        os.chdir(cwd)
+    ours = (tmp_path / "wireless.nam").read_text().splitlines()
+    with gzip.open(FIXTURES / "wireless-10s.nam.gz", "rt") as ns2_file:
+        theirs = ns2_file.read().splitlines()
+    header = [line for line in ours[:12] if "-S COLOR" not in line]  # ns-2 colours it later
+    assert header == theirs[:11]  # positions, field, address format and the mover's move
+    hops = [sum(line.startswith("h ") for line in lines) for lines in (ours, theirs)]
+    assert hops[0] == pytest.approx(hops[1], rel=0.02)  # ns-2: 1647

@@ -57,6 +57,31 @@ def preamble(
     return "".join(lines)
 
 
+MobileNode = tuple[int, float, float, float, float]
+"""A wireless node as `initial_node_pos` shows it: (id, x, y, z, size)."""
+
+
+def wireless_preamble(
+    nodes: Iterable[MobileNode],
+    width: float,
+    height: float,
+    colors: Iterable[Color] = (),
+    node_colors: Iterable[tuple[int, str]] = (),
+) -> str:
+    """The header of `namtrace-all-wireless`, as ns-2 2.35 writes it: each
+    node `initial_node_pos` placed, then V, the field's size (W) and the
+    address format; then the flows' and the nodes' colours."""
+    lines = [
+        f"n -t * -s {n}  -x {x:g} -y {y:g} -Z {z:g} -z {size:g}  -v circle -c black\n"
+        for n, x, y, z, size in nodes
+    ]
+    header = _HEADER.splitlines(keepends=True)
+    lines += [header[0], f"W -t * -x {width:g} -y {height:g}\n", *header[1:]]
+    lines += [f"c -t * -i {fid} -n {name}\n" for fid, name in colors]
+    lines += [f"n -t 0 -s {n} -S COLOR -c {c} -o {c} -i {c} -I {c}\n" for n, c in node_colors]
+    return "".join(lines)
+
+
 def node_labels(labels: Iterable[tuple[int, str]]) -> str:
     """`$node label NAME` before the run, as ns-2 2.35 writes it (at time 0,
     ahead of the header)."""

@@ -11,7 +11,8 @@
 //! knows them; see `Sink::Nam`.
 
 use crate::ns2::{link_event, write_g15, write_g17, Ns2Packet};
-use crate::record::{FlowView, LinkRecord, PacketEvent, PacketRecord};
+use crate::ns2_wireless::{kind_and_uid, secs9};
+use crate::record::{FlowView, LinkRecord, MovementRecord, PacketEvent, PacketRecord, WirelessEvent, WirelessRecord};
 use std::io::{self, Write};
 
 pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowView>) -> io::Result<()> {
@@ -21,6 +22,49 @@ pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowVie
         write_event(out, 'h', r, &p, -1)?;
     }
     Ok(())
+}
+
+/// A radio node's packet event as ns-2's `namtrace-all-wireless` writes
+/// it: `+ -t 0.020480000 -s 0 -d -1 -p cbr -e 512 -c 2 -a 0 -i 1 -k AGT `
+/// (a send is `+`, `-` and `h`; `-d` is the next hop, -1 for none).
+pub fn write_wireless(out: &mut dyn Write, r: &WirelessRecord, view: Option<&FlowView>) -> io::Result<()> {
+    let (kind, uid) = kind_and_uid(r, view);
+    let fields = format!(
+        "-t {} -s {} -d {} -p {kind} -e {} -c 2 -a 0 -i {uid} -k {}",
+        secs9(r.time),
+        r.node,
+        r.next_hop.max(-1),
+        r.packet.size,
+        r.layer.name()
+    );
+    match r.event {
+        WirelessEvent::Send | WirelessEvent::Forward => {
+            writeln!(out, "+ {fields} ")?;
+            writeln!(out, "- {fields}")?;
+            writeln!(out, "h {fields}")
+        }
+        WirelessEvent::Receive => writeln!(out, "r {fields}"),
+        WirelessEvent::Drop => writeln!(out, "d {fields}"),
+    }
+}
+
+/// A radio node starts a move: `n -t 0.000000 -s 5 -x 0.000000 -y 200.000000
+/// -U 8.010000 -V 0.000000 -T 99.875156` (velocity and duration).
+pub fn write_movement(out: &mut dyn Write, m: &MovementRecord) -> io::Result<()> {
+    let (x, y, _) = m.from;
+    let (dx, dy) = (m.to.0 - x, m.to.1 - y);
+    let distance = dx.hypot(dy);
+    let (vx, vy, duration) = if distance > 0.0 && m.speed > 0.0 {
+        (m.speed * dx / distance, m.speed * dy / distance, distance / m.speed)
+    } else {
+        (0.0, 0.0, 0.0)
+    };
+    writeln!(
+        out,
+        "n -t {:.6} -s {} -x {x:.6} -y {y:.6} -U {vx:.6} -V {vy:.6} -T {duration:.6}",
+        m.time.as_secs_f64(),
+        m.node
+    )
 }
 
 /// `v -t 0.10000000000000001 link-down 0.10000000000000001 0 1`, the
@@ -48,6 +92,7 @@ fn write_event(out: &mut dyn Write, symbol: char, r: &PacketRecord, p: &Ns2Packe
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::{MacFields, WirelessLayer};
     use ackclock_core::Instant;
     use ackclock_net::{Ecn, Ipv4Header, NodeId, Packet, Transport, UdpHeader};
     use ackclock_wire::{SeqNum, TcpFlags, TcpRepr};
@@ -195,5 +240,72 @@ mod tests {
         // Real ns-2: `r -t 3.2e-05 -s 0 -d 1 -p cbr -e 40 ...` on a 10 Mb/s link without delay.
         r.time = Instant::from_ps(32_000_000);
         assert!(lines(&r, &CBR).starts_with("r -t 3.2e-05 -s"));
+    }
+
+    fn cbr_record(event: WirelessEvent, node: NodeId, next_hop: i64, size: u32, uid: u64) -> WirelessRecord {
+        let packet = Packet {
+            uid,
+            ip: Ipv4Header { src: 0, dst: 5, ttl: 64, ecn: Ecn::NotEct },
+            transport: Transport::Udp(UdpHeader { src_port: 0, dst_port: 0 }),
+            size,
+            flow: 0,
+            seq: uid,
+            created: Instant::ZERO,
+        };
+        WirelessRecord {
+            time: Instant::ZERO,
+            event,
+            node,
+            position: (0.0, 0.0, 0.0),
+            layer: WirelessLayer::Agent,
+            reason: "---",
+            packet,
+            next_hop,
+            mac: MacFields::default(),
+            forwards: 0,
+            aodv: None,
+        }
+    }
+
+    fn wireless_lines(r: &WirelessRecord) -> String {
+        let mut out = Vec::new();
+        write_wireless(&mut out, r, Some(&FlowView::Udp { type_name: "cbr", fid: 0 })).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    // Expected lines: ns-2 2.35's wireless.nam for the chapter's wireless.tcl.
+    #[test]
+    fn radio_events_print_as_namtrace_all_wireless_does() {
+        let sent = cbr_record(WirelessEvent::Send, 0, -2, 512, 0);
+        assert_eq!(
+            wireless_lines(&sent),
+            "+ -t 0.000000000 -s 0 -d -1 -p cbr -e 512 -c 2 -a 0 -i 0 -k AGT \n\
+             - -t 0.000000000 -s 0 -d -1 -p cbr -e 512 -c 2 -a 0 -i 0 -k AGT\n\
+             h -t 0.000000000 -s 0 -d -1 -p cbr -e 512 -c 2 -a 0 -i 0 -k AGT\n"
+        );
+        let received = WirelessRecord {
+            time: Instant::from_ps(12_816_166_000),
+            ..cbr_record(WirelessEvent::Receive, 5, 5, 532, 0)
+        };
+        assert_eq!(wireless_lines(&received), "r -t 0.012816166 -s 5 -d 5 -p cbr -e 532 -c 2 -a 0 -i 0 -k AGT\n");
+        let dropped = WirelessRecord {
+            time: Instant::from_ps(25_014_212_333_000),
+            layer: WirelessLayer::Router,
+            reason: "CBK",
+            ..cbr_record(WirelessEvent::Drop, 0, 5, 532, 1219)
+        };
+        assert_eq!(wireless_lines(&dropped), "d -t 25.014212333 -s 0 -d 5 -p cbr -e 532 -c 2 -a 0 -i 1219 -k RTR\n");
+    }
+
+    #[test]
+    fn a_move_prints_its_velocity_and_duration() {
+        let m =
+            MovementRecord { time: Instant::ZERO, node: 5, from: (0.0, 200.0, 0.0), to: (800.0, 200.0), speed: 8.01 };
+        let mut out = Vec::new();
+        write_movement(&mut out, &m).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "n -t 0.000000 -s 5 -x 0.000000 -y 200.000000 -U 8.010000 -V 0.000000 -T 99.875156\n"
+        );
     }
 }

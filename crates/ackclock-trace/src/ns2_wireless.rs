@@ -111,6 +111,27 @@ fn fields(r: &WirelessRecord, view: Option<&FlowView>) -> Fields {
     Fields { kind, seq, fid, src: (i64::from(p.ip.src), sport), dst: (dst, dport), ttl: p.ip.ttl, app }
 }
 
+/// The packet type and id ns-2's wireless records print (routing messages
+/// have id 0: ns-2's routing agents do not number their packets).
+pub(crate) fn kind_and_uid(r: &WirelessRecord, view: Option<&FlowView>) -> (&'static str, u64) {
+    (type_and_seq(&r.packet, view).0, printed_uid(r))
+}
+
+fn printed_uid(r: &WirelessRecord) -> u64 {
+    if r.packet.flow == CONTROL_FLOW {
+        0
+    } else {
+        r.packet.uid
+    }
+}
+
+/// `%.9f` of a time in seconds, as both wireless formats print it.
+pub(crate) fn secs9(t: Instant) -> String {
+    let mut out = Vec::new();
+    write_secs9(&mut out, t).expect("writing to a Vec cannot fail");
+    String::from_utf8(out).expect("ASCII")
+}
+
 pub fn write_record(
     out: &mut dyn Write,
     r: &WirelessRecord,
@@ -128,7 +149,7 @@ fn write_old(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<
     write!(out, "{} ", op(r.event, WirelessFormat::Old))?;
     write_secs9(out, r.time)?;
     let m = &r.mac;
-    let uid = if matches!(f.app, App::Udp | App::Tcp) { r.packet.uid } else { 0 };
+    let uid = printed_uid(r);
     write!(
         out,
         " _{}_ {:>3} {:>4} {uid} {} {} [{} {} {} {}] ------- [{}:{} {}:{} {} {}] ",
@@ -170,7 +191,7 @@ fn write_new(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<
     write_secs9(out, r.time)?;
     let (x, y, z) = r.position;
     let m = &r.mac;
-    let uid = if matches!(f.app, App::Udp | App::Tcp) { r.packet.uid } else { 0 };
+    let uid = printed_uid(r);
     write!(
         out,
         " -Hs {node} -Hd {} -Ni {node} -Nx {x:.2} -Ny {y:.2} -Nz {z:.2} -Ne -1.000000 -Nl {:>3} -Nw {} \

@@ -137,6 +137,14 @@ impl Sink {
                 sink.variable(v);
                 Ok(())
             }
+            (Sink::Nam { out, preamble }, TraceRecord::Wireless(w)) => {
+                write_preamble(out, preamble)?;
+                nam::write_wireless(out, w, view(w.packet.flow).as_ref())
+            }
+            (Sink::Nam { out, preamble }, TraceRecord::Movement(m)) => {
+                write_preamble(out, preamble)?;
+                nam::write_movement(out, m)
+            }
             (Sink::Nam { out, preamble }, TraceRecord::Link(l)) => {
                 write_preamble(out, preamble)?;
                 nam::write_link(out, l)

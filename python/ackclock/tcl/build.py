@@ -64,11 +64,10 @@ def _add_traces(world: World, sim: Simulator) -> None:
                 path, links, variables=False, traced=traced or None, append=True, radio=shown
             )
         )
+    header = wireless.nam_preamble(world) or nam_preamble(world)
     for channel in world.nam.channels:
         path = world.channels.require_writable(channel)
-        world.trace_ids.setdefault(channel, []).append(
-            sim.trace_nam(path, nam_preamble(world), append=True)
-        )
+        world.trace_ids.setdefault(channel, []).append(sim.trace_nam(path, header, append=True))
     for path in world.view_paths:
         sim.trace_view(path, nam_preamble(world))
 

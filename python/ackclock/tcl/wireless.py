@@ -20,6 +20,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ackclock import nam
 from ackclock.tcl import ns2_units, registry
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.nodes import NodeObject
@@ -199,6 +200,8 @@ class Wireless:
     # the channel `-channelType` makes, shared by the nodes configured so
     typed_channel: str = ""
     newtrace: bool = False  # `$ns use-newtrace`
+    field_size: tuple[float, float] | None = None  # namtrace-all-wireless's X and Y
+    node_sizes: dict[int, float] = field(default_factory=dict)  # initial_node_pos
 
     def radio_trace(self) -> RadioTrace:
         """What `trace-all` shows of the wireless nodes (as node-config said
@@ -537,17 +540,19 @@ class WirelessCommands:
         node_config(self.world, args)
 
     def cmd_namtrace_all_wireless(self, channel: str, x: str, y: str) -> None:
-        """A nam trace of the nodes and packets (not yet of positions and moves)."""
-        real(x, "namtrace-all-wireless x")
-        real(y, "namtrace-all-wireless y")
+        """A nam trace of the wireless nodes, their moves and packets."""
+        self.world.wireless.field_size = (
+            real(x, "namtrace-all-wireless x"),
+            real(y, "namtrace-all-wireless y"),
+        )
         self.world.unbuilt("traces")
         self.world.channels.require_writable(channel)
         self.world.nam.channels.append(channel)
 
     def cmd_initial_node_pos(self, node: str, size: str) -> None:
-        """nam's node size: checked, not drawn yet."""
-        self.world.shadow(node, MobileNode, "a wireless node")
-        real(size, "initial_node_pos size")
+        """Where nam first draws the node, and how large."""
+        mobile = self.world.shadow(node, MobileNode, "a wireless node")
+        self.world.wireless.node_sizes[mobile.id] = real(size, "initial_node_pos size")
 
     def cmd_use_newtrace(self) -> None:
         """ns-2's tagged layout for wireless records."""
@@ -556,6 +561,21 @@ class WirelessCommands:
 
 
 # --- building ------------------------------------------------------------------------------
+
+
+def nam_preamble(world: World) -> str | None:
+    """The header of a `namtrace-all-wireless` trace (None without one)."""
+    if world.wireless.field_size is None:
+        return None
+    placed = [
+        (node.id, *node.position(), world.wireless.node_sizes[node.id])
+        for node in world.nodes
+        if isinstance(node, MobileNode) and node.id in world.wireless.node_sizes
+    ]
+    width, height = world.wireless.field_size
+    return nam.wireless_preamble(
+        placed, width, height, world.nam.colors, world.nam.node_colors.items()
+    )
 
 
 def endless(world: World) -> bool:
