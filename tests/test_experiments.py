@@ -150,6 +150,12 @@ def test_sack_uses_the_bottleneck_better_than_reno(tmp_path: Path) -> None:
         assert rows[f"sack/{delay}"]["utilization_pct"] > rows[f"reno/{delay}"]["utilization_pct"]
     assert rows["reno/400"]["utilization_pct"] < rows["reno/0"]["utilization_pct"] - 15
     assert (tmp_path / "basic2-sack.tcl").read_text().count("Agent/TCP/Sack1") == 2
+    # Sec. 16.4.2: 30-35% of Reno's loss responses are coarse timeouts, SACK's
+    # essentially none.
+    for delay in ("0", "400"):
+        reno, sack = rows[f"reno/{delay}"], rows[f"sack/{delay}"]
+        assert 0.15 < reno["coarse_timeouts"] / reno["loss_responses"] < 0.45
+        assert sack["coarse_timeouts"] <= 1 and sack["loss_responses"] > 10
 
 
 def test_rtt_fairness_exponent_lies_between_the_two_models(tmp_path: Path) -> None:

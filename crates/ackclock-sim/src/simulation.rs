@@ -677,11 +677,11 @@ impl Simulation {
         let transport = Transport::Udp(UdpHeader { src_port: port, dst_port: port });
         let id = self.new_packet(now, CONTROL_FLOW, (node, neighbor), Ecn::NotEct, transport, size, u64::from(slot));
         self.packets[id].ip.ttl = 1;
-        // Straight onto the interface the protocol chose: protocols such as
-        // AODV have no route to a neighbour before they hear from it, and a
-        // broadcast has none.
         match via {
-            NextHop::Link(ch) => self.send_on_channel(now, ch, id),
+            // Routed like any packet (`forward` sends it on its link), so
+            // that the point-to-point fast path stays one inlined send.
+            NextHop::Link(_) => self.receive(now, node, id),
+            // Straight onto the NIC: a broadcast has no route.
             NextHop::Nic { nic, neighbor } => {
                 let sent = RadioEvent::above_mac(WirelessEvent::Send, WirelessLayer::Router, next_hop(neighbor));
                 self.trace_radio(now, node, id, sent);
@@ -1018,7 +1018,14 @@ impl Simulation {
             self.deliver(now, node, id);
             return;
         }
-        let Some(hop) = self.fib.next_hop(node, packet.ip.dst) else {
+        // A routing message leaves where its protocol sends it: a protocol
+        // such as AODV has no route to a neighbour before it hears from it.
+        let hop = if packet.flow == CONTROL_FLOW {
+            self.messages[packet.seq as usize].as_ref().map(|&(_, via)| via)
+        } else {
+            self.fib.next_hop(node, packet.ip.dst)
+        };
+        let Some(hop) = hop else {
             self.no_route(now, node, id);
             return;
         };
@@ -1029,16 +1036,13 @@ impl Simulation {
             }
             packet.ip.ttl -= 1;
         }
-        match hop {
-            NextHop::Link(ch) => self.send_on_channel(now, ch, id),
-            NextHop::Nic { nic, neighbor } => self.forward_on_nic(now, node, nic, neighbor, id),
-        }
-    }
-
-    /// Offers a packet to a link direction.
-    #[inline(always)]
-    fn send_on_channel(&mut self, now: Instant, ch: ChannelId, id: PacketId) {
-        let packet = &self.packets[id];
+        let ch = match hop {
+            NextHop::Link(ch) => ch,
+            NextHop::Nic { nic, neighbor } => {
+                self.forward_on_nic(now, node, nic, neighbor, id);
+                return;
+            }
+        };
         let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
         let ends = (packet.ip.src, packet.ip.dst);
         let segment_lost = self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);

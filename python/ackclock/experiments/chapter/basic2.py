@@ -70,9 +70,10 @@ def _variant(name: str, changes: dict[str, str], count: int, directory: Path) ->
     return path
 
 
-def basic2_sack(argv: Sequence[str], directory: Path) -> Script:
+def basic2_sack(argv: Sequence[str], directory: Path, analysis: str | None = None) -> Script:
     """basic2.tcl with both connections SACK TCP, as the chapter changes it."""
-    return Script(_variant("basic2-sack.tcl", SACK_CHANGES, 2, directory), argv, COLUMNS)
+    path = _variant("basic2-sack.tcl", SACK_CHANGES, 2, directory)
+    return Script(path, argv, COLUMNS, analysis)
 
 
 def basic2_telnet(argv: Sequence[str], directory: Path) -> Script:

@@ -62,6 +62,22 @@ def drop_cluster_counts(workdir: Path) -> dict[str, Any]:
     return {"clusterdict": " ".join(pairs), "loss_events": len(clusters)}
 
 
+def loss_responses(workdir: Path) -> dict[str, Any]:
+    """Sec. 16.4.2.1's count for basic2.tcl: each flow's loss responses
+    (cwnd decreases after STARTPOINT) and how many were coarse timeouts
+    (cwnd down to 1)."""
+    _, variables = read_ns2_trace(workdir / "basic2.tr")
+    cwnd = cwnd_frame(variables)
+    found = teeth(cwnd, start=STARTPOINT_S)
+    counts: dict[str, Any] = {}
+    # the flows as the trace names them, A's (flow 0) first
+    for index, flow in enumerate(sorted(cwnd["flow"].unique(), key=float)):
+        mine = found[found["flow"] == flow]
+        counts[f"responses{index}"] = len(mine)
+        counts[f"timeouts{index}"] = int(mine["timeout"].sum())
+    return counts
+
+
 def sawtooth(workdir: Path) -> dict[str, Any]:
     """basic1.tcl's sender after slow start (sec. 16.2.6.5): packets ACKed,
     loss responses (cwnd decreases from STARTPOINT), the highest peak, and
