@@ -8,8 +8,6 @@ import math
 import zlib
 from collections.abc import Sequence
 
-import numpy as np
-
 from ackclock import checks, units
 from ackclock.errors import ParameterError
 from ackclock.handles import Node
@@ -37,6 +35,8 @@ def random_waypoint(
         raise ParameterError("speed", f"({slowest:g}, {fastest:g}) is not a (min, max) range")
     wait = units.duration_ps(pause, "pause") / units.PS_PER_S
     end = units.duration_ps(until, "until") / units.PS_PER_S
+    import numpy as np  # only when used: `import ackclock` stays light
+
     x, y, _ = sim.position(node)
     streams = [sim.seed, sim.replication, zlib.crc32(node.name.encode())]
     rng = np.random.default_rng(np.random.SeedSequence(streams))
