@@ -55,3 +55,18 @@ def test_a_bad_routing_or_failure_command_is_one_line(
     assert done.returncode == 2
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_an_empty_rtmodel_parameter_list_takes_ns2s_defaults(tmp_path: Path) -> None:
+    # ns-2.35's tcl/ex/simple-dyn.tcl: `$ns rtmodel Deterministic {} $n0 $n1`
+    # is up 2 s from 0.5 s, then down 1 s (rtModel/Deterministic's defaults);
+    # ns-2 2.35 traces this script's link going down at 2.5 and 5.5 s, up at 3.5 s.
+    body = "set ns [new Simulator]\nset f [open out.tr w]\n$ns trace-all $f\n"
+    body += "set a [$ns node]\nset b [$ns node]\n$ns duplex-link $a $b 1Mb 10ms DropTail\n"
+    body += "$ns rtmodel Deterministic {} $a $b\n$ns at 6.0 {close $f; exit 0}\n$ns run\n"
+    (tmp_path / "s.tcl").write_text(body)
+    done = run_cli("tcl", "s.tcl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    events = [line.split()[:3] for line in (tmp_path / "out.tr").read_text().splitlines()]
+    changes = sorted((float(t), what) for v, t, what in events if v == "v")
+    assert changes == [(2.5, "link-down")] * 2 + [(3.5, "link-up")] * 2 + [(5.5, "link-down")] * 2

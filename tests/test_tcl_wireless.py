@@ -355,3 +355,19 @@ def test_the_nam_trace_places_and_moves_the_nodes_as_ns2s_does(tmp_path: Path) -
     assert header == theirs[:11]  # positions, field, address format and the mover's move
     hops = [sum(line.startswith("h ") for line in lines) for lines in (ours, theirs)]
     assert hops[0] == pytest.approx(hops[1], rel=0.02)  # ns-2: 1647
+
+
+def test_random_motion_off_and_a_shadowing_seed_are_accepted_as_ns2_scripts_give_them(
+    tmp_path: Path,
+) -> None:
+    # ns-2.35's tcl/ex/simple-wireless.tcl and wireless-shadowing-test.tcl do so.
+    body = (
+        SETUP + NODES + "$a random-motion 0\nset p [new Propagation/Shadowing]\n$p seed predef 0\n"
+    )
+    run(tmp_path, body)
+    assert "random-motion 1: not modelled" in error(
+        tmp_path, SETUP + NODES + "$a random-motion 1\n"
+    )
+    assert "seed: give predef, raw or heuristic" in error(
+        tmp_path, SETUP + "set p [new Propagation/Shadowing]\n$p seed 7\n"
+    )

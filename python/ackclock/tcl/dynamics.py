@@ -59,7 +59,8 @@ class Dynamics:
 
     def rtmodel(self, model: str, parameters: list[str], links: list[LinkObject]) -> None:
         """ns-2's rtModel parameters: {start up down finish}, {start up
-        down} or {up down}; "-" keeps the model's default."""
+        down} or {up down}; "-" keeps the model's default, and so does every
+        parameter of an empty list (ns-2's set-parms ignores a list of one)."""
         if model not in MODELS:
             raise TclScriptError(
                 f"rtmodel {model}: not supported (supported: {', '.join(MODELS)}, and rtmodel-at)"
@@ -68,6 +69,8 @@ class Dynamics:
             4: ("start", "up", "down", "finish"),
             3: ("start", "up", "down"),
             2: ("up", "down"),
+            1: (),
+            0: (),
         }
         if len(parameters) not in names:
             raise TclScriptError(

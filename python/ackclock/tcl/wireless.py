@@ -422,6 +422,13 @@ class PropagationObject(Shadow):
     def cmd_topography(self, topography: str) -> None:
         self.world.shadow(topography, TopographyObject, "a Topography")
 
+    def cmd_seed(self, *how: str) -> None:
+        """Shadowing's generator (`seed predef|raw|heuristic N`): ackclock draws
+        from a stream of the run's seed instead."""
+        if len(how) != 2 or how[0] not in ("predef", "raw", "heuristic"):
+            raise TclScriptError(f"{self} seed: give predef, raw or heuristic and a number")
+        whole(how[1], f"{self} seed")
+
     def params(self) -> PropagationParams:
         model = self.nearest(PROPAGATION)
         if model != "Shadowing":
@@ -464,6 +471,15 @@ class MobileNode(NodeObject):
     def position(self) -> tuple[float, float, float]:
         x, y, z = (self.number(axis) for axis in AXES)
         return (x, y, z)
+
+    def cmd_random_motion(self, on: str) -> None:
+        """ns-2's random motion of a node (off unless turned on): only off is
+        modelled here; ackclock.random_waypoint moves nodes at random."""
+        if parse_bool(on, f"{self} random-motion"):
+            raise TclScriptError(
+                f"{self} random-motion {on}: not modelled in the Tcl front end (use setdest, "
+                "or ackclock.random_waypoint from Python)"
+            )
 
     def cmd_setdest(self, x: str, y: str, speed: str) -> None:
         """ns-2's setdest: a straight line at `speed` m/s to (x, y), then stop;
