@@ -371,3 +371,11 @@ def test_random_motion_off_and_a_shadowing_seed_are_accepted_as_ns2_scripts_give
     assert "seed: give predef, raw or heuristic" in error(
         tmp_path, SETUP + "set p [new Propagation/Shadowing]\n$p seed 7\n"
     )
+
+
+def test_god_takes_the_hop_counts_movement_files_give_it(tmp_path: Path) -> None:
+    # ns-2.35's tcl/ex/wireless-pkt-demo.tcl: `$god_ set-dist 0 1 16777215`.
+    run(tmp_path, SETUP + "set god [God info instances]\n$god set-dist 0 1 16777215\n")
+    assert "set-dist hop count" in error(
+        tmp_path, SETUP + "set god [God info instances]\n$god set-dist 0 1 many\n"
+    )

@@ -409,6 +409,12 @@ class GodObject(Shadow):
     def cmd_num_nodes(self, nodes: str) -> None:
         self.nodes = whole(nodes, "create-god")
 
+    def cmd_set_dist(self, a: str, b: str, hops: str) -> None:
+        """The shortest hop count between two nodes, which movement files tell
+        ns-2's God for its statistics: checked, not needed."""
+        for value, what in ((a, "node"), (b, "node"), (hops, "hop count")):
+            whole(value, f"God set-dist {what}")
+
 
 class ChannelObject(Shadow):
     """`new Channel/WirelessChannel`: the nodes given it share one radio medium."""
