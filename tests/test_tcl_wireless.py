@@ -379,3 +379,14 @@ def test_god_takes_the_hop_counts_movement_files_give_it(tmp_path: Path) -> None
     assert "set-dist hop count" in error(
         tmp_path, SETUP + "set god [God info instances]\n$god set-dist 0 1 many\n"
     )
+
+
+def test_at_takes_the_appended_fraction_idiom_of_ns2s_wireless_scripts(tmp_path: Path) -> None:
+    # `$ns_ at $opt(stop).000000001 ...` with stop 90.0: ns-2's atof reads 90.0.
+    body = "set ns [new Simulator]\n$ns at 1.0.000000001 {puts [$ns now]}\n$ns run\n"
+    (tmp_path / "s.tcl").write_text(body)
+    done = run_cli("tcl", "s.tcl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1"]
+    (tmp_path / "s.tcl").write_text(body.replace("1.0.000000001", "1.0s"))
+    assert "'1.0s' is not a time in seconds" in run_cli("tcl", "s.tcl", cwd=tmp_path).stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ackclock import units
@@ -13,6 +14,10 @@ from ackclock.tcl.wireless import WirelessCommands
 
 if TYPE_CHECKING:
     from ackclock.tcl.world import World
+
+
+# "150.0.0001": a number with a fraction appended to it (ns-2 reads 150.0).
+_APPENDED_FRACTION = re.compile(r"(\d+\.\d*)\.\d+")
 
 
 class SimulatorObject(WirelessCommands, Shadow):
@@ -204,9 +209,12 @@ class SimulatorObject(WirelessCommands, Shadow):
         self.cancelled.add(whole(event, "cancel"))
 
     def _time(self, text: str) -> int:
-        """A time `$ns at` takes: seconds, as a number."""
+        """A time `$ns at` takes: seconds, as a number. ns-2 reads it with C's
+        atof, so scripts' `$opt(stop).0001` (150.0.0001 with stop 150.0) is
+        150.0; that idiom is taken, other trailing text is refused."""
+        idiom = _APPENDED_FRACTION.fullmatch(text)
         try:
-            seconds = float(text)
+            seconds = float(idiom.group(1) if idiom else text)
         except ValueError:
             raise TclScriptError(f"{text!r} is not a time in seconds") from None
         if not seconds >= 0 or seconds == float("inf"):
