@@ -298,3 +298,17 @@ def test_cbr_sends_the_packet_due_exactly_at_stop_and_none_after():
     flow = sim.cbr(a, b, rate="8000b", packet_size=1000, stop="2s")  # one packet a second
     sim.run("5s")
     assert flow.stats()["tx_packets"] == 3  # at 0, 1 and 2 s, as ns-2's CBR stop does
+
+
+def test_jittered_cbr_spreads_its_gaps_around_the_interval_as_ns2s_random_does():
+    sim = ac.Simulator(seed=1)
+    a, b = sim.node("a"), sim.node("b")
+    sim.duplex_link(a, b, "10Mb", "1ms")
+    flow = sim.cbr(a, b, rate="800kb", packet_size=1000, stop="100s", jitter=True)
+    steady = sim.cbr(a, b, rate="800kb", packet_size=1000, stop="100s")
+    sim.run("101s")
+    # 10 ms on average: about as many packets as without jitter, gaps from 5 to 15 ms
+    assert flow.stats()["tx_packets"] == pytest.approx(steady.stats()["tx_packets"], rel=0.02)
+    assert steady.stats()["tx_packets"] == 10001
+    with pytest.raises(ac.ConfigError, match="jitter"):
+        sim.cbr(a, b, rate="800kb", jitter="yes")

@@ -342,3 +342,26 @@ def test_replications_draw_other_ns2_numbers_and_replication_0_draws_ns2s(
     assert draws[0][0] == "729236"  # ns-2 2.35, as in the test above
     assert len({tuple(d) for d in draws}) == 3
     assert len({d[1] for d in draws}) == 3, "a reseed keeps the replication's stream"
+
+
+def test_cbr_random_1_jitters_the_departures(tmp_path: Path) -> None:
+    # ns-2's CBR random_ 1: each interval 0.5 to 1.5 times the nominal 10 ms.
+    script = TOPOLOGY + (
+        "set udp [new Agent/UDP]\n"
+        "$ns attach-agent $A $udp\n"
+        "set mon [new Agent/LossMonitor]\n"
+        "$ns attach-agent $B $mon\n"
+        "$ns connect $udp $mon\n"
+        "set cbr [new Application/Traffic/CBR]\n"
+        "$cbr set packetSize_ 500\n"
+        "$cbr set interval_ 0.01\n"
+        "$cbr set random_ 1\n"
+        "$cbr attach-agent $udp\n"
+        '$ns at 0.0 "$cbr start"\n'
+        '$ns at 10.0 "$cbr stop"\n'
+        '$ns at 11.0 {puts "[$mon set npkts_]"; exit 0}\n'
+        "$ns run\n"
+    )
+    done = run_tcl(tmp_path, script)
+    packets = int(done.stdout)
+    assert packets != 1000 and abs(packets - 1000) < 40, packets

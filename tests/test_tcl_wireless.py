@@ -390,3 +390,15 @@ def test_at_takes_the_appended_fraction_idiom_of_ns2s_wireless_scripts(tmp_path:
     assert done.stdout.split() == ["1"]
     (tmp_path / "s.tcl").write_text(body.replace("1.0.000000001", "1.0s"))
     assert "'1.0s' is not a time in seconds" in run_cli("tcl", "s.tcl", cwd=tmp_path).stderr
+
+
+def test_nam_end_wireless_writes_ns2s_end_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    body = SETUP.replace(
+        "set chan", "set nf [open out.nam w]\n$ns namtrace-all-wireless $nf 801 300\nset chan"
+    )
+    body += NODES + "$ns at 1.0 {$ns nam-end-wireless 1.0; close $nf; exit 0}\n$ns run\n"
+    run(tmp_path, body)
+    assert (tmp_path / "out.nam").read_text().splitlines()[-1] == "W -t 1.0"

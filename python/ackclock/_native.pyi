@@ -254,6 +254,7 @@ JitterSpec = ExponentialJitterSpec | UniformJitterSpec
 class CbrSpec(TypedDict):
     type: Literal["cbr"]
     rate_bps: int  # interval = mean packet size * 8 / rate
+    jitter: bool  # ns-2's random_: each gap the interval times uniform [0.5, 1.5)
 
 class PoissonSpec(TypedDict):
     type: Literal["poisson"]

@@ -457,10 +457,16 @@ class Simulator:
         name: str | None = None,
         ecn: bool = False,
         label: specs.FlowLabel | None = None,
+        jitter: bool = False,
     ) -> Flow:
         """Constant bit rate: one packet every packet_size * 8 / rate seconds
-        (with random sizes, their mean)."""
-        traffic: TrafficSpec = {"type": "cbr", "rate_bps": units.bandwidth_bps(rate, "rate")}
+        (with random sizes, their mean); with `jitter` (ns-2's CBR `random_`)
+        each gap is that interval times a uniform draw from [0.5, 1.5)."""
+        traffic: TrafficSpec = {
+            "type": "cbr",
+            "rate_bps": units.bandwidth_bps(rate, "rate"),
+            "jitter": checks.flag(jitter, "jitter"),
+        }
         return self._add_flow(
             "cbr", traffic, src, dst, packet_size, start, stop, max_packets, name, ecn, label
         )

@@ -416,9 +416,9 @@ pub fn jitter(dict: &Bound<'_, PyDict>) -> Result<Jitter, ConfigError> {
 }
 
 pub fn traffic(dict: &Bound<'_, PyDict>) -> Result<Traffic, ConfigError> {
-    let s = Spec::new(dict, "traffic", &["rate_bps", "mean_interval_ps", "on_mean_ps", "off_mean_ps"])?;
+    let s = Spec::new(dict, "traffic", &["rate_bps", "jitter", "mean_interval_ps", "on_mean_ps", "off_mean_ps"])?;
     match s.kind()?.as_str() {
-        "cbr" => Ok(Traffic::Cbr { rate: s.bandwidth("rate_bps")? }),
+        "cbr" => Ok(Traffic::Cbr { rate: s.bandwidth("rate_bps")?, jitter: s.flag_or("jitter", false)? }),
         "poisson" => {
             let mean_interval = s.duration("mean_interval_ps")?;
             if mean_interval == Duration::ZERO {

@@ -19,7 +19,7 @@ fn dumbbell() -> Simulation {
     common::duplex(&mut sim, n[3], n[4], 80_000_000, 10, 100);
     for (i, &src) in [n[0], n[1]].iter().enumerate() {
         let config = UdpSourceConfig {
-            traffic: Traffic::Cbr { rate: Bandwidth::from_bps(5_000_000).unwrap() },
+            traffic: Traffic::Cbr { rate: Bandwidth::from_bps(5_000_000).unwrap(), jitter: false },
             size: SizeModel::Fixed(1000),
             start: Instant::ZERO,
             stop: None,

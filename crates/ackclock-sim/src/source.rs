@@ -6,13 +6,16 @@
 use crate::label::FlowLabel;
 use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
 use ackclock_net::packet::{MAX_DATAGRAM_BYTES, UDP_HEADER_BYTES};
+use rand::RngExt;
 use rand_distr::{Distribution, Exp};
 
 /// When packets are sent.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Traffic {
-    /// Constant bit rate: one packet every mean_size * 8 / rate.
-    Cbr { rate: Bandwidth },
+    /// Constant bit rate: one packet every mean_size * 8 / rate; with
+    /// `jitter` (ns-2's `random_`), each gap is that interval times a
+    /// uniform draw from [0.5, 1.5).
+    Cbr { rate: Bandwidth, jitter: bool },
     /// Exponential inter-departure times (a Poisson process).
     Poisson { mean_interval: Duration },
     /// Sends at `rate` during exponentially distributed on periods, is
@@ -114,12 +117,20 @@ impl UdpSource {
 
     fn gap(&mut self, size: u32) -> Duration {
         match self.config.traffic {
-            Traffic::Cbr { rate } => match self.config.size {
-                SizeModel::Fixed(_) => rate.tx_time(size),
-                SizeModel::Exponential { .. } => {
-                    Duration::from_secs_f64(self.config.size.mean() * 8.0 / rate.bps() as f64)
+            Traffic::Cbr { rate, jitter } => {
+                let interval = match self.config.size {
+                    SizeModel::Fixed(_) => rate.tx_time(size),
+                    SizeModel::Exponential { .. } => {
+                        Duration::from_secs_f64(self.config.size.mean() * 8.0 / rate.bps() as f64)
+                    }
+                };
+                if jitter {
+                    let factor: f64 = self.rng.random_range(0.5..1.5);
+                    Duration::from_ps((interval.as_ps() as f64 * factor).round() as u64)
+                } else {
+                    interval
                 }
-            },
+            }
             Traffic::OnOff { rate, .. } => rate.tx_time(size),
             Traffic::Poisson { mean_interval } => exponential(mean_interval, &mut self.rng),
         }
@@ -176,7 +187,8 @@ mod tests {
 
     #[test]
     fn cbr_sends_at_exact_intervals() {
-        let mut s = source(Traffic::Cbr { rate: Bandwidth::from_bps(800_000).unwrap() }, SizeModel::Fixed(1000));
+        let mut s =
+            source(Traffic::Cbr { rate: Bandwidth::from_bps(800_000).unwrap(), jitter: false }, SizeModel::Fixed(1000));
         let t = departures(&mut s, 4);
         assert_eq!(
             t.iter().map(|t| t.as_ps()).collect::<Vec<_>>(),
@@ -185,12 +197,27 @@ mod tests {
     }
 
     #[test]
+    fn jittered_cbr_draws_each_gap_around_its_interval() {
+        // ns-2's random_ 1: 10 ms +- 5 ms, uniformly.
+        let rate = Bandwidth::from_bps(800_000).unwrap();
+        let mut s = source(Traffic::Cbr { rate, jitter: true }, SizeModel::Fixed(1000));
+        let t = departures(&mut s, 2001);
+        let gaps: Vec<u64> = t.windows(2).map(|w| (w[1] - w[0]).as_ps()).collect();
+        assert!(gaps.iter().all(|&g| (5_000_000_000..15_000_000_000).contains(&g)));
+        let mean = gaps.iter().sum::<u64>() as f64 / gaps.len() as f64;
+        assert!((mean / 1e10 - 1.0).abs() < 0.02, "mean gap {mean} ps");
+        assert!(gaps.iter().any(|&g| g < 6_000_000_000) && gaps.iter().any(|&g| g > 14_000_000_000));
+        let mut again = source(Traffic::Cbr { rate, jitter: true }, SizeModel::Fixed(1000));
+        assert_eq!(departures(&mut again, 2001), t, "the same stream, the same gaps");
+    }
+
+    #[test]
     fn max_packets_and_stop_end_the_source() {
         let rate = Bandwidth::from_bps(800_000).unwrap();
-        let mut s = source(Traffic::Cbr { rate }, SizeModel::Fixed(1000));
+        let mut s = source(Traffic::Cbr { rate, jitter: false }, SizeModel::Fixed(1000));
         s.config.max_packets = Some(3);
         assert_eq!(departures(&mut s, 10).len(), 3);
-        let mut s = source(Traffic::Cbr { rate }, SizeModel::Fixed(1000));
+        let mut s = source(Traffic::Cbr { rate, jitter: false }, SizeModel::Fixed(1000));
         s.config.stop = Some(Instant::from_ps(25_000_000_000));
         assert_eq!(departures(&mut s, 10).len(), 3, "departures at 0, 10 and 20 ms");
     }

@@ -20,7 +20,7 @@ fn lan_and_link(router: Router, start: f64, stop: f64) -> (Simulation, Vec<NodeI
         sim.set_router(node, router.clone()).unwrap();
     }
     let cbr = UdpSourceConfig {
-        traffic: Traffic::Cbr { rate: rate(80_000) },
+        traffic: Traffic::Cbr { rate: rate(80_000), jitter: false },
         size: SizeModel::Fixed(1000),
         start: Instant::from_secs_f64(start),
         stop: Some(Instant::from_secs_f64(stop)),

@@ -30,7 +30,7 @@ fn ring(nodes: usize, router: Router) -> (Simulation, Vec<NodeId>, Vec<(ChannelI
 /// included, as ns-2's CBR sends the packet due when it is stopped).
 fn cbr(start: f64, stop: f64) -> UdpSourceConfig {
     UdpSourceConfig {
-        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(800_000).unwrap() },
+        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(800_000).unwrap(), jitter: false },
         size: SizeModel::Fixed(500),
         start: secs(start),
         stop: Some(secs(stop)),
@@ -215,8 +215,10 @@ fn dv_needs_an_end_time() {
 fn a_routing_loop_made_during_the_run_ends_in_ttl_drops() {
     let (mut sim, n, links) = ring(3, Router::Static);
     // A packet every 200 ms, so that looping packets do not fill the queues.
-    let slow =
-        UdpSourceConfig { traffic: Traffic::Cbr { rate: Bandwidth::from_bps(20_000).unwrap() }, ..cbr(0.0, 1.0) };
+    let slow = UdpSourceConfig {
+        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(20_000).unwrap(), jitter: false },
+        ..cbr(0.0, 1.0)
+    };
     let f = sim.add_udp_flow("cbr", n[0], n[1], slow).unwrap();
     sim.run(Some(secs(0.5))).unwrap();
     // n0 now sends n1's packets to n2, and n2 sends them back to n0.

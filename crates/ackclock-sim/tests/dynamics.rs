@@ -28,7 +28,7 @@ fn duplex(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, delay: Duration)
 /// CBR of 1000-byte packets, one every `interval_ms`.
 fn cbr(interval_ms: u64) -> UdpSourceConfig {
     UdpSourceConfig {
-        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(8_000_000 / interval_ms).unwrap() },
+        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(8_000_000 / interval_ms).unwrap(), jitter: false },
         size: SizeModel::Fixed(1000),
         start: Instant::ZERO,
         stop: None,
@@ -224,7 +224,7 @@ fn a_rate_change_moves_the_traced_departures_of_waiting_packets() {
     let (a, b) = (sim.add_node("A"), sim.add_node("B"));
     let (ab, _) = duplex(&mut sim, a, b, 8_000_000, ms(1));
     let burst = UdpSourceConfig {
-        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(8_000_000_000).unwrap() },
+        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(8_000_000_000).unwrap(), jitter: false },
         max_packets: Some(3),
         ..cbr(10)
     };

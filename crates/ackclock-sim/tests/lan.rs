@@ -11,7 +11,7 @@ fn rate(bps: u64) -> Bandwidth {
 
 fn cbr(bps: u64, packets: u64) -> UdpSourceConfig {
     UdpSourceConfig {
-        traffic: Traffic::Cbr { rate: rate(bps) },
+        traffic: Traffic::Cbr { rate: rate(bps), jitter: false },
         size: SizeModel::Fixed(1000),
         start: Instant::ZERO,
         stop: None,

@@ -41,7 +41,7 @@ fn each_processor_on_the_path_adds_its_service_time() {
     link(&mut sim, n[1], n[2], 10_000_000, Duration::from_millis(10));
     sim.set_processor(n[1], cpu(ServiceTime::Constant(Duration::from_millis(1)), None)).unwrap();
     sim.set_processor(n[2], cpu(ServiceTime::Constant(Duration::from_micros(500)), None)).unwrap();
-    let cbr = Traffic::Cbr { rate: Bandwidth::from_bps(400_000).unwrap() };
+    let cbr = Traffic::Cbr { rate: Bandwidth::from_bps(400_000).unwrap(), jitter: false };
     let f = sim.add_udp_flow("cbr", n[0], n[2], source(cbr, 1000, 10)).unwrap();
     sim.run(None).unwrap();
     let r = sim.flow_report(f).unwrap();
@@ -62,7 +62,7 @@ fn a_bounded_processor_queue_drops_what_does_not_fit() {
     link(&mut sim, r, b, 1_000_000_000, Duration::ZERO);
     sim.set_processor(r, cpu(ServiceTime::Constant(Duration::from_millis(1)), Some(4))).unwrap();
     // 100-byte packets every 0.1 ms (8 Mb/s); 0.8 us on each link.
-    let cbr = Traffic::Cbr { rate: Bandwidth::from_bps(8_000_000).unwrap() };
+    let cbr = Traffic::Cbr { rate: Bandwidth::from_bps(8_000_000).unwrap(), jitter: false };
     let f = sim.add_udp_flow("cbr", a, b, source(cbr, 100, 20)).unwrap();
     sim.run(None).unwrap();
     // Packet 0 is in service until 1 ms; 1-4 wait; 5-9 find four waiting;

@@ -20,7 +20,7 @@ fn link(sim: &mut Simulation, a: NodeId, b: NodeId, bps: u64, delay: Duration, q
 
 fn cbr(bps: u64, size: u32) -> UdpSourceConfig {
     UdpSourceConfig {
-        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(bps).unwrap() },
+        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(bps).unwrap(), jitter: false },
         size: SizeModel::Fixed(size),
         start: Instant::ZERO,
         stop: None,

@@ -127,7 +127,7 @@ fn pcap_after_a_red_queue_shows_the_ce_marks_it_made() {
         sim.add_duplex(r, b, Bandwidth::from_bps(10_000_000).unwrap(), ms, Discipline::ns2_drop_tail(100)).unwrap();
     // 10% overload keeps RED's average queue between its thresholds.
     let cbr = UdpSourceConfig {
-        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(1_100_000).unwrap() },
+        traffic: Traffic::Cbr { rate: Bandwidth::from_bps(1_100_000).unwrap(), jitter: false },
         size: SizeModel::Fixed(500),
         start: Instant::ZERO,
         stop: Some(Instant::from_ps(8 * 1_000_000_000_000)), // then 2 s to drain

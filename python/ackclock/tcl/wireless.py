@@ -576,6 +576,10 @@ class WirelessCommands:
         mobile = self.world.shadow(node, MobileNode, "a wireless node")
         self.world.wireless.node_sizes[mobile.id] = real(size, "initial_node_pos size")
 
+    def cmd_nam_end_wireless(self, stoptime: str) -> None:
+        """The nam trace's end record (`W -t stoptime`)."""
+        self.world.nam_line(f"W -t {stoptime}")
+
     def cmd_use_newtrace(self) -> None:
         """ns-2's tagged layout for wireless records."""
         self.world.unbuilt("use-newtrace")

@@ -372,10 +372,9 @@ class World:
         }
         rate = app.number("rate_")
         if app.is_a("Application/Traffic/CBR"):
-            if app.flag("random_"):
-                raise TclScriptError(f"{app} random_ 1 (jittered CBR) is not supported yet")
             maxpkts = app.integer("maxpkts_")
-            flow = sim.cbr(src, dst, rate=rate, max_packets=maxpkts, **common)
+            jitter = app.flag("random_")
+            flow = sim.cbr(src, dst, rate=rate, max_packets=maxpkts, jitter=jitter, **common)
         elif app.is_a("Application/Traffic/Exponential"):
             flow = sim.on_off(
                 src,
