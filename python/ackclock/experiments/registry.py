@@ -183,6 +183,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"delayB": [0, 400], "end": 3000},
     ),
     Experiment(
+        "sack-cwnd",
+        "003 §16.4.3",
+        "two SACK senders at 8 Mbit/s: true average cwnd against K/sqrt(p), per flow and delayB",
+        _CHAPTER + "sack_cwnd",
+        quick={"delayB": [0, 100, 400], "end": 1000},
+        full={"delayB": [0, 10, 20, 40, 70, 100, 150, 200, 250, 300, 350, 400], "end": 3000},
+    ),
+    Experiment(
         "drop-clusters",
         "003 §16.4.4",
         "two Reno senders, equal paths: drops per flow in each loss event against overhead",
