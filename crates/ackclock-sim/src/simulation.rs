@@ -144,9 +144,9 @@ pub struct Simulation {
     receptions: Vec<Reception>,
     /// How each radio channel's NICs are made.
     radios: Vec<wireless::RadioSetup>,
-    /// The MAC header of the frame a radio node received last, for the
-    /// trace record of its forwarding (ns-2 prints it).
-    last_rx_mac: ackclock_trace::MacFields,
+    /// The packet a radio node received last and its frame's MAC header,
+    /// for the trace record of its forwarding (ns-2 prints it).
+    last_rx_mac: Option<(PacketId, ackclock_trace::MacFields)>,
     /// Scheduled moves of radio NICs.
     moves: Vec<wireless::Move>,
     /// Whether some node has a processor: one test per packet when none has.
@@ -197,7 +197,7 @@ impl Simulation {
             free_frames: Vec::new(),
             receptions: Vec::new(),
             radios: Vec::new(),
-            last_rx_mac: ackclock_trace::MacFields::default(),
+            last_rx_mac: None,
             moves: Vec::new(),
             processors: false,
             flows: Vec::new(),

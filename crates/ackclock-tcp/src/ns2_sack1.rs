@@ -160,24 +160,27 @@ impl Endpoint {
     pub(crate) fn sack1_scoreboard(&mut self, seg: &TcpRepr, ack: u64) {
         let in_recovery = self.phase == Phase::FastRecovery;
         let mss = u64::from(self.send_mss);
-        let blocks = seg.options.sack.as_slice().iter().map(|&(l, r)| {
+        // The blocks as packet ranges [first, one past the last).
+        let wire = seg.options.sack.as_slice();
+        let mut blocks = [(0, 0); 4];
+        for (b, &(l, r)) in blocks.iter_mut().zip(wire) {
             let (l, r) = (self.snd_offset(l), self.snd_offset(r));
-            (self.packet_at(l.max(1)), r.saturating_sub(1).div_ceil(mss) + 1)
-        });
-        let blocks: Vec<(u64, u64)> = blocks.collect();
+            *b = (self.packet_at(l.max(1)), r.saturating_sub(1).div_ceil(mss) + 1);
+        }
+        let blocks = &blocks[..wire.len()];
         let s = &mut self.sack1;
         s.news = false;
         if ack > self.snd_una {
             if in_recovery && ack < self.recover {
                 let acked = ack.saturating_sub(1) / mss;
-                s.ranges.update(acked, blocks);
+                s.ranges.update(acked, blocks.iter().copied());
             } else {
                 s.ranges.clear();
                 s.after_timeout = false;
             }
         } else if ack == self.snd_una && !s.after_timeout {
             let acked = ack.saturating_sub(1) / mss;
-            s.news = s.ranges.update(acked, blocks);
+            s.news = s.ranges.update(acked, blocks.iter().copied());
         }
     }
 

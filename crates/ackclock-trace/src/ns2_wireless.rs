@@ -39,7 +39,7 @@ impl WirelessTrace {
             || match r.layer {
                 WirelessLayer::Agent => self.agent,
                 WirelessLayer::Router => self.router,
-                WirelessLayer::Mac | WirelessLayer::Ifq => false,
+                WirelessLayer::Ifq => false,
             }
     }
 }

@@ -69,13 +69,12 @@ pub struct LinkRecord {
     pub up: bool,
 }
 
-/// ns-2's wireless trace levels: the agent, the routing agent, the MAC and
-/// the interface queue.
+/// ns-2's wireless trace levels written here: the agent, the routing agent
+/// and the interface queue (MAC-level records are not written).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WirelessLayer {
     Agent,
     Router,
-    Mac,
     Ifq,
 }
 
@@ -84,7 +83,6 @@ impl WirelessLayer {
         match self {
             WirelessLayer::Agent => "AGT",
             WirelessLayer::Router => "RTR",
-            WirelessLayer::Mac => "MAC",
             WirelessLayer::Ifq => "IFQ",
         }
     }

@@ -122,7 +122,8 @@ impl Simulation {
             }
             RadioEvent::above_mac(WirelessEvent::Send, WirelessLayer::Router, next_hop(neighbor))
         } else {
-            let mac = self.last_rx_mac;
+            // The header of the frame that brought it, if it is still known.
+            let mac = self.last_rx_mac.filter(|&(p, _)| p == id).map(|(_, m)| m).unwrap_or_default();
             RadioEvent {
                 mac,
                 ..RadioEvent::above_mac(WirelessEvent::Forward, WirelessLayer::Router, next_hop(neighbor))
@@ -250,8 +251,8 @@ impl Simulation {
         let layer =
             if p.ip.dst == node && p.flow != CONTROL_FLOW { WirelessLayer::Agent } else { WirelessLayer::Router };
         let hop = if frame.to == LinkAddress::Broadcast { NO_NEXT_HOP } else { i64::from(node) };
-        self.last_rx_mac = mac_fields(frame);
-        let mac = self.last_rx_mac;
+        let mac = mac_fields(frame);
+        self.last_rx_mac = Some((packet, mac));
         self.trace_radio(
             now,
             node,
