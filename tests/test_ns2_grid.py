@@ -64,3 +64,16 @@ def test_sack1_with_overhead_resends_holes_as_ns2s_delayed_send_does(run: tuple[
 
 def test_the_fixture_holds_every_grid_point() -> None:
     assert sorted(NS2) == sorted(p.name for p in POINTS)
+
+
+@pytest.mark.parametrize("delay_b", ["5", "10"])
+def test_a_backoff_beyond_eight_restarts_the_rtt_estimate_as_ns2s_does(delay_b: str) -> None:
+    # Sack1 with a plain TCPSink sees no SACK blocks, so its losses end in
+    # timeouts; backed off 16 times, ns-2 moves srtt into rttvar and starts
+    # the estimate afresh at the next sample (rtt_backoff), which makes
+    # the following RTOs 40 ms longer here. The full grid's fixture has these points.
+    point = grid.Point(
+        "basic2.tcl", "Agent/TCP/Sack1", "Agent/TCPSink", (delay_b, "0", "0.8", "300", "5")
+    )
+    ours = grid.run_ackclock(point)
+    assert exact_fields(ours) == exact_fields(grid.load_fixture("full")[point.name]), point.name

@@ -1,12 +1,14 @@
-"""ns-2 agent variables whose old values ns-2.35's validation suites still
-set, against ns-2 2.35 itself (tests/fixtures/ns2_precision_reduce.tcl)."""
+"""ns-2 agent variables against ns-2 2.35 itself: old values that ns-2.35's
+validation suites still set (tests/fixtures/ns2_agent_variable.tcl), and the
+round-trip estimator's variables as `tracevar` writes them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 SCRIPT = Path(__file__).parent / "fixtures" / "ns2_agent_variable.tcl"
 
@@ -34,3 +36,26 @@ def test_old_agent_defaults_give_ns2s_windows(tmp_path: Path, args: tuple[str, .
     done = run_cli("tcl", str(SCRIPT), *args, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == NS2[args]
+
+
+def test_traced_rtt_variables_follow_ns2s_estimator_through_a_deep_backoff(tmp_path: Path) -> None:
+    # basic2.tcl with Sack1 senders and plain sinks: timeouts back off 16
+    # times at 201.14 s, where ns-2 moves srtt_ into rttvar_ and clears it
+    # (rtt_backoff). ns-2's lines for the first sender from 201 s to 205 s,
+    # in ns-2's order and units (rtt_, srtt_, rttvar_ in seconds).
+    script = (ROOT / "benchmarks" / "ns2" / "basic2.tcl").read_text()
+    script = script.replace("new Agent/TCP/Reno]", "new Agent/TCP/Sack1]")
+    script = re.sub(
+        r"^\$tcp0 tracevar cwnd_$",
+        "\n".join(f"$tcp0 tracevar {v}" for v in ("cwnd_", "srtt_", "rttvar_", "backoff_", "rtt_")),
+        script,
+        flags=re.MULTILINE,
+    )
+    (tmp_path / "basic2.tcl").write_text(script)
+    done = run_cli("tcl", "basic2.tcl", "5", "0", "0.8", "300", "5", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = (tmp_path / "basic2.tr").read_text().splitlines()
+    sender = re.compile(r"^(\d+\.\d+) +0 +0 ")
+    ours = [line for line in lines if (m := sender.match(line)) and 201 <= float(m.group(1)) < 205]
+    expected = (Path(__file__).parent / "fixtures" / "ns2_basic2_sack1_rtt_vars.txt").read_text()
+    assert ours == expected.splitlines()

@@ -325,7 +325,8 @@ class TcpFlow(Flow):
 
     def ns2_vars(self) -> dict[str, float | int]:
         """The client's variables now in ns-2's units: cwnd_ (packets),
-        ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
+        ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8),
+        rttvar_ (ticks/4) and backoff_ (the RTO multiplier)."""
         return self._native.ns2_vars(self.id)
 
     def series(self) -> dict[str, tuple[list[float], list[float]]]:

@@ -475,7 +475,7 @@ impl Sim {
         for (name, value) in vars {
             match value {
                 VarValue::Real(x) => out.set_item(name, x)?,
-                VarValue::Int(n) => out.set_item(name, n)?,
+                VarValue::Int(n) | VarValue::Ticks { raw: n, .. } => out.set_item(name, n)?,
             }
         }
         Ok(out)

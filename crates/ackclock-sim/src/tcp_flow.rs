@@ -6,6 +6,7 @@
 
 use crate::label::FlowLabel;
 use ackclock_core::{Duration, Instant, Mrg32k3a, OrderKey, SimRng, PS_PER_SEC};
+use ackclock_tcp::rtt::Ns2Rtt;
 use ackclock_tcp::{Endpoint, Reader, State, TcpConfig, Timer};
 use ackclock_trace::VarValue;
 use rand::RngExt;
@@ -140,13 +141,23 @@ pub struct TcpFlow {
     marked_cuts: u64,
     /// Last values written to an ns-2 variable trace.
     last_ns2_vars: [Option<VarValue>; NS2_VARS.len()],
+    /// The client's timeouts when its variables were last traced.
+    traced_timeouts: u64,
 }
 
 /// The sender variables ns-2 scripts trace, in ns-2's units: cwnd_ in
 /// packets (without fast-recovery inflation, as ns-2 shows it), ssthresh_,
-/// ack_ and maxseq_ in packets, rtt_ in clock ticks and srtt_ in eighths of
-/// a tick.
-pub const NS2_VARS: [&str; 6] = ["cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_"];
+/// ack_ and maxseq_ in packets, rtt_ in clock ticks, srtt_ and rttvar_ in
+/// eighths and quarters of a tick, backoff_ the RTO's multiplier.
+pub const NS2_VARS: [&str; 8] = ["cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_", "rttvar_", "backoff_"];
+
+/// The order in which ns-2 updates them (indices into NS2_VARS) on an ACK:
+/// a loss cuts ssthresh_ before cwnd_; an ACK moves ack_, ends the backoff
+/// and updates the estimator before cwnd_ grows.
+const ACK_ORDER: [usize; 8] = [1, 2, 7, 4, 5, 6, 0, 3];
+/// ... and on a timeout: the window closes, then the backoff doubles (and
+/// may clear srtt_ into rttvar_).
+const TIMEOUT_ORDER: [usize; 8] = [1, 0, 7, 6, 5, 2, 3, 4];
 
 impl TcpFlow {
     /// With ns-2's tick clock, the client's clock phase (ns-2's boot_time_),
@@ -175,6 +186,7 @@ impl TcpFlow {
             cwnd_area: 0,
             cwnd_at: None,
             last_ns2_vars: [None; NS2_VARS.len()],
+            traced_timeouts: 0,
             marked_cuts: 0,
         }
     }
@@ -299,9 +311,10 @@ impl TcpFlow {
     pub fn changed_ns2_vars(&mut self) -> Vec<(&'static str, VarValue)> {
         let values = self.ns2_vars();
         let mut changed = Vec::new();
-        // ns-2's order of updates: a loss cuts ssthresh_ before cwnd_, an ACK
-        // moves ack_ before cwnd_ grows.
-        for i in [1, 2, 0, 3, 4, 5] {
+        let timeouts = self.client.stats().timeouts;
+        let order =
+            if std::mem::replace(&mut self.traced_timeouts, timeouts) < timeouts { TIMEOUT_ORDER } else { ACK_ORDER };
+        for i in order {
             let v = values[i];
             if self.last_ns2_vars[i] != Some(v) {
                 self.last_ns2_vars[i] = Some(v);
@@ -322,6 +335,14 @@ impl TcpFlow {
         let c = &self.client;
         let mss = i64::from(c.mss().max(1));
         let tick = c.config().clock_granularity.as_ps().max(1) as f64;
+        let rtt = c.rtt_estimator();
+        // ns-2's own variables, or the same units from an RFC 6298 estimator.
+        let ns2 = rtt.ns2_state().unwrap_or(Ns2Rtt {
+            rtt: c.stats().last_rtt.map_or(0, |r| (r.as_ps() as f64 / tick) as i64),
+            srtt8: c.srtt().map_or(0, |s| (s.as_ps() as f64 / tick * 8.0).round() as i64),
+            rttvar4: (rtt.rttvar().as_ps() as f64 / tick * 4.0).round() as i64,
+        });
+        let ticks = |raw: i64, secs: f64| VarValue::Ticks { raw, secs: secs * tick / 1e12 };
         // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
         let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
         // ns-2's cwnd_ is 1 until the SYN is acknowledged.
@@ -331,8 +352,10 @@ impl TcpFlow {
             VarValue::Int(i64::from(c.ssthresh()) / mss),
             VarValue::Int(packets(c.snd_una())),
             VarValue::Int(packets(c.snd_max())),
-            VarValue::Int(c.stats().last_rtt.map_or(0, |r| (r.as_ps() as f64 / tick) as i64)),
-            VarValue::Int(c.srtt().map_or(0, |s| (s.as_ps() as f64 / tick * 8.0).round() as i64)),
+            ticks(ns2.rtt, ns2.rtt as f64),
+            ticks(ns2.srtt8, (ns2.srtt8 >> 3) as f64),
+            ticks(ns2.rttvar4, ns2.rttvar4 as f64 / 4.0),
+            VarValue::Int(rtt.backoff_factor() as i64),
         ]
     }
 

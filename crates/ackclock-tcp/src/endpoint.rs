@@ -453,6 +453,10 @@ impl Endpoint {
     pub fn rto(&self) -> Duration {
         self.rtt.rto()
     }
+    /// The round-trip estimator (ns-2's fixed-point state, the backoff).
+    pub fn rtt_estimator(&self) -> &RttEstimator {
+        &self.rtt
+    }
     pub fn local_port(&self) -> u16 {
         self.local_port
     }

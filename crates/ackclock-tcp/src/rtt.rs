@@ -10,8 +10,17 @@ use ackclock_core::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ns2Clock {
     phase: Duration,
-    srtt8: i64,
-    rttvar4: i64,
+    state: Ns2Rtt,
+}
+
+/// ns-2's estimator variables: `t_rtt_`, the last sample in ticks, and
+/// `t_srtt_` and `t_rttvar_`, ticks in fixed point with 3 and 2 fractional
+/// bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ns2Rtt {
+    pub rtt: i64,
+    pub srtt8: i64,
+    pub rttvar4: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -53,8 +62,21 @@ impl RttEstimator {
     }
 
     /// Estimates as ns-2 does, with the tick clock's phase in [0, granularity).
+    /// Before the first sample rttvar is ns-2's `rttvar_init_`, 12 s (it
+    /// shows only in `rttvar_`: the first sample replaces it).
     pub fn use_ns2_clock(&mut self, phase: Duration) {
-        self.ns2 = Some(Ns2Clock { phase, srtt8: 0, rttvar4: 0 });
+        let rttvar4 = ((12 * Duration::from_secs(1).as_ps() / self.granularity.as_ps()) as i64) << 2;
+        self.ns2 = Some(Ns2Clock { phase, state: Ns2Rtt { rtt: 0, srtt8: 0, rttvar4 } });
+    }
+
+    /// ns-2's variables, with ns-2's clock.
+    pub fn ns2_state(&self) -> Option<Ns2Rtt> {
+        self.ns2.map(|c| c.state)
+    }
+
+    /// What the RTO is multiplied by now (ns-2's `t_backoff_`).
+    pub fn backoff_factor(&self) -> u64 {
+        1 << self.backoff.min(30)
     }
 
     pub fn srtt(&self) -> Option<Duration> {
@@ -81,6 +103,12 @@ impl RttEstimator {
     pub fn back_off(&mut self) {
         if self.rto() < self.max_rto {
             self.backoff += 1;
+        }
+        // ns-2's `rtt_backoff`: backed off beyond 8 times, srtt is no longer
+        // trusted; it moves into rttvar, and the next sample starts afresh.
+        if let Some(c) = self.ns2.as_mut().filter(|_| self.backoff > 3) {
+            c.state.rttvar4 += c.state.srtt8 >> 3;
+            c.state.srtt8 = 0;
         }
     }
 
@@ -128,19 +156,22 @@ impl RttEstimator {
         let tick = self.granularity.as_ps();
         let offset = (sent.as_ps() + c.phase.as_ps()) % tick;
         let ticks = (((rtt.as_ps() + offset) / tick) as i64).max(1);
-        if c.srtt8 == 0 {
-            c.srtt8 = ticks << 3;
-            c.rttvar4 = ticks << 1;
+        let s = &mut c.state;
+        s.rtt = ticks;
+        if s.srtt8 == 0 {
+            s.srtt8 = ticks << 3;
+            s.rttvar4 = ticks << 1;
         } else {
-            let delta = ticks - (c.srtt8 >> 3);
-            c.srtt8 = (c.srtt8 + delta).max(1);
-            let delta = delta.abs() - (c.rttvar4 >> 2);
-            c.rttvar4 = (c.rttvar4 + delta).max(1);
+            let delta = ticks - (s.srtt8 >> 3);
+            s.srtt8 = (s.srtt8 + delta).max(1);
+            let delta = delta.abs() - (s.rttvar4 >> 2);
+            s.rttvar4 = (s.rttvar4 + delta).max(1);
         }
+        let s = c.state;
         self.ns2 = Some(c);
-        self.srtt = Some(Duration::from_ps(c.srtt8 as u64 * tick / 8));
-        self.rttvar = Duration::from_ps(c.rttvar4 as u64 * tick / 4);
-        let rto_ticks = ((c.rttvar4 << 3) + c.srtt8) >> 3;
+        self.srtt = Some(Duration::from_ps(s.srtt8 as u64 * tick / 8));
+        self.rttvar = Duration::from_ps(s.rttvar4 as u64 * tick / 4);
+        let rto_ticks = ((s.rttvar4 << 3) + s.srtt8) >> 3;
         let rto = Duration::from_ps(rto_ticks as u64 * tick);
         self.base_rto = rto.max(self.granularity * 2).min(self.max_rto);
     }
@@ -262,5 +293,25 @@ mod tests {
         assert_eq!(e.rttvar(), Duration::from_ps(62_500_000_000));
         // ((25 << 3) + 90) >> 3 = 36 ticks
         assert_eq!(e.rto(), Duration::from_millis(360));
+    }
+
+    #[test]
+    fn ns2_backoff_beyond_eight_restarts_the_estimate_at_the_next_sample() {
+        let mut e = ns2_est(0);
+        assert_eq!(e.ns2_state().map(|s| (s.srtt8, s.rttvar4)), Some((0, 4800)), "rttvar_init_ 12 s");
+        e.sample(Instant::ZERO, Duration::from_millis(250)); // srtt8 200, rttvar4 50: RTO 75 ticks
+        for _ in 0..3 {
+            e.back_off();
+        }
+        assert_eq!((e.backoff_factor(), e.ns2_state().map(|s| (s.srtt8, s.rttvar4))), (8, Some((200, 50))));
+        e.back_off();
+        // 16 times: srtt (25 ticks) moves into rttvar, srtt is cleared; the
+        // RTO keeps its base until the next sample.
+        assert_eq!((e.backoff_factor(), e.ns2_state().map(|s| (s.srtt8, s.rttvar4))), (16, Some((0, 75))));
+        assert_eq!(e.rto(), Duration::from_millis(750 * 16));
+        // Afresh: srtt 20 ticks, rttvar 10, RTO 60 ticks (updated, it would be 67).
+        e.sample(Instant::ZERO, Duration::from_millis(200));
+        assert_eq!(e.ns2_state(), Some(Ns2Rtt { rtt: 20, srtt8: 160, rttvar4: 40 }));
+        assert_eq!(e.rto(), Duration::from_millis(600));
     }
 }

@@ -189,6 +189,7 @@ pub fn write_var(out: &mut dyn Write, v: &VarRecord) -> io::Result<()> {
     match v.value {
         VarValue::Real(x) => writeln!(out, "{head} {x:<6.3}"),
         VarValue::Int(n) => writeln!(out, "{head} {n}"),
+        VarValue::Ticks { secs, .. } => writeln!(out, "{head} {secs:<6.3}"),
     }
 }
 

@@ -45,6 +45,12 @@ pub struct PacketRecord {
 pub enum VarValue {
     Real(f64),
     Int(i64),
+    /// An integer ns-2 keeps in clock ticks (rtt_) or fixed-point ticks
+    /// (srtt_, rttvar_), which its trace prints in seconds.
+    Ticks {
+        raw: i64,
+        secs: f64,
+    },
 }
 
 /// A traced variable's new value, with the agent's and its peer's address

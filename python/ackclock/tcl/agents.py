@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ackclock.tcl.world import World
 
 # The sender variables `tracevar` can follow (ackclock-sim's NS2_VARS).
-TRACEABLE = ("cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_")
+TRACEABLE = ("cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_", "rttvar_", "backoff_")
 TCP_HEADER_BYTES = 40
 
 # The algorithm each ns-2 agent class runs, from the core's registry.
@@ -158,6 +158,8 @@ class TcpAgent(Agent):
         "maxseq_": Var(Kind.INT, live=True),
         "rtt_": Var(Kind.INT, live=True),
         "srtt_": Var(Kind.INT, live=True),
+        "rttvar_": Var(Kind.INT, live=True),
+        "backoff_": Var(Kind.INT, live=True),
         "t_seqno_": Var(Kind.INT, live=True),
         "ndatapack_": Var(Kind.INT, live=True),
         "ndatabytes_": Var(Kind.INT, live=True),

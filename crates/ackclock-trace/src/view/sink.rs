@@ -73,6 +73,7 @@ impl ViewSink {
         let value = match v.value {
             VarValue::Real(x) => x,
             VarValue::Int(n) => n as f64,
+            VarValue::Ticks { secs, .. } => secs,
         };
         let (node, port) = (v.agent.0.to_string(), v.agent.1.to_string());
         let peer = v.peer.map_or(("-1".to_string(), "-1".to_string()), |(n, p)| (n.to_string(), p.to_string()));
