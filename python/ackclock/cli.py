@@ -316,7 +316,7 @@ def _series_files(sim: Simulator, out: Path) -> dict[Path, Callable[[], str]]:
             path = out / csv_file_name(flow.name)
             if path in files:  # two names that differ only in unsafe characters
                 path = out / csv_file_name(f"{flow.name}-{flow.id}")
-            files[path] = lambda flow=flow: to_csv(flow.series_rows())
+            files[path] = _flow_csv(flow)
     if sim.recording_routes:
         files[out / ROUTES_FILE] = lambda: routes_csv(sim.route_changes())
     nics = [nic for radio in sim.radios for nic in radio.nics if nic.recording]
@@ -328,6 +328,10 @@ def _series_files(sim: Simulator, out: Path) -> dict[Path, Callable[[], str]]:
             {nic.node.name: sim.position_series(nic.node) for nic in nics}
         )
     return files
+
+
+def _flow_csv(flow: TcpFlow) -> Callable[[], str]:
+    return lambda: to_csv(flow.series_rows())
 
 
 def _write_series(sim: Simulator, out: Path) -> list[Path]:

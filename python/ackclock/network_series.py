@@ -37,10 +37,12 @@ def position_at(series: Mapping[str, Sequence[float]], time: float) -> Position:
         return (series["x"][i], series["y"][i], series["z"][i])
     t0, t1 = times[after - 1], times[after]
     share = (time - t0) / (t1 - t0)  # t0 <= time < t1
-    return tuple(  # type: ignore[return-value]
-        series[axis][after - 1] + share * (series[axis][after] - series[axis][after - 1])
-        for axis in ("x", "y", "z")
-    )
+
+    def axis(name: str) -> float:
+        before, next_ = series[name][after - 1], series[name][after]
+        return before + share * (next_ - before)
+
+    return (axis("x"), axis("y"), axis("z"))
 
 
 def routes_csv(changes: Sequence[Mapping[str, Any]]) -> str:

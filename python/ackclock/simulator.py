@@ -87,7 +87,7 @@ class Simulator:
         self._routing: RoutingSpec | None = None
         self._flows: list[Flow] = []
         self._radios: list[Radio] = []
-        self.recording_routes = False
+        self._recording_routes = False
         self._callbacks: dict[int, Callable[[], object]] = {}
         self._stop_requested = False
         self._wall_s = 0.0
@@ -356,6 +356,7 @@ class Simulator:
 
     @property
     def radios(self) -> tuple[Radio, ...]:
+        """The radio channels, in the order made."""
         return tuple(self._radios)
 
     def radio_nic(self, node: Node) -> RadioNic:
@@ -464,7 +465,12 @@ class Simulator:
     def record_routes(self) -> None:
         """Starts recording every route change (see `route_changes`)."""
         self._native.record_routes()
-        self.recording_routes = True
+        self._recording_routes = True
+
+    @property
+    def recording_routes(self) -> bool:
+        """Whether `record_routes()` was called."""
+        return self._recording_routes
 
     def route_changes(self) -> list[dict[str, Any]]:
         """Every route installed, changed or withdrawn since `record_routes()`,
