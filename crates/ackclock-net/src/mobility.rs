@@ -100,9 +100,12 @@ impl Track {
         while self.points.last().is_some_and(|p| p.0 > now) {
             self.points.pop();
         }
-        let here = (now, motion.position(now));
-        if self.points.last() != Some(&here) {
-            self.points.push(here);
+        let here = motion.position(now);
+        // A move that starts as the last one ends starts from its end (up
+        // to rounding: the arrival time is whole picoseconds).
+        let known = self.points.last().is_some_and(|&(t, p)| t == now && p.distance(&here) < 1e-6);
+        if !known {
+            self.points.push((now, here));
         }
         self.points.extend(motion.arrival());
     }
@@ -160,5 +163,20 @@ mod tests {
             assert_eq!(*ta, tb);
             assert!(pa.distance(&pb) < 1e-9, "{pa:?} != {pb:?}");
         }
+    }
+
+    #[test]
+    fn a_move_starting_at_the_last_one_s_arrival_adds_no_second_waypoint_there() {
+        let mut m = Motion::at_rest(Position::default());
+        let mut t = Track::default();
+        m.set_destination(Instant::ZERO, 1.0, 1.0, 3.0); // sqrt(2) m: the arrival is rounded to the picosecond
+        t.changed(Instant::ZERO, &m);
+        let end = t.points()[1].0;
+        m.set_destination(end, 0.0, 0.0, 3.0);
+        t.changed(end, &m);
+        let times: Vec<Instant> = t.points().iter().map(|p| p.0).collect();
+        assert_eq!(times.len(), 3, "{:?}", t.points());
+        assert_eq!(times[1], end);
+        assert_eq!(t.points()[1].1, Position { x: 1.0, y: 1.0, z: 0.0 }, "the exact destination");
     }
 }
