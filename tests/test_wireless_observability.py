@@ -12,7 +12,7 @@ import subprocess
 import ackclock as ac
 import pytest
 from ackclock.network_series import position_at
-from conftest import run_cli, tshark
+from conftest import EXAMPLES, run_cli, tshark
 
 C = 3e8  # ns-2's speed of light
 US = 1e-6
@@ -318,3 +318,26 @@ def test_a_radio_capture_in_a_file_must_be_a_pcap_of_a_radio_node(tmp_path):
         result = run_cli("run", str(tmp_path / "s.toml"))
         assert result.returncode == 2, result.stderr
         assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_wired_dv_scenario_writes_when_routes_move_around_the_failed_link(tmp_path):
+    # examples/dv_ring.toml: n1-n2 is down from 1 s to 2 s. n1 withdraws its
+    # route to n3 at once; n0 hears n1's triggered update (7 bytes: 56 us at
+    # 1 Mb/s) 10 ms later and turns to n6; when the link returns, n2's update
+    # reaches n1 after the same 10.056 ms and n1's reaches n0 after as much.
+    scenario = (EXAMPLES / "dv_ring.toml").read_text()
+    (tmp_path / "dv.toml").write_text(
+        scenario.replace('sizes = "ns2"', 'sizes = "ns2"\nrecord = true')
+    )
+    result = run_cli("run", str(tmp_path / "dv.toml"), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    rows = [line.split(",") for line in (tmp_path / "out" / "routes.csv").read_text().splitlines()]
+    after_start = [
+        (row[0], row[1], row[3]) for row in rows[1:] if row[2] == "n3" and float(row[0]) >= 0.5
+    ]
+    assert [row for row in after_start if row[1] == "n0"] == [
+        ("1.010056", "n0", "n6"),
+        ("2.020112", "n0", "n1"),
+    ]
+    n1 = [row for row in after_start if row[1] == "n1"]
+    assert n1[0] == ("1", "n1", "") and n1[-1] == ("2.010056", "n1", "n2")
