@@ -674,8 +674,17 @@ class Sim:
     def schedule_move(self, node: int, at_ps: int, x: float, y: float, speed: float) -> None:
         """ns-2's setdest at `at_ps`."""
     def position(self, node: int) -> tuple[float, float, float]: ...
+    def position_series(
+        self, node: int
+    ) -> tuple[list[float], list[float], list[float], list[float]]:
+        """A radio node's waypoints: (times_s, xs, ys, zs)."""
     def node_stats(self, node: int) -> NodeStats: ...
     def nic_stats(self, nic: int) -> NicStats: ...
+    def record_nic_queue(self, nic: int) -> None:
+        """Starts recording a NIC's interface queue at every change."""
+    def nic_queue_series(self, nic: int) -> tuple[list[float], list[int], list[int]]:
+        """(times_s, waiting packets, waiting bytes) of a NIC's interface queue
+        after each instant that changed it; empty if never asked."""
     def set_loss(self, channel: int, loss: LossSpec | None = None) -> None: ...
     def queue_now(self, channel: int) -> tuple[int, int, float | None]:
         """(packets, bytes) waiting in a channel's queue now, and RED's average
@@ -837,6 +846,9 @@ class Sim:
     ) -> None:
         """A pcap file (nanosecond timestamps, raw IPv4) with exact header bytes and
         valid checksums; payload bytes are zeros, cut at snaplen."""
+    def trace_pcap_nic(self, path: str, nic: int, snaplen: int = 65535) -> None:
+        """A pcap file of the 802.11 frames (IEEE802_11) a radio NIC sends and
+        hears, each at its first bit there."""
     def close_traces(self) -> None:
         """Writes what is due, flushes and closes every trace file. Records of
         transmissions scheduled after now are dropped."""

@@ -23,7 +23,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -42,6 +42,14 @@ from ackclock.exit_status import CORE_ERROR, INTERRUPTED, RUNS_FAILED, USAGE_ERR
 from ackclock.extras import MissingExtraError
 from ackclock.files import write_atomically
 from ackclock.handles import TcpFlow
+from ackclock.network_series import (
+    POSITIONS_FILE,
+    QUEUES_FILE,
+    ROUTES_FILE,
+    positions_csv,
+    queues_csv,
+    routes_csv,
+)
 from ackclock.progress import RunProgress
 from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
@@ -130,8 +138,10 @@ def cli(ctx: click.Context) -> None:
 @click.option(
     "--out",
     type=_DirectoryType(),
-    help="Also write results.json, and series-<flow>.csv for each TCP flow with "
-    "record = true, into this directory; trace files named in the scenario go there too.",
+    help="Also write results.json, series-<flow>.csv for each TCP flow with record = true, "
+    "routes.csv with [routing] record = true, and radio-queues.csv and positions.csv with "
+    "[[radios]] record = true, into this directory; trace files named in the scenario go "
+    "there too.",
 )
 @click.option(
     "--trace-anywhere",
@@ -163,7 +173,7 @@ def run_command(
     sim = scenario.build(seed, out, trace_anywhere)
     if max_events is not None:
         sim.max_events = max_events
-    outputs = [] if out is None else [out / "results.json", *_series_paths(sim, out).values()]
+    outputs = [] if out is None else [out / "results.json", *_series_files(sim, out)]
     for path in outputs:
         if path.resolve() in sim.trace_files:
             sim.discard_traces()
@@ -295,24 +305,41 @@ def view_command(
         serve(index, port=port, open_browser=not no_browser)
 
 
-def _series_paths(sim: Simulator, out: Path) -> dict[TcpFlow, Path]:
-    """series-<flow>.csv for each recorded TCP flow."""
-    paths: dict[TcpFlow, Path] = {}
+def _series_files(sim: Simulator, out: Path) -> dict[Path, Callable[[], str]]:
+    """Each time-series file --out writes, with what makes its CSV text:
+    series-<flow>.csv for each recorded TCP flow, routes.csv when route
+    changes are recorded, radio-queues.csv and positions.csv when radio
+    nodes are."""
+    files: dict[Path, Callable[[], str]] = {}
     for flow in sim.flows:
         if isinstance(flow, TcpFlow) and flow.record:
             path = out / csv_file_name(flow.name)
-            if path in paths.values():  # two names that differ only in unsafe characters
+            if path in files:  # two names that differ only in unsafe characters
                 path = out / csv_file_name(f"{flow.name}-{flow.id}")
-            paths[flow] = path
-    return paths
+            files[path] = _flow_csv(flow)
+    if sim.recording_routes:
+        files[out / ROUTES_FILE] = lambda: routes_csv(sim.route_changes())
+    nics = [nic for radio in sim.radios for nic in radio.nics if nic.recording]
+    if nics:
+        files[out / QUEUES_FILE] = lambda: queues_csv(
+            {nic.node.name: nic.queue_series() for nic in nics}
+        )
+        files[out / POSITIONS_FILE] = lambda: positions_csv(
+            {nic.node.name: sim.position_series(nic.node) for nic in nics}
+        )
+    return files
+
+
+def _flow_csv(flow: TcpFlow) -> Callable[[], str]:
+    return lambda: to_csv(flow.series_rows())
 
 
 def _write_series(sim: Simulator, out: Path) -> list[Path]:
-    """Writes series-<flow>.csv (time_s, variable, value) for each recorded TCP flow."""
-    paths = _series_paths(sim, out)
-    for flow, path in paths.items():
-        write_atomically(path, to_csv(flow.series_rows()).encode())
-    return list(paths.values())
+    """Writes every time-series file (see `_series_files`)."""
+    files = _series_files(sim, out)
+    for path, text in files.items():
+        write_atomically(path, text().encode())
+    return list(files)
 
 
 _PLOT_OUTPUT = click.option(

@@ -209,7 +209,7 @@ class Radio:
         self._native = native
         self._medium = medium
         self._own_node = own_node  # the simulator's check that a node is its own
-        self._nics: list[tuple[int, Node]] = []
+        self.nics: list[RadioNic] = []
 
     def attach(self, node: Node, position: Sequence[float]) -> RadioNic:
         """Gives `node` a NIC on this channel, at `position` (x, y, z) in
@@ -218,16 +218,18 @@ class Radio:
         if not isinstance(position, (tuple, list)) or len(position) != 3:
             raise ParameterError("position", f"{position!r} is not an (x, y, z) position in metres")
         x, y, z = (checks.real(v, "position", "coordinate in metres", -math.inf) for v in position)
-        nic = self._native.attach_radio(self._medium, node.id, x, y, z)
-        self._nics.append((nic, node))
-        return RadioNic(self._native, nic, node)
+        nic = RadioNic(
+            self._native, self._native.attach_radio(self._medium, node.id, x, y, z), node
+        )
+        self.nics.append(nic)
+        return nic
 
     def stats(self) -> list[NicResult]:
         """Each attached node's NIC, in the order they were attached."""
-        return [nic_result(self._native.nic_stats(nic), node.name) for nic, node in self._nics]
+        return [nic.stats() for nic in self.nics]
 
     def __repr__(self) -> str:
-        return f"Radio({', '.join(node.name for _, node in self._nics)})"
+        return f"Radio({', '.join(nic.node.name for nic in self.nics)})"
 
 
 class RadioNic:
@@ -235,11 +237,30 @@ class RadioNic:
 
     def __init__(self, native: Sim, nic: int, node: Node) -> None:
         self._native = native
-        self._nic = nic
+        self.id = nic
         self.node = node
+        self.recording = False
+
+    def belongs_to(self, native: Sim) -> bool:
+        return self._native is native
 
     def stats(self) -> NicResult:
-        return nic_result(self._native.nic_stats(self._nic), self.node.name)
+        return nic_result(self._native.nic_stats(self.id), self.node.name)
+
+    def record_queue(self) -> None:
+        """Starts recording the interface queue (ns-2's IFQ, a PriQueue) at
+        every change."""
+        self._native.record_nic_queue(self.id)
+        self.recording = True
+
+    def queue_series(self) -> dict[str, list[float] | list[int]]:
+        """{"time_s", "packets", "bytes"}: the packets waiting in the interface
+        queue after each instant that changed it, since `record_queue()` (empty
+        lists if it was never called). The packet the MAC is sending or
+        retrying has left the queue, as in ns-2; a packet the MAC takes at
+        the instant it is queued never shows."""
+        times, packets, size = self._native.nic_queue_series(self.id)
+        return {"time_s": times, "packets": packets, "bytes": size}
 
     def __repr__(self) -> str:
         return f"RadioNic({self.node.name})"

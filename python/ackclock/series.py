@@ -50,8 +50,10 @@ def rows(series: Series) -> list[Row]:
     return merged
 
 
-def _number(value: float) -> str:
+def number_text(value: float) -> str:
     """Shortest text that reads back as the same float; whole numbers without ".0"."""
+    if isinstance(value, int):
+        return str(value)
     if math.isfinite(value) and value.is_integer() and abs(value) < 2**53:
         return str(int(value))
     return repr(value)
@@ -60,7 +62,9 @@ def _number(value: float) -> str:
 def to_csv(series_rows: Sequence[Row]) -> str:
     """CSV text with the columns time_s, variable, value."""
     lines = [CSV_HEADER]
-    lines.extend(f"{_number(time)},{name},{_number(value)}" for time, name, value in series_rows)
+    lines.extend(
+        f"{number_text(time)},{name},{number_text(value)}" for time, name, value in series_rows
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -32,7 +32,17 @@ from ackclock import (
     workload,
 )
 from ackclock.errors import ConfigError, ParameterError
-from ackclock.handles import Flow, Lan, Link, Monitor, Node, Radio, TcpFlow, change_links
+from ackclock.handles import (
+    Flow,
+    Lan,
+    Link,
+    Monitor,
+    Node,
+    Radio,
+    RadioNic,
+    TcpFlow,
+    change_links,
+)
 from ackclock.results import RunResult, run_result
 
 if TYPE_CHECKING:
@@ -76,6 +86,8 @@ class Simulator:
         # The routing `routing()` set for every node, new ones included.
         self._routing: RoutingSpec | None = None
         self._flows: list[Flow] = []
+        self._radios: list[Radio] = []
+        self._recording_routes = False
         self._callbacks: dict[int, Callable[[], object]] = {}
         self._stop_requested = False
         self._wall_s = 0.0
@@ -338,7 +350,23 @@ class Simulator:
         )
         limit = checks.integer(queue_limit, "queue_limit", "queue limit", minimum=1)
         medium = self._native.add_radio(propagation_spec, phy_spec, mac_spec, limit)
-        return Radio(self._native, medium, self._own_node)
+        radio = Radio(self._native, medium, self._own_node)
+        self._radios.append(radio)
+        return radio
+
+    @property
+    def radios(self) -> tuple[Radio, ...]:
+        """The radio channels, in the order made."""
+        return tuple(self._radios)
+
+    def radio_nic(self, node: Node) -> RadioNic:
+        """`node`'s NIC on a radio channel."""
+        node = self._own_node(node, "node")
+        for radio in self._radios:
+            for nic in radio.nics:
+                if nic.node is node:
+                    return nic
+        raise ParameterError("node", f"{node.name!r} has no radio NIC")
 
     def move(
         self, node: Node, at: units.Duration, destination: Sequence[float], speed: float
@@ -361,6 +389,15 @@ class Simulator:
     def position(self, node: Node) -> tuple[float, float, float]:
         """Where `node`'s radio NIC is now, (x, y, z) in metres."""
         return self._native.position(self._own_node(node, "node").id)
+
+    def position_series(self, node: Node) -> dict[str, list[float]]:
+        """{"time_s", "x", "y", "z"}: `node`'s waypoints, exact, at its
+        placement and at the start and end of every move that has started
+        (the end of the move under way may lie after now); in between it
+        moves in a straight line at constant speed, so
+        `ackclock.network_series.position_at` gives it at any time."""
+        times, xs, ys, zs = self._native.position_series(self._own_node(node, "node").id)
+        return {"time_s": times, "x": xs, "y": ys, "z": zs}
 
     # --- routing and link dynamics ------------------------------------------------
 
@@ -428,10 +465,18 @@ class Simulator:
     def record_routes(self) -> None:
         """Starts recording every route change (see `route_changes`)."""
         self._native.record_routes()
+        self._recording_routes = True
+
+    @property
+    def recording_routes(self) -> bool:
+        """Whether `record_routes()` was called."""
+        return self._recording_routes
 
     def route_changes(self) -> list[dict[str, Any]]:
-        """Every route change since `record_routes()`: time_s, node, dst and
-        the new next_hop (a node name, or None when the route went away)."""
+        """Every route installed, changed or withdrawn since `record_routes()`,
+        by any node's routing (static, session, DV, AODV, DSDV), in time
+        order: time_s, node, dst and the new next_hop (a node name, or None
+        when the route went away)."""
         name = self._native.node_name
         return [
             {
@@ -852,7 +897,11 @@ class Simulator:
     ) -> None:
         """tcpdump-style text of what `node` sends and receives, of what starts
         transmission on `link`, or of one interface (give one; see `pcap`).
-        Node n has address 10.0.0.(n+1)."""
+        Node n has address 10.0.0.(n+1). A radio NIC's frames go to `pcap`."""
+        if isinstance(interface, RadioNic):
+            raise ParameterError(
+                "interface", "tcpdump text is of links; capture a radio NIC with pcap"
+            )
         capture = self._capture(node, link, interface)
         self._open_trace(path, lambda file: self._native.trace_tcpdump(file, *capture))
 
@@ -862,21 +911,39 @@ class Simulator:
         node: Node | None = None,
         link: Link | None = None,
         snaplen: int = 65535,
-        interface: Link | None = None,
+        interface: Link | RadioNic | None = None,
     ) -> None:
         """A pcap file for Wireshark/tshark (give one of `node`, `link` and
-        `interface`): what `node` sends and receives on all its interfaces (a
-        router's forwarded packets twice, which Wireshark takes for
-        retransmissions), what starts transmission on `link`, or what passes
-        one interface, as tcpdump -i would capture it: for `interface=
-        sim.link(r, d)`, what r sends to d and receives from d. Exact
-        IPv4/TCP/UDP headers with valid checksums, zero payload bytes cut at
-        `snaplen`."""
-        channels, node_id, ends = self._capture(node, link, interface)
+        `interface`): what `node` sends and receives on its links (a router's
+        forwarded packets twice, which Wireshark takes for retransmissions),
+        what starts transmission on `link`, or what passes one interface, as
+        tcpdump -i would capture it: for `interface=sim.link(r, d)`, what r
+        sends to d and receives from d. Exact IPv4/TCP/UDP headers with valid
+        checksums, zero payload bytes cut at `snaplen`.
+
+        With `interface=` a radio NIC (`Radio.attach`, `radio_nic`), the file
+        holds 802.11 frames (link type IEEE802_11) as a sniffer at that node
+        would see them: every frame it sends and every frame that reaches it
+        above the carrier-sense threshold, received intact or not, each at
+        its first bit there. Data frames have the 24-byte header, LLC/SNAP
+        and the IP packet; RTS, CTS and ACK are control frames; node n's MAC
+        address is 02:00:00:00:00:n (docs/wireless.md)."""
         snaplen = checks.integer(snaplen, "snaplen", "byte count", minimum=1, maximum=2**32 - 1)
+        if isinstance(interface, RadioNic):
+            nic = self._own_radio_nic(interface, node, link)
+            self._open_trace(path, lambda file: self._native.trace_pcap_nic(file, nic, snaplen))
+            return
+        channels, node_id, ends = self._capture(node, link, interface)
         self._open_trace(
             path, lambda file: self._native.trace_pcap(file, channels, node_id, snaplen, ends)
         )
+
+    def _own_radio_nic(self, nic: RadioNic, node: Node | None, link: Link | None) -> int:
+        if node is not None or link is not None:
+            raise ParameterError("node", "give one of node, link and interface")
+        if not nic.belongs_to(self._native):
+            raise ParameterError("interface", f"{nic!r} is not a radio NIC of this simulation")
+        return nic.id
 
     def close_traces(self) -> None:
         """Writes what is due and closes every trace file. Records are flushed

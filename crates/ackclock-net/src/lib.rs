@@ -44,7 +44,7 @@ pub use medium::{
     ContentionFree, Frame, FrameKind, InterfaceQueue, Lan, LinkAddress, Mac, MacHeader, MacModel, Medium, MediumId,
     MediumModel, Nic, NicId, NicStats, Queued, Reception,
 };
-pub use mobility::{Motion, Position};
+pub use mobility::{Motion, Position, Track};
 pub use node::{Interface, Node, NodeStats};
 pub use ns2_link::{Ns2Link, Ns2Offer};
 pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};

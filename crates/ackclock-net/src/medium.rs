@@ -201,6 +201,11 @@ impl InterfaceQueue {
         self.frames.len()
     }
 
+    /// The packet bytes waiting.
+    pub fn bytes(&self) -> u64 {
+        self.frames.iter().map(|q| u64::from(q.bytes)).sum()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.frames.is_empty()
     }
@@ -368,6 +373,42 @@ pub struct Nic {
     pub queue: InterfaceQueue,
     pub mac: MacModel,
     pub stats: NicStats,
+    /// (time, packets, bytes) waiting in the queue at every change, when
+    /// asked for.
+    pub queue_series: Option<Vec<(Instant, u32, u64)>>,
+}
+
+impl Nic {
+    pub fn new(node: NodeId, medium: MediumId, queue: InterfaceQueue, mac: MacModel) -> Self {
+        Nic { node, medium, queue, mac, stats: NicStats::default(), queue_series: None }
+    }
+
+    /// Starts recording the queue at every change, from what waits now.
+    pub fn record_queue(&mut self, now: Instant) {
+        if self.queue_series.is_none() {
+            self.queue_series = Some(Vec::new());
+            self.note_queue(now);
+        }
+    }
+
+    /// Adds a point to the queue series if one is kept and the queue
+    /// changed since its last point: the series holds the queue after each
+    /// instant's events (a packet the MAC takes at once never shows).
+    pub fn note_queue(&mut self, now: Instant) {
+        let Some(series) = &mut self.queue_series else { return };
+        let state = (self.queue.len() as u32, self.queue.bytes());
+        let same = |p: Option<&(Instant, u32, u64)>| p.is_some_and(|p| (p.1, p.2) == state);
+        if same(series.last()) {
+            return;
+        }
+        if series.last().is_some_and(|p| p.0 == now) {
+            series.pop(); // superseded within the instant
+            if same(series.last()) {
+                return;
+            }
+        }
+        series.push((now, state.0, state.1));
+    }
 }
 
 #[cfg(test)]
@@ -404,6 +445,26 @@ mod tests {
         assert_eq!(q.pop(), Some(queued(0, 100)));
         assert!(q.push_front(queued(3, 100)));
         assert_eq!(q.pop(), Some(queued(3, 100)));
+    }
+
+    #[test]
+    fn a_nic_s_queue_series_keeps_the_queue_after_each_instant_that_changed_it() {
+        let mac = MacModel::ContentionFree(ContentionFree::new(0, Bandwidth::from_bps(8_000_000).unwrap()));
+        let mut nic = Nic::new(0, 0, InterfaceQueue::new(10), mac);
+        let ms = |n| Instant::ZERO + Duration::from_millis(n);
+        nic.note_queue(ms(0));
+        assert_eq!(nic.queue_series, None, "nothing kept unless asked");
+        nic.record_queue(ms(1));
+        nic.queue.push(queued(0, 100));
+        nic.note_queue(ms(2));
+        nic.queue.push(queued(1, 300));
+        nic.note_queue(ms(2)); // the same instant: only the last state
+        nic.note_queue(ms(3)); // unchanged: no point
+        nic.queue.pop();
+        nic.note_queue(ms(4));
+        nic.queue.push(queued(2, 100));
+        nic.note_queue(ms(4)); // back to the state before the instant: no point
+        assert_eq!(nic.queue_series, Some(vec![(ms(1), 0, 0), (ms(2), 2, 400)]));
     }
 
     #[test]

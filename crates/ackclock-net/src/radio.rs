@@ -5,7 +5,7 @@
 //! threshold does not get the frame at all; the MAC judges the rest.
 
 use crate::medium::{Medium, NicId, Reception};
-use crate::mobility::{Motion, Position};
+use crate::mobility::{Motion, Position, Track};
 use crate::propagation::{PhyConfig, Propagation, SPEED_OF_LIGHT};
 use ackclock_core::{Duration, Instant, SimRng};
 
@@ -15,29 +15,44 @@ pub struct Radio {
     pub phy: PhyConfig,
     /// The attached NICs and how each moves.
     nics: Vec<(NicId, Motion)>,
+    /// Where each has been, in the order of `nics`.
+    tracks: Vec<Track>,
     /// Shadowing's draws.
     rng: SimRng,
 }
 
 impl Radio {
     pub fn new(propagation: Propagation, phy: PhyConfig, rng: SimRng) -> Self {
-        Radio { propagation, phy, nics: Vec::new(), rng }
+        Radio { propagation, phy, nics: Vec::new(), tracks: Vec::new(), rng }
+    }
+
+    fn index(&self, nic: NicId) -> usize {
+        self.nics.iter().position(|n| n.0 == nic).expect("a NIC attached to this radio")
     }
 
     fn motion(&mut self, nic: NicId) -> &mut Motion {
-        let i = self.nics.iter().position(|n| n.0 == nic).expect("a NIC attached to this radio");
+        let i = self.index(nic);
         &mut self.nics[i].1
     }
 
     /// Puts `nic` at `at` now, at rest.
     pub fn set_position(&mut self, nic: NicId, now: Instant, at: Position) {
-        self.motion(nic).set_position(now, at);
+        let i = self.index(nic);
+        self.nics[i].1.set_position(now, at);
+        self.tracks[i].changed(now, &self.nics[i].1);
     }
 
     /// Sends `nic` from where it is now toward (x, y) at `speed` m/s; it
     /// stops there (ns-2's `setdest`).
     pub fn set_destination(&mut self, nic: NicId, now: Instant, x: f64, y: f64, speed: f64) {
-        self.motion(nic).set_destination(now, x, y, speed);
+        let i = self.index(nic);
+        self.nics[i].1.set_destination(now, x, y, speed);
+        self.tracks[i].changed(now, &self.nics[i].1);
+    }
+
+    /// `nic`'s waypoints so far, with the end of the move under way.
+    pub fn track(&self, nic: NicId) -> &Track {
+        &self.tracks[self.index(nic)]
     }
 
     pub fn position(&mut self, nic: NicId, now: Instant) -> Position {
@@ -69,6 +84,7 @@ impl Medium for Radio {
 
     fn attach(&mut self, nic: NicId) {
         self.nics.push((nic, Motion::at_rest(Position::default())));
+        self.tracks.push(Track::default());
     }
 }
 

@@ -18,7 +18,7 @@ use ackclock_sim::{
 use ackclock_tcp::Reader;
 use ackclock_trace::file::{FileError, OutputFile};
 use ackclock_trace::ns2_wireless::{WirelessFormat, WirelessTrace};
-use ackclock_trace::pcap::PcapWriter;
+use ackclock_trace::pcap::{LinkType, PcapWriter};
 use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
 use ackclock_trace::view::{self, IndexError, ViewSink};
 use ackclock_trace::{Monitor, VarValue};
@@ -142,6 +142,16 @@ struct Sim {
 }
 
 impl Sim {
+    /// Adds a pcap sink of `capture` whose records start with `link`.
+    fn add_pcap(&mut self, py: Python<'_>, path: &str, snaplen: u32, capture: Capture, link: LinkType) -> PyResult<()> {
+        let writer =
+            PcapWriter::new(trace_file(py, path, false)?, snaplen.max(1), link).map_err(|e| file_err(py, e))?;
+        self.guarded(|s| {
+            s.tracer().add_sink(Sink::Pcap { out: writer, capture });
+            Ok(())
+        })
+    }
+
     /// Runs `f` on the simulation, turning a panic into SimulationError.
     fn guarded<T>(&mut self, f: impl FnOnce(&mut Simulation) -> Result<T, CoreConfigError>) -> PyResult<T> {
         if let Some(why) = &self.poisoned {
@@ -324,6 +334,19 @@ impl Sim {
         Ok((p.x, p.y, p.z))
     }
 
+    /// A radio node's waypoints: (times_s, xs, ys, zs).
+    fn position_series(&mut self, node: u32) -> PyResult<PositionColumns> {
+        let points = self.guarded(|s| s.position_series(node).map(<[_]>::to_vec))?;
+        let mut out = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (t, p) in points {
+            out.0.push(t.as_secs_f64());
+            out.1.push(p.x);
+            out.2.push(p.y);
+            out.3.push(p.z);
+        }
+        Ok(out)
+    }
+
     fn node_stats<'py>(&mut self, py: Python<'py>, node: u32) -> PyResult<Bound<'py, PyDict>> {
         let report = self.guarded(|s| s.node_report(node))?;
         results::node_dict(py, &report)
@@ -486,15 +509,18 @@ impl Sim {
     }
 
     /// (times_s, waiting packets, waiting bytes) at every queue change.
-    fn queue_series(&mut self, channel: u32) -> PyResult<(Vec<f64>, Vec<u32>, Vec<u64>)> {
-        let points = self.guarded(|s| s.queue_series(channel).map(<[_]>::to_vec))?;
-        let mut out = (Vec::new(), Vec::new(), Vec::new());
-        for (t, n, b) in points {
-            out.0.push(t.as_secs_f64());
-            out.1.push(n);
-            out.2.push(b);
-        }
-        Ok(out)
+    fn queue_series(&mut self, channel: u32) -> PyResult<QueueColumns> {
+        self.guarded(|s| s.queue_series(channel).map(queue_columns))
+    }
+
+    fn record_nic_queue(&mut self, nic: u32) -> PyResult<()> {
+        self.guarded(|s| s.record_nic_queue(nic))
+    }
+
+    /// (times_s, waiting packets, waiting bytes) of a NIC's interface
+    /// queue after each instant that changed it.
+    fn nic_queue_series(&mut self, nic: u32) -> PyResult<QueueColumns> {
+        self.guarded(|s| s.nic_queue_series(nic).map(queue_columns))
     }
 
     fn set_duplication(&mut self, channel: u32, p: f64) -> PyResult<()> {
@@ -664,11 +690,13 @@ impl Sim {
         interface: Option<(u32, Option<u32>)>,
     ) -> PyResult<()> {
         let capture = capture(channels, node, interface)?;
-        let writer = PcapWriter::new(trace_file(py, path, false)?, snaplen.max(1)).map_err(|e| file_err(py, e))?;
-        self.guarded(|s| {
-            s.tracer().add_sink(Sink::Pcap { out: writer, capture });
-            Ok(())
-        })
+        self.add_pcap(py, path, snaplen, capture, LinkType::Raw)
+    }
+
+    /// A pcap file of the 802.11 frames the radio NIC `nic` sends and hears.
+    #[pyo3(signature = (path, nic, snaplen = 65535))]
+    fn trace_pcap_nic(&mut self, py: Python<'_>, path: &str, nic: u32, snaplen: u32) -> PyResult<()> {
+        self.add_pcap(py, path, snaplen, Capture::Nic(nic), LinkType::Ieee80211)
     }
 
     /// A queue or flow monitor of the given channels (all when None): counts
@@ -823,6 +851,22 @@ fn hop(s: &Simulation, via: NextHop) -> PyHop {
 
 fn flow_label((src_port, dst_port, fid): (u16, u16, u32)) -> FlowLabel {
     FlowLabel { src_port, dst_port, fid }
+}
+
+/// A position series as columns: (times_s, xs, ys, zs).
+type PositionColumns = (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>);
+
+/// A queue series as columns: (times_s, waiting packets, waiting bytes).
+type QueueColumns = (Vec<f64>, Vec<u32>, Vec<u64>);
+
+fn queue_columns(points: &[(Instant, u32, u64)]) -> QueueColumns {
+    let mut out = (Vec::new(), Vec::new(), Vec::new());
+    for &(t, n, b) in points {
+        out.0.push(t.as_secs_f64());
+        out.1.push(n);
+        out.2.push(b);
+    }
+    out
 }
 
 fn capture(channels: Option<Vec<u32>>, node: Option<u32>, interface: Option<(u32, Option<u32>)>) -> PyResult<Capture> {

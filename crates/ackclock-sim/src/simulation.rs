@@ -1,5 +1,6 @@
 //! The simulation world and its event loop.
 
+mod frame_capture;
 mod medium;
 mod network;
 mod processor;

@@ -102,8 +102,12 @@ fn tcpdump_text_shows_the_handshake() {
 #[test]
 fn pcap_starts_with_a_nanosecond_header_and_raw_ip_records() {
     let out = Shared::default();
-    let writer =
-        ackclock_trace::pcap::PcapWriter::new(Box::new(out.clone()) as Box<dyn Write + Send + Sync>, 65535).unwrap();
+    let writer = ackclock_trace::pcap::PcapWriter::new(
+        Box::new(out.clone()) as Box<dyn Write + Send + Sync>,
+        65535,
+        ackclock_trace::pcap::LinkType::Raw,
+    )
+    .unwrap();
     basic1(1, Sink::Pcap { out: writer, capture: Capture::Channels(vec![0]) });
     let bytes = out.bytes();
     assert_eq!(&bytes[..4], &0xa1b2_3c4du32.to_le_bytes());
@@ -137,8 +141,12 @@ fn pcap_after_a_red_queue_shows_the_ce_marks_it_made() {
     };
     sim.add_udp_flow("f", a, b, cbr).unwrap();
     let out = Shared::default();
-    let writer =
-        ackclock_trace::pcap::PcapWriter::new(Box::new(out.clone()) as Box<dyn Write + Send + Sync>, 65535).unwrap();
+    let writer = ackclock_trace::pcap::PcapWriter::new(
+        Box::new(out.clone()) as Box<dyn Write + Send + Sync>,
+        65535,
+        ackclock_trace::pcap::LinkType::Raw,
+    )
+    .unwrap();
     sim.tracer().add_sink(Sink::Pcap { out: writer, capture: Capture::Channels(vec![rb]) });
     sim.run(Some(Instant::from_ps(10 * 1_000_000_000_000))).unwrap();
     sim.finish_traces().unwrap();

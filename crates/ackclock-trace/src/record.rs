@@ -2,7 +2,7 @@
 //! traced TCP variables.
 
 use ackclock_core::Instant;
-use ackclock_net::{ChannelId, NodeId, Packet};
+use ackclock_net::{ChannelId, LinkAddress, MacHeader, NicId, NodeId, Packet};
 
 /// ns-2's four link events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,6 +154,22 @@ pub struct MovementRecord {
     pub speed: f64,
 }
 
+/// A MAC frame as one radio NIC sees it: one it starts sending, or one
+/// whose first bit reaches it (whether or not its MAC then receives it
+/// intact).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameRecord {
+    pub time: Instant,
+    /// The NIC that sends or hears it.
+    pub nic: NicId,
+    /// The sending node (802.11's transmitter address).
+    pub from: NodeId,
+    pub to: LinkAddress,
+    pub header: MacHeader,
+    /// The packet a data frame carries.
+    pub packet: Option<Packet>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceRecord {
     Packet(PacketRecord),
@@ -162,6 +178,8 @@ pub enum TraceRecord {
     /// Boxed: wireless records are rare next to link records and larger.
     Wireless(Box<WirelessRecord>),
     Movement(MovementRecord),
+    /// Boxed, like wireless records.
+    Frame(Box<FrameRecord>),
 }
 
 impl TraceRecord {
@@ -172,6 +190,7 @@ impl TraceRecord {
             TraceRecord::Link(l) => l.time,
             TraceRecord::Wireless(w) => w.time,
             TraceRecord::Movement(m) => m.time,
+            TraceRecord::Frame(f) => f.time,
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord}
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
 use ackclock_core::Instant;
-use ackclock_net::{ChannelId, NodeId};
+use ackclock_net::{ChannelId, NicId, NodeId};
 use std::collections::HashSet;
 use std::io::{self, Write};
 
@@ -28,6 +28,9 @@ pub enum Capture {
     /// One interface of a node, as tcpdump -i sees it: what the node sends
     /// on channel `sent` and receives from channel `received`.
     Interface { sent: ChannelId, received: Option<ChannelId> },
+    /// The 802.11 frames a radio NIC sends and those that reach it (see
+    /// `FrameRecord`); only a pcap sink writes them.
+    Nic(NicId),
 }
 
 impl Capture {
@@ -41,6 +44,7 @@ impl Capture {
                 (r.event == PacketEvent::Dequeue && r.channel == *sent)
                     || (r.event == PacketEvent::Receive && Some(r.channel) == *received)
             }
+            Capture::Nic(_) => false,
         }
     }
 }
@@ -123,6 +127,9 @@ impl Sink {
             }
             (Sink::Pcap { out, capture }, TraceRecord::Packet(p)) if capture.sees(p) => {
                 out.write_packet(p.time, &p.packet)
+            }
+            (Sink::Pcap { out, capture: Capture::Nic(nic) }, TraceRecord::Frame(f)) if f.nic == *nic => {
+                out.write_frame(f)
             }
             (Sink::Nam { out, preamble }, TraceRecord::Packet(p)) => {
                 write_preamble(out, preamble)?;
@@ -235,6 +242,11 @@ impl Tracer {
 
     pub fn wants_vars(&self) -> bool {
         self.sinks.iter().any(|(_, sink)| sink.wants_vars())
+    }
+
+    /// Whether a sink captures the frames of `nic`.
+    pub fn wants_frames(&self, nic: NicId) -> bool {
+        self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::Pcap { capture: Capture::Nic(n), .. } if *n == nic))
     }
 
     pub fn record(&mut self, mut rec: TraceRecord) {

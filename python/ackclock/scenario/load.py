@@ -25,7 +25,7 @@ from ackclock.errors import (
     ScenarioError,
     ScenarioWarning,
 )
-from ackclock.handles import Link, Node
+from ackclock.handles import Link, Node, RadioNic
 from ackclock.network_specs import AODV, DSDV, DV, Routing, SessionRouting, StaticRouting
 from ackclock.scenario.lines import PathPart, line_of
 from ackclock.scenario.schema import (
@@ -304,7 +304,7 @@ def _build_lan(sim: Simulator, nodes: dict[str, Node], index: int, lan: LanTable
 
 def _build_radio(sim: Simulator, nodes: dict[str, Node], index: int, radio: RadioTable) -> None:
     where = ("radios", index)
-    options: dict[str, Any] = radio.given("propagation", "phy", "mac", "nodes")
+    options: dict[str, Any] = radio.given("propagation", "phy", "mac", "nodes", "record")
     for key in ("propagation", "phy", "mac"):
         table = getattr(radio, key)
         if table is not None:
@@ -315,12 +315,14 @@ def _build_radio(sim: Simulator, nodes: dict[str, Node], index: int, radio: Radi
         at = (*where, "nodes", member_index)
         node = _node(nodes, member.node, *at, "node")
         with _at(*at):
-            channel.attach(node, member.position)
+            nic = channel.attach(node, member.position)
+        if radio.record:
+            nic.record_queue()
 
 
 def _build_routing(sim: Simulator, nodes: dict[str, Node], routing: RoutingTable) -> None:
     where = ("routing",)
-    options = routing.given("protocol", "nodes")
+    options = routing.given("protocol", "nodes", "record")
     if routing.protocol != "dv" and options:
         key = sorted(options)[0]
         raise _FieldProblem((*where, key), f"only the dv protocol takes {key!r}")
@@ -340,6 +342,8 @@ def _build_routing(sim: Simulator, nodes: dict[str, Node], routing: RoutingTable
         members = [_node(nodes, name, *where, "nodes") for name in routing.nodes]
     with _at(*where):
         sim.routing(spec, members)
+    if routing.record:
+        sim.record_routes()
 
 
 def _build_route(
@@ -448,6 +452,17 @@ def _build_trace(
     interface = _trace_link(
         sim, nodes, None, trace.interface, (*where, "interface"), "[node, peer]"
     )
+    captured: Link | RadioNic | None = interface
+    if trace.radio is not None:
+        if trace.type != "pcap" or interface is not None:
+            why = (
+                "only a pcap trace captures a radio NIC"
+                if trace.type != "pcap"
+                else "give one of interface and radio"
+            )
+            raise _FieldProblem((*where, "radio"), why)
+        with _at(*where, key={"node": "radio"}):
+            captured = sim.radio_nic(_node(nodes, trace.radio, *where, "radio"))
     if trace.type in ("ns2", "nam"):
         for key, value in (("node", node), ("interface", interface)):
             if value is not None:
@@ -468,7 +483,7 @@ def _build_trace(
                 sim.tcpdump(path, node=node, link=link, interface=interface)
             else:
                 snaplen = trace.snaplen or 65535
-                sim.pcap(path, node=node, link=link, snaplen=snaplen, interface=interface)
+                sim.pcap(path, node=node, link=link, snaplen=snaplen, interface=captured)
     except OSError as error:
         raise _FieldProblem(
             (*where, "file"), f"cannot write {trace.file!r}: {error.strerror or error}"

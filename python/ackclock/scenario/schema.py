@@ -624,6 +624,9 @@ class RadioTable(Table):
     mac: Optional[Mac80211Table] = None
     queue_limit: Optional[int] = None
     nodes: list[RadioNodeTable]
+    # Keep each node's interface queue and waypoints (ackclock run --out
+    # writes radio-queues.csv and positions.csv).
+    record: Optional[bool] = None
 
 
 class MoveTable(Table):
@@ -641,6 +644,7 @@ class RoutingTable(Table):
 
     protocol: Literal["static", "session", "dv", "aodv", "dsdv"]
     nodes: Optional[list[str]] = None
+    record: Optional[bool] = None  # keep every route change (--out writes routes.csv)
     advert_interval: Optional[DurationValue] = None
     infinity: Optional[int] = None
     sizes: Optional[Literal["rip", "ns2"]] = None
@@ -703,13 +707,15 @@ DynamicsTable = Annotated[
 class TraceTable(Table):
     """A trace file: ns-2 text of every link (or of `link`), a nam animation of
     the whole network, or tcpdump text or a pcap of what `node` sends and
-    receives, what leaves on `link` or what passes one `interface`."""
+    receives, what leaves on `link` or what passes one `interface`; or a pcap
+    of the 802.11 frames at the radio NIC of the node `radio`."""
 
     type: Literal["ns2", "nam", "tcpdump", "pcap"]
     file: str
     node: Optional[str] = None
     link: Optional[LinkRef] = None  # a link name or [from, to]
     interface: Optional[list[str]] = None  # [node, peer]: node's interface to peer
+    radio: Optional[str] = None  # pcap only: a node whose radio NIC is captured
     variables: Optional[bool] = None  # ns2 only: TCP variable records (default true)
     snaplen: Optional[int] = None  # pcap only
 

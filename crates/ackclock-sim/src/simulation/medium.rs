@@ -9,7 +9,7 @@ use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::packet::IPV4_HEADER_BYTES;
 use ackclock_net::{
     ContentionFree, Frame, Interface, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel,
-    NextHop, Nic, NicId, NicStats, NodeId, PacketId, Queued, RoutingProtocol, BROADCAST, CONTROL_FLOW,
+    NextHop, Nic, NicId, NodeId, PacketId, Queued, RoutingProtocol, BROADCAST, CONTROL_FLOW,
 };
 use ackclock_trace::{WirelessEvent, WirelessLayer};
 
@@ -47,7 +47,7 @@ impl Simulation {
     pub(super) fn add_nic(&mut self, node: NodeId, medium: MediumId, mac: MacModel, queue_limit: usize) -> NicId {
         let nic = self.nics.len() as NicId;
         let queue = InterfaceQueue::new(queue_limit);
-        self.nics.push(Nic { node, medium, queue, mac, stats: NicStats::default() });
+        self.nics.push(Nic::new(node, medium, queue, mac));
         self.nic_armed.push(None);
         self.media[medium as usize].attach(nic);
         self.nodes[node as usize].interfaces.push(Interface::Nic(nic));
@@ -59,12 +59,27 @@ impl Simulation {
         self.nics.len()
     }
 
+    fn nic(&self, nic: NicId) -> Result<&Nic, ConfigError> {
+        self.nics.get(nic as usize).ok_or(ConfigError::UnknownId { field: "nic", what: "NIC", id: u64::from(nic) })
+    }
+
+    /// Starts recording a NIC's interface queue at every change.
+    pub fn record_nic_queue(&mut self, nic: NicId) -> Result<(), ConfigError> {
+        self.nic(nic)?;
+        let now = self.now();
+        self.nics[nic as usize].record_queue(now);
+        Ok(())
+    }
+
+    /// (time, waiting packets, waiting bytes) of a NIC's interface queue
+    /// after each instant that changed it, since `record_nic_queue` (the
+    /// packet in the MAC's hands is not in the queue).
+    pub fn nic_queue_series(&self, nic: NicId) -> Result<&[(Instant, u32, u64)], ConfigError> {
+        Ok(self.nic(nic)?.queue_series.as_deref().unwrap_or(&[]))
+    }
+
     pub fn nic_report(&self, nic: NicId) -> Result<NicReport, ConfigError> {
-        let n = self.nics.get(nic as usize).ok_or(ConfigError::UnknownId {
-            field: "nic",
-            what: "NIC",
-            id: u64::from(nic),
-        })?;
+        let n = self.nic(nic)?;
         let elapsed = self.now().as_ps() as f64;
         Ok(NicReport {
             id: nic,
@@ -150,6 +165,7 @@ impl Simulation {
         while let Some((queued, sent)) = self.nics[nic as usize].mac.poll_done() {
             self.frame_done(now, nic, queued, sent);
         }
+        self.nics[nic as usize].note_queue(now);
         let wake = self.nics[nic as usize].mac.poll_at();
         let armed = &mut self.nic_armed[nic as usize];
         if let Some(t) = wake.filter(|&t| armed.is_none_or(|a| t < a)) {
@@ -165,6 +181,9 @@ impl Simulation {
         let mut receptions = std::mem::take(&mut self.receptions);
         receptions.clear();
         self.media[self.nics[nic as usize].medium as usize].receptions(now, nic, &mut receptions);
+        if self.tracer.is_some() {
+            self.capture_frame(now, nic, &frame, &receptions);
+        }
         if !receptions.is_empty() {
             frame.packet = frame.packet.map(|p| self.copy_packet(p));
             let receivers = receptions.len() as u32;

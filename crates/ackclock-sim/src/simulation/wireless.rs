@@ -104,6 +104,15 @@ impl Simulation {
         Ok(self.radio_of(nic).position(nic, now))
     }
 
+    /// `node`'s waypoints: (time, position) at every start and end of a
+    /// move and every placement, the end of the move under way included
+    /// (it may lie after now). Between two, the node moves in a straight
+    /// line at constant speed.
+    pub fn position_series(&mut self, node: NodeId) -> Result<&[(Instant, Position)], ConfigError> {
+        let nic = self.radio_nic_of("node", node)?;
+        Ok(self.radio_of(nic).track(nic).points())
+    }
+
     /// `node`'s NIC on a radio channel, if it has one.
     pub(super) fn radio_nic(&self, node: NodeId) -> Option<NicId> {
         self.nodes[node as usize].interfaces.iter().find_map(|&i| match i {
