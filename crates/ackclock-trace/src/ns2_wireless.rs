@@ -430,15 +430,15 @@ mod tests {
         assert!(old.ends_with("[0 0 0 0] ------- [0:255 -1:255 32 0] \n"), "{old}");
     }
 
-    // ns-2 2.35 on tests/fixtures/mac_exchange.tcl (two nodes 100 m apart,
-    // `-macTrace ON`), the exchange of the CBR packet sent at 2.0 s.
+    // ns-2 2.35 on tests/fixtures/mac_collision.tcl (`-macTrace ON`; the
+    // lines are in mac_collision.tr and mac_collision_newtrace.tr).
 
     fn rts(event: WirelessEvent, node: u32, reason: &'static str, time: f64) -> ControlFrameRecord {
         ControlFrameRecord {
             time: secs(time),
             event,
             node,
-            position: (100.0 + 100.0 * f64::from(node), 100.0, 0.0),
+            position: (100.0 + 200.0 * f64::from(node), 100.0, 0.0),
             reason,
             kind: ControlKind::Rts,
             bytes: 44,
@@ -465,35 +465,44 @@ mod tests {
             kind: ControlKind::Cts,
             bytes: 38,
             mac: MacFields { duration_us: 0x13b4, dst: 0, src: 0, ether_type: 0 },
-            ..rts(WirelessEvent::Receive, 0, "---", 2.000741667)
+            ..rts(WirelessEvent::Receive, 0, "---", 1.006002667)
         };
-        assert_eq!(control_line(&cts, WirelessFormat::Old), "r 2.000741667 _0_ MAC  --- 0 CTS 38 [13b4 0 0 0] \n");
-        // tests/fixtures/mac_collision.tcl: the middle node loses an RTS.
-        let lost = rts(WirelessEvent::Drop, 1, "COL", 2.000075333);
-        assert_eq!(control_line(&lost, WirelessFormat::Old), "D 2.000075333 _1_ MAC  COL 0 RTS 44 [14ee 1 0 0] \n");
-        assert!(control_line(&lost, WirelessFormat::New).starts_with("d -t 2.000075333 -Hs 1 -Hd -2 -Ni 1 "));
+        assert_eq!(control_line(&cts, WirelessFormat::Old), "r 1.006002667 _0_ MAC  --- 0 CTS 38 [13b4 0 0 0] \n");
+        assert_eq!(
+            control_line(&cts, WirelessFormat::New),
+            "r -t 1.006002667 -Hs 0 -Hd -2 -Ni 0 -Nx 100.00 -Ny 100.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw --- \
+             -Ma 13b4 -Md 0 -Ms 0 -Mt 0 \n"
+        );
+        // The middle node loses an RTS to a collision.
+        let lost = rts(WirelessEvent::Drop, 1, "COL", 2.000075667);
+        assert_eq!(control_line(&lost, WirelessFormat::Old), "D 2.000075667 _1_ MAC  COL 0 RTS 44 [14ee 1 0 0] \n");
+        assert_eq!(
+            control_line(&lost, WirelessFormat::New),
+            "d -t 2.000075667 -Hs 1 -Hd -2 -Ni 1 -Nx 300.00 -Ny 100.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw COL \
+             -Ma 14ee -Md 1 -Ms 0 -Mt 0 \n"
+        );
     }
 
     #[test]
     fn a_data_frame_at_the_mac_prints_its_packet_after_the_header() {
         let mut r = WirelessRecord {
-            time: secs(2.000751667),
+            time: secs(1.006012667),
             position: (100.0, 100.0, 0.0),
             layer: WirelessLayer::Mac,
             next_hop: 1,
             mac: MacFields { duration_us: 0x13a, dst: 1, src: 0, ether_type: 0x800 },
             ..cbr_sent()
         };
-        (r.packet.ip.dst, r.packet.size, r.packet.ip.ttl) = (1, 590, 30);
+        (r.packet.uid, r.packet.seq, r.packet.ip.dst, r.packet.size, r.packet.ip.ttl) = (0, 0, 1, 590, 30);
         assert_eq!(
             line(&r, Some(&CBR), WirelessFormat::Old),
-            "s 2.000751667 _0_ MAC  --- 1 cbr 590 [13a 1 0 800] ------- [0:0 1:0 30 1] [1] 0 0\n"
+            "s 1.006012667 _0_ MAC  --- 0 cbr 590 [13a 1 0 800] ------- [0:0 1:0 30 1] [0] 0 0\n"
         );
         assert_eq!(
             line(&r, Some(&CBR), WirelessFormat::New),
-            "s -t 2.000751667 -Hs 0 -Hd 1 -Ni 0 -Nx 100.00 -Ny 100.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw --- \
-             -Ma 13a -Md 1 -Ms 0 -Mt 800 -Is 0.0 -Id 1.0 -It cbr -Il 590 -If 0 -Ii 1 -Iv 30 \
-             -Pn cbr -Pi 1 -Pf 0 -Po 0 \n"
+            "s -t 1.006012667 -Hs 0 -Hd 1 -Ni 0 -Nx 100.00 -Ny 100.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw --- \
+             -Ma 13a -Md 1 -Ms 0 -Mt 800 -Is 0.0 -Id 1.0 -It cbr -Il 590 -If 0 -Ii 0 -Iv 30 \
+             -Pn cbr -Pi 0 -Pf 0 -Po 0 \n"
         );
     }
 
