@@ -19,12 +19,16 @@ compared as two sets.
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
 import ackclock as ac
 import pytest
-from conftest import run_cli
+from conftest import ROOT, run_cli
+
+sys.path.insert(0, str(ROOT / "benchmarks" / "ns2"))
+import wireless as harness  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SCRIPT = (FIXTURES / "mac_collision.tcl").read_text()
@@ -129,6 +133,35 @@ def test_without_mac_trace_there_are_no_mac_records(tmp_path: Path) -> None:
     text = (tmp_path / "mac_collision.tr").read_text()
     assert " MAC " not in text
     assert " RTR  CBK " in text  # routing's drops stay
+
+
+# ns-2 2.35 on the chapter's wireless.tcl with one bottom-row node, 10 s,
+# `-macTrace ON` (benchmarks/ns2/wireless.py's variant mac_two_nodes): MAC
+# frames sent before 9.9 s, by type (`ns wireless.tcl`, then counting the
+# `s ... MAC` lines; the 10 s totals are in tests/fixtures/ns2_wireless.json).
+NS2_TWO_NODES_BEFORE_9_9_S = {"AODV": 2, "ARP": 2, "RTS": 486, "CTS": 486, "ACK": 486, "cbr": 484}
+# ns-2's ARP: a broadcast request, and a reply sent in an RTS/CTS/ACK exchange.
+NS2_ARP_FRAMES = {"ARP": 2, "RTS": 1, "CTS": 1, "ACK": 1}
+
+
+def test_the_chapter_script_sends_ns2s_mac_frames_but_for_arp(tmp_path: Path) -> None:
+    # Random backoff here, but with two nodes no collision: each packet is one
+    # exchange, so the counts do not depend on the draws (9.9 s falls between
+    # two exchanges whatever the draws).
+    _, options, mac_old_format = harness.VARIANTS["mac_two_nodes"]
+    script = harness.variant_script(
+        (FIXTURES / "wireless.tcl").read_text(), options, mac_old_format
+    )
+    (tmp_path / "wireless.tcl").write_text(script)
+    assert run_cli("tcl", "wireless.tcl", cwd=tmp_path).returncode == 0
+    sent = Counter(
+        f[6]
+        for f in (line.split() for line in (tmp_path / "wireless.tr").read_text().splitlines())
+        if f[0] == "s" and f[3] == "MAC" and float(f[1]) < 9.9
+    )
+    expected = Counter(NS2_TWO_NODES_BEFORE_9_9_S)
+    expected.subtract(NS2_ARP_FRAMES)
+    assert sent == +expected
 
 
 @pytest.mark.parametrize("mac", [False, True])
