@@ -87,7 +87,7 @@ def mac_records(text: str, newtrace: bool, shift_ns: int = 0) -> list[tuple[int,
 
 def split_collisions(records: list[tuple[int, str]]) -> tuple[list, list, list]:
     """(the other records by time, the collision drops' times, their lines)."""
-    collided = [r for r in records if " COL " in r[1] or "-Nw COL " in r[1]]
+    collided = [r for r in records if " COL " in r[1]]
     rest = sorted(r for r in records if r not in collided)
     return rest, sorted(t for t, _ in collided), sorted(line for _, line in collided)
 
