@@ -2,8 +2,9 @@
 
 Runs benchmarks/ns2/mac80211_saturation.tcl (four stations 50 m around a sink, each offering
 200 packets/s) for seeds 1..30 and counts, between 1 s and 11 s, the data frames received at
-the MAC and the RTS frames sent. Seeds where AODV did not give every sender a direct route
-(one relays through another, or never finds the sink) are left out: that is routing, not the MAC.
+the MAC, the RTS frames sent and the RTS frames the sink's MAC trace drops as collided (COL).
+Seeds where AODV did not give every sender a direct route (one relays through another, or never
+finds the sink) are left out: that is routing, not the MAC.
 Usage: python3 benchmarks/ns2/mac80211_saturation.py
 """
 
@@ -16,9 +17,10 @@ SCRIPT = Path(__file__).with_name("mac80211_saturation.tcl")
 SENDERS = {"_1_", "_2_", "_3_", "_4_"}
 
 
-def count(trace: Path) -> tuple[int, int] | None:
-    """(data frames received, RTS sent) in [1, 11) s, or None unless all four send straight to 0."""
-    received = rts = 0
+def count(trace: Path) -> tuple[int, int, int] | None:
+    """(data frames received, RTS sent, RTS lost to collisions at the sink) in [1, 11) s, or
+    None unless all four send straight to 0."""
+    received = rts = collided = 0
     senders: set[str] = set()
     for line in trace.read_text().splitlines():
         f = line.split()
@@ -32,7 +34,9 @@ def count(trace: Path) -> tuple[int, int] | None:
             rts += 1
         elif f[0] == "s" and f[6] == "cbr":
             senders.add(f[2])
-    return (received, rts) if senders == SENDERS else None
+        elif f[0] == "D" and f[2] == "_0_" and f[4] == "COL" and f[6] == "RTS":
+            collided += 1
+    return (received, rts, collided) if senders == SENDERS else None
 
 
 def main() -> None:
@@ -43,10 +47,15 @@ def main() -> None:
             counted = count(Path(tmp) / "mac80211_saturation.tr")
             if counted:
                 runs.append(counted)
-    received = [r for r, _ in runs]
-    failed = [rts - r for r, rts in runs]
+    received = [r for r, _, _ in runs]
+    failed = [rts - r for r, rts, _ in runs]
+    collided = [c for _, _, c in runs]
     print(f"{len(runs)} of 30 seeds with four direct senders")
-    for name, values in (("data frames received", received), ("RTS beyond them", failed)):
+    for name, values in (
+        ("data frames received", received),
+        ("RTS beyond them", failed),
+        ("RTS dropped as COL at the sink", collided),
+    ):
         print(f"{name}: mean {statistics.mean(values):.2f}, {min(values)}..{max(values)}")
 
 

@@ -21,7 +21,7 @@ fixture (tests/fixtures/ns2_wireless.json, so the tests need no ns-2) records:
 
 `--compare` runs the same variants under `ackclock tcl` instead and prints
 ackclock's numbers beside the fixture's (the MAC-traced variant is left out:
-ackclock writes no MAC records).
+tests/test_wireless_mac_trace.py compares its MAC frames).
 """
 
 from __future__ import annotations

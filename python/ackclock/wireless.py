@@ -150,23 +150,27 @@ class Mac80211(Spec):
 @dataclass(frozen=True)
 class RadioTrace:
     """What an ns-2 trace shows of radio nodes: ns-2's old wireless layout or
-    the tagged one (`newtrace`, ns-2's `use-newtrace`), and whether the
-    agents' (AGT) and the routing layer's (RTR) sends and receives are in it
-    (ns-2's node-config `-agentTrace` and `-routerTrace`); drops always are.
-    Records of the MAC layer (`-macTrace`) are not written."""
+    the tagged one (`newtrace`, ns-2's `use-newtrace`), whether the agents'
+    (AGT) and the routing layer's (RTR) sends and receives are in it (ns-2's
+    node-config `-agentTrace` and `-routerTrace`; their drops always are), and
+    whether the 802.11 MAC's frames and drops are (`mac`, ns-2's `-macTrace`:
+    RTS, CTS, ACK and data frames sent and received, and COL, RET, DUP, BSY
+    and STA drops)."""
 
     newtrace: bool = False
     agent: bool = True
     router: bool = True
+    mac: bool = False
 
 
-def radio_trace_spec(value: Any, parameter: str) -> tuple[bool, bool, bool]:
+def radio_trace_spec(value: Any, parameter: str) -> tuple[bool, bool, bool, bool]:
     if not isinstance(value, RadioTrace):
         raise _not_a(value, parameter, "a RadioTrace", "ackclock.RadioTrace(...)")
     return (
         checks.flag(value.newtrace, "newtrace"),
         checks.flag(value.agent, "agent"),
         checks.flag(value.router, "router"),
+        checks.flag(value.mac, "mac"),
     )
 
 

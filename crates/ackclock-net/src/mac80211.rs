@@ -13,7 +13,7 @@
 //! CTS is not sent when the NAV is set, and the data frame of an RTS/CTS
 //! exchange is refused unless this station has just sent the CTS.
 
-use crate::medium::{Frame, FrameKind, InterfaceQueue, LinkAddress, Mac, MacHeader, Queued};
+use crate::medium::{Frame, FrameKind, InterfaceQueue, LinkAddress, Mac, MacDrop, MacEvent, MacHeader, Queued};
 use crate::packet::NodeId;
 use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
 use rand::RngExt;
@@ -235,6 +235,9 @@ pub struct Dcf {
     finished: BinaryHeap<Reverse<(Instant, u32, bool)>>,
     done: VecDeque<(Queued, bool)>,
     stats: DcfStats,
+    /// Whether to keep `events` (a trace wants them).
+    traced: bool,
+    events: VecDeque<MacEvent>,
 }
 
 /// Rounds to whole microseconds as a Duration field holds them.
@@ -271,11 +274,34 @@ impl Dcf {
             finished: BinaryHeap::new(),
             done: VecDeque::new(),
             stats: DcfStats::default(),
+            traced: false,
+            events: VecDeque::new(),
         }
     }
 
     pub fn stats(&self) -> DcfStats {
         self.stats
+    }
+
+    fn log(&mut self, event: MacEvent) {
+        if self.traced {
+            self.events.push_back(event);
+        }
+    }
+
+    /// Drops `frame` as ns-2 does: its trace shows only frames that name
+    /// this station (and broadcast data frames); the rest go silently.
+    fn drop_frame(&mut self, frame: Frame, why: MacDrop) {
+        let me = LinkAddress::Node(self.node);
+        let named = match frame.header.kind {
+            FrameKind::Cts | FrameKind::Ack => frame.to == me,
+            FrameKind::Rts | FrameKind::Data => {
+                frame.to == me || frame.from == self.node || frame.to == LinkAddress::Broadcast
+            }
+        };
+        if named {
+            self.log(MacEvent::Drop(frame, why));
+        }
     }
 
     fn start(&mut self, timer: Timer, at: Instant) {
@@ -489,6 +515,7 @@ impl Dcf {
 
     fn give_up(&mut self) {
         if let Some(data) = self.data.take() {
+            self.drop_frame(data.frame, MacDrop::RetryLimit);
             self.done.push_back((data.queued, false));
             self.stats.failed += 1;
         }
@@ -499,7 +526,9 @@ impl Dcf {
         self.stats.rts_failures += 1;
         self.short_retries += 1;
         if self.short_retries >= self.config.short_retry_limit {
-            self.rts = None;
+            if let Some(rts) = self.rts.take() {
+                self.drop_frame(rts, MacDrop::RetryLimit);
+            }
             self.short_retries = 0;
             self.give_up();
         } else {
@@ -543,29 +572,35 @@ impl Dcf {
 
     fn on_rts(&mut self, now: Instant, rts: &Frame) {
         if self.tx_state != TxState::Idle || self.ctrl.is_some() {
+            self.drop_frame(*rts, MacDrop::Busy);
             return;
         }
         let nav = whole_us(rts.header.nav.saturating_sub(self.config.sifs + self.cts_time));
         self.ctrl = Some(self.control(FrameKind::Cts, rts.from, self.config.cts_bytes(), nav));
         self.stop(Timer::Defer);
         self.resume_tx(now);
+        self.log(MacEvent::Control(*rts));
     }
 
-    fn on_cts(&mut self, now: Instant) {
+    fn on_cts(&mut self, now: Instant, cts: &Frame) {
         if self.tx_state != TxState::Rts {
+            self.drop_frame(*cts, MacDrop::InvalidState);
             return;
         }
         self.rts = None;
         self.stop(Timer::Response);
         self.short_retries = 0; // the RTS got through; the CW stays
         self.resume_tx(now);
+        self.log(MacEvent::Control(*cts));
     }
 
-    fn on_ack(&mut self, now: Instant) {
+    fn on_ack(&mut self, now: Instant, ack: &Frame) {
         if self.tx_state != TxState::Data {
+            self.drop_frame(*ack, MacDrop::InvalidState);
             return;
         }
         self.stop(Timer::Response);
+        self.log(MacEvent::Control(*ack));
         let Some(data) = self.data.take() else { return };
         if data.frame.bytes <= self.config.rts_threshold {
             self.short_retries = 0;
@@ -585,13 +620,15 @@ impl Dcf {
         }
         if data.bytes >= self.config.rts_threshold {
             if self.tx_state != TxState::Cts {
-                return false; // not the exchange this station cleared
+                self.drop_frame(*data, MacDrop::Busy); // not the exchange this station cleared
+                return false;
             }
             self.stop(Timer::Response);
             self.ctrl = Some(self.control(FrameKind::Ack, data.from, self.config.ack_bytes(), Duration::ZERO));
             self.resume_tx(now);
         } else {
             if self.ctrl.is_some() {
+                self.drop_frame(*data, MacDrop::Busy);
                 return false;
             }
             self.ctrl = Some(self.control(FrameKind::Ack, data.from, self.config.ack_bytes(), Duration::ZERO));
@@ -603,6 +640,7 @@ impl Dcf {
         let seq = data.header.seq;
         if self.last_seq.insert(data.from, seq) == Some(seq) && seq != 0 {
             self.stats.duplicates += 1;
+            self.drop_frame(*data, MacDrop::Duplicate);
             return false;
         }
         true
@@ -616,6 +654,9 @@ impl Dcf {
         if rx.collided || rx.error {
             if rx.collided {
                 self.stats.collisions += 1;
+                if !rx.error {
+                    self.drop_frame(rx.frame, MacDrop::Collision);
+                }
             }
             self.set_nav(now, self.config.eifs());
             return false;
@@ -630,8 +671,8 @@ impl Dcf {
         }
         match frame.header.kind {
             FrameKind::Rts => self.on_rts(now, &frame),
-            FrameKind::Cts => self.on_cts(now),
-            FrameKind::Ack => self.on_ack(now),
+            FrameKind::Cts => self.on_cts(now, &frame),
+            FrameKind::Ack => self.on_ack(now, &frame),
             FrameKind::Data => return self.on_data(now, &frame),
         }
         false
@@ -717,10 +758,16 @@ impl Mac for Dcf {
         self.stats.collisions += 1;
         let current_end = self.timers[Timer::RxEnd as usize].map_or(now, |(at, _)| at);
         if end > current_end {
+            if !current.error {
+                self.drop_frame(current.frame, MacDrop::Collision);
+            }
             self.finished.push(Reverse((current_end, current.slot, false)));
             self.rx = Some(Rx { slot, frame: *frame, power_w, error, collided: true });
             self.start(Timer::RxEnd, end);
         } else {
+            if !error {
+                self.drop_frame(*frame, MacDrop::Collision);
+            }
             self.finished.push(Reverse((end, slot, false)));
             if let Some(rx) = &mut self.rx {
                 rx.collided = true;
@@ -750,6 +797,17 @@ impl Mac for Dcf {
         let timers = self.timers.iter().flatten().map(|(at, _)| *at);
         let finished = self.finished.peek().map(|Reverse((end, _, _))| *end);
         timers.chain(finished).min()
+    }
+
+    fn set_traced(&mut self, on: bool) {
+        self.traced = on;
+        if !on {
+            self.events.clear();
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<MacEvent> {
+        self.events.pop_front()
     }
 }
 
@@ -803,6 +861,8 @@ mod tests {
         /// (last bit, station, frame, passed up)
         received: Vec<(Instant, usize, Frame, bool)>,
         done: Vec<(Instant, usize, Queued, bool)>,
+        /// What the (traced) stations reported.
+        events: Vec<(Instant, usize, MacEvent)>,
         /// ACK frames still to lose on the way.
         lose_acks: u32,
     }
@@ -815,7 +875,11 @@ mod tests {
                 macs: seeds
                     .iter()
                     .enumerate()
-                    .map(|(i, &s)| Dcf::new(i as NodeId, DcfConfig::default(), rng(s)))
+                    .map(|(i, &s)| {
+                        let mut mac = Dcf::new(i as NodeId, DcfConfig::default(), rng(s));
+                        mac.set_traced(true);
+                        mac
+                    })
                     .collect(),
                 queues: vec![InterfaceQueue::new(100_000); n],
                 power: vec![vec![IN_RANGE; n]; n],
@@ -827,6 +891,7 @@ mod tests {
                 sent: Vec::new(),
                 received: Vec::new(),
                 done: Vec::new(),
+                events: Vec::new(),
                 lose_acks: 0,
             }
         }
@@ -892,12 +957,26 @@ mod tests {
                     self.arrivals.push(Reverse((now + self.delay[station][r], self.order, r, slot)));
                 }
             }
+            while let Some(e) = self.macs[station].poll_event() {
+                self.events.push((now, station, e));
+            }
             while let Some((slot, up)) = self.macs[station].poll_received(now) {
                 self.received.push((now, station, self.frames[slot as usize].0, up));
             }
             while let Some((q, ok)) = self.macs[station].poll_done() {
                 self.done.push((now, station, q, ok));
             }
+        }
+
+        /// The drops `station` reported: (time, kind, reason).
+        fn drops(&self, station: usize) -> Vec<(Instant, FrameKind, MacDrop)> {
+            let drops = self.events.iter().filter(|e| e.1 == station);
+            drops
+                .filter_map(|&(at, _, e)| match e {
+                    MacEvent::Drop(f, why) => Some((at, f.header.kind, why)),
+                    MacEvent::Control(_) => None,
+                })
+                .collect()
         }
 
         fn sent_by(&self, station: usize, kind: FrameKind) -> Vec<Sent> {
@@ -1008,6 +1087,12 @@ mod tests {
         assert_eq!(air.done, [(rts[6].at + timeout, 0, to(1, 1), false)]);
         let stats = air.macs[0].stats();
         assert_eq!((stats.rts_failures, stats.failed), (7, 1));
+        // ns-2's trace: the RTS, then the data frame, dropped for the retry limit.
+        let given_up = rts[6].at + timeout;
+        assert_eq!(
+            air.drops(0),
+            [(given_up, FrameKind::Rts, MacDrop::RetryLimit), (given_up, FrameKind::Data, MacDrop::RetryLimit)]
+        );
     }
 
     #[test]
@@ -1094,6 +1179,20 @@ mod tests {
         assert!(rts0[1].frame.header.retry && rts2[1].frame.header.retry);
         assert_ne!(rts0[1].at, rts2[1].at);
         assert_eq!(air.macs[1].stats().collisions, 2, "each RTS spoilt the other at the receiver");
+        // ns-2 drops one RTS when the other arrives and the other at its
+        // end, and traces both (they name station 1).
+        let arrive = rts0[0].at + HUNDRED_METRES;
+        let lost = air.drops(1).into_iter().filter(|d| d.2 == MacDrop::Collision).collect::<Vec<_>>();
+        assert_eq!(
+            lost,
+            [
+                (arrive, FrameKind::Rts, MacDrop::Collision),
+                (arrive + rts0[0].airtime, FrameKind::Rts, MacDrop::Collision)
+            ]
+        );
+        let answered =
+            air.events.iter().filter(|e| matches!(e.2, MacEvent::Control(f) if f.header.kind == FrameKind::Cts));
+        assert_eq!(answered.count(), 2, "each sender takes its CTS");
         assert_eq!((air.macs[0].stats().rts_failures, air.macs[2].stats().rts_failures), (1, 1));
         let mut got = air.delivered(1);
         got.sort_by_key(|p| p.raw());
@@ -1168,6 +1267,10 @@ mod tests {
         assert_eq!(air.sent_by(1, FrameKind::Ack).len(), 2);
         assert_eq!(air.delivered(1), [PacketId::new(3)]);
         assert_eq!((air.macs[1].stats().duplicates, air.macs[0].stats().ack_failures), (1, 1));
+        assert_eq!(
+            air.drops(1),
+            [(data[1].at + HUNDRED_METRES + data[1].airtime, FrameKind::Data, MacDrop::Duplicate)]
+        );
         assert_eq!(air.done.iter().map(|d| d.3).collect::<Vec<_>>(), [true]);
     }
 

@@ -235,6 +235,53 @@ pub trait Mac {
     fn poll_done(&mut self) -> Option<(Queued, bool)>;
     fn on_timer(&mut self, now: Instant);
     fn poll_at(&self) -> Option<Instant>;
+    /// Whether to keep the events `poll_event` hands out (off by default:
+    /// a MAC that keeps none costs nothing).
+    fn set_traced(&mut self, _on: bool) {}
+    /// What a MAC trace shows besides the frames sent, in order; kept only
+    /// while traced.
+    fn poll_event(&mut self) -> Option<MacEvent> {
+        None
+    }
+}
+
+/// Why a MAC drops a frame, with ns-2's trace reason (trace/cmu-trace.h).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacDrop {
+    /// COL: lost to an overlapping frame.
+    Collision,
+    /// RET: given up after the retry limit.
+    RetryLimit,
+    /// DUP: a retransmission of a data frame already received.
+    Duplicate,
+    /// BSY: the station is busy with another exchange.
+    Busy,
+    /// STA: a CTS or ACK that answers nothing this station sent.
+    InvalidState,
+}
+
+impl MacDrop {
+    pub fn reason(self) -> &'static str {
+        match self {
+            MacDrop::Collision => "COL",
+            MacDrop::RetryLimit => "RET",
+            MacDrop::Duplicate => "DUP",
+            MacDrop::Busy => "BSY",
+            MacDrop::InvalidState => "STA",
+        }
+    }
+}
+
+/// A MAC event a trace shows (ns-2's `-macTrace`) that the engine cannot
+/// see from the frames sent and delivered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacEvent {
+    /// A control frame addressed to this station that it acted on.
+    Control(Frame),
+    /// A frame addressed to (or sent by) this station that it dropped (a
+    /// data frame given up after its retries is also reported by
+    /// `poll_done`).
+    Drop(Frame, MacDrop),
 }
 
 /// The MACs, dispatched by `match`.
@@ -280,6 +327,18 @@ impl Mac for MacModel {
         match self {
             MacModel::ContentionFree(m) => m.poll_at(),
             MacModel::Dcf(m) => m.poll_at(),
+        }
+    }
+    fn set_traced(&mut self, on: bool) {
+        match self {
+            MacModel::ContentionFree(m) => m.set_traced(on),
+            MacModel::Dcf(m) => m.set_traced(on),
+        }
+    }
+    fn poll_event(&mut self) -> Option<MacEvent> {
+        match self {
+            MacModel::ContentionFree(m) => m.poll_event(),
+            MacModel::Dcf(m) => m.poll_event(),
         }
     }
 }

@@ -622,11 +622,11 @@ impl Sim {
         variables: bool,
         traced: Option<Vec<(u32, u16, String)>>,
         append: bool,
-        radio: Option<(bool, bool, bool)>,
+        radio: Option<(bool, bool, bool, bool)>,
     ) -> PyResult<SinkId> {
-        let wireless = radio.map(|(newtrace, agent, router)| {
+        let wireless = radio.map(|(newtrace, agent, router, mac)| {
             let format = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
-            WirelessTrace { format, agent, router }
+            WirelessTrace { format, agent, router, mac }
         });
         let vars = match (traced, variables) {
             (Some(list), _) => {

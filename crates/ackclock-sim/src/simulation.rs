@@ -20,7 +20,7 @@ use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a,
 use ackclock_net::{Arrival, DropReason, Ns2Link, Ns2Offer};
 use ackclock_net::{
     Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, FlowFilter, Frame, Interface, Ipv4Header,
-    Jitter, LinkAddress, LossModel, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool,
+    Jitter, LinkAddress, LossModel, Mac, MediumModel, NextHop, Nic, NicId, Node, NodeId, Packet, PacketId, PacketPool,
     QueueEvent, Reception, SendOutcome, Transport, UdpHeader, BROADCAST, CONTROL_FLOW,
 };
 use ackclock_tcp::{Endpoint, State};
@@ -164,6 +164,9 @@ pub struct Simulation {
     in_callback: bool,
     /// Present only while something is traced.
     tracer: Option<Box<Tracer>>,
+    /// Whether a trace shows radio MACs' frames (ns-2's `-macTrace`); the
+    /// MACs keep their events only then.
+    mac_traced: bool,
     /// In ns-2's order: each channel's times as ns-2 computes them.
     ns2_links: Vec<Ns2Link>,
     /// ns-2's default generator, when the run reproduces ns-2's draws: the
@@ -209,6 +212,7 @@ impl Simulation {
             stop_requested: false,
             in_callback: false,
             tracer: None,
+            mac_traced: false,
             ns2_rng: None,
             ns2_links: Vec::new(),
         }
@@ -650,6 +654,10 @@ impl Simulation {
             self.check_path(f)?;
         }
         self.register_flow_views();
+        self.mac_traced = self.tracer.as_ref().is_some_and(|t| t.wants_mac());
+        for nic in &mut self.nics {
+            nic.mac.set_traced(self.mac_traced);
+        }
         for id in 0..self.flows.len() as u32 {
             let f = &mut self.flows[id as usize];
             if std::mem::replace(&mut f.scheduled, true) {

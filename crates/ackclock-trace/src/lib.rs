@@ -21,7 +21,7 @@ pub mod view;
 
 pub use monitor::{Counts, FlowKey, Monitor};
 pub use record::{
-    AodvFields, FlowView, FrameRecord, LinkRecord, MacFields, MovementRecord, PacketEvent, PacketRecord, TraceRecord,
-    VarRecord, VarValue, WirelessEvent, WirelessLayer, WirelessRecord,
+    AodvFields, ControlFrameRecord, ControlKind, FlowView, FrameRecord, LinkRecord, MacFields, MovementRecord,
+    PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue, WirelessEvent, WirelessLayer, WirelessRecord,
 };
 pub use tracer::{Sink, SinkId, TracedVars, Tracer};

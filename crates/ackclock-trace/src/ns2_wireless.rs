@@ -7,11 +7,18 @@
 //! `s -t 0.020480000 -Hs 0 -Hd -2 -Ni 0 -Nx 0.00 -Ny 50.00 -Nz 0.00 -Ne -1.000000 -Nl AGT -Nw --- -Ma 0 -Md 0
 //! -Ms 0 -Mt 0 -Is 0.0 -Id 5.0 -It cbr -Il 512 -If 0 -Ii 1 -Iv 32 -Pn cbr -Pi 1 -Pf 0 -Po 0 `
 //!
+//! With `-macTrace ON`, every frame a MAC sends, receives or drops too; a
+//! control frame's record ends after its MAC header:
+//!
+//! `s 2.000435000 _0_ MAC  --- 0 RTS 44 [14ee 1 0 0] `
+//!
 //! The record carries the values as ns-2 holds them (its `-1` broadcast
 //! address, its `-2` unset next hop); this module only lays them out.
 
 use crate::ns2::type_and_seq;
-use crate::record::{AodvFields, FlowView, MovementRecord, WirelessEvent, WirelessLayer, WirelessRecord};
+use crate::record::{
+    AodvFields, ControlFrameRecord, FlowView, MacFields, MovementRecord, WirelessEvent, WirelessLayer, WirelessRecord,
+};
 use ackclock_core::Instant;
 use ackclock_net::{Transport, BROADCAST, CONTROL_FLOW};
 use std::io::{self, Write};
@@ -25,22 +32,25 @@ pub enum WirelessFormat {
 
 /// What an ns-2 trace shows of radio nodes: the layout, and whether the
 /// agents' and the routing layer's sends and receives are in it (ns-2's
-/// `-agentTrace` and `-routerTrace`); drops are always.
+/// `-agentTrace` and `-routerTrace`; their drops always are), and the MAC's
+/// frames and drops (`-macTrace`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WirelessTrace {
     pub format: WirelessFormat,
     pub agent: bool,
     pub router: bool,
+    pub mac: bool,
 }
 
 impl WirelessTrace {
     pub fn wants(&self, r: &WirelessRecord) -> bool {
-        r.event == WirelessEvent::Drop
-            || match r.layer {
-                WirelessLayer::Agent => self.agent,
-                WirelessLayer::Router => self.router,
-                WirelessLayer::Ifq => false,
-            }
+        match r.layer {
+            WirelessLayer::Mac => self.mac,
+            _ if r.event == WirelessEvent::Drop => true,
+            WirelessLayer::Agent => self.agent,
+            WirelessLayer::Router => self.router,
+            WirelessLayer::Ifq => false,
+        }
     }
 }
 
@@ -145,30 +155,63 @@ pub fn write_record(
     }
 }
 
+/// A control frame's record: it has no packet, so it ends after the MAC
+/// header (ns-2 prints uid 0 and, in the tagged layout, next hop -2).
+pub fn write_control(out: &mut dyn Write, r: &ControlFrameRecord, format: WirelessFormat) -> io::Result<()> {
+    match format {
+        WirelessFormat::Old => {
+            write!(out, "{} ", op(r.event, format))?;
+            write_secs9(out, r.time)?;
+            write!(out, " _{}_ MAC {:>4} 0 {} {}", r.node, r.reason, r.kind.name(), r.bytes)?;
+            write_mac_old(out, &r.mac)?;
+            writeln!(out)
+        }
+        WirelessFormat::New => {
+            write_new_head(out, r.event, r.time, r.node, -2, r.position, WirelessLayer::Mac, r.reason)?;
+            write_mac_new(out, &r.mac)?;
+            writeln!(out)
+        }
+    }
+}
+
+/// ` [duration dst src type] `, each in C's `%x`.
+fn write_mac_old(out: &mut dyn Write, m: &MacFields) -> io::Result<()> {
+    let [d, dst, src, t] = [m.duration_us, m.dst, m.src, m.ether_type].map(hex);
+    write!(out, " [{d} {dst} {src} {t}] ")
+}
+
+fn write_mac_new(out: &mut dyn Write, m: &MacFields) -> io::Result<()> {
+    let [d, dst, src, t] = [m.duration_us, m.dst, m.src, m.ether_type].map(hex);
+    write!(out, "-Ma {d} -Md {dst} -Ms {src} -Mt {t} ")
+}
+
+#[allow(clippy::too_many_arguments)] // the fields every tagged record starts with
+fn write_new_head(
+    out: &mut dyn Write,
+    event: WirelessEvent,
+    time: Instant,
+    node: u32,
+    next_hop: i64,
+    (x, y, z): (f64, f64, f64),
+    layer: WirelessLayer,
+    reason: &str,
+) -> io::Result<()> {
+    write!(out, "{} -t ", op(event, WirelessFormat::New))?;
+    write_secs9(out, time)?;
+    write!(
+        out,
+        " -Hs {node} -Hd {next_hop} -Ni {node} -Nx {x:.2} -Ny {y:.2} -Nz {z:.2} -Ne -1.000000 -Nl {:>3} -Nw {reason} ",
+        layer.name()
+    )
+}
+
 fn write_old(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<()> {
     write!(out, "{} ", op(r.event, WirelessFormat::Old))?;
     write_secs9(out, r.time)?;
-    let m = &r.mac;
     let uid = printed_uid(r);
-    write!(
-        out,
-        " _{}_ {:>3} {:>4} {uid} {} {} [{} {} {} {}] ------- [{}:{} {}:{} {} {}] ",
-        r.node,
-        r.layer.name(),
-        r.reason,
-        f.kind,
-        r.packet.size,
-        hex(m.duration_us),
-        hex(m.dst),
-        hex(m.src),
-        hex(m.ether_type),
-        f.src.0,
-        f.src.1,
-        f.dst.0,
-        f.dst.1,
-        f.ttl,
-        r.next_hop.max(0)
-    )?;
+    write!(out, " _{}_ {:>3} {:>4} {uid} {} {}", r.node, r.layer.name(), r.reason, f.kind, r.packet.size)?;
+    write_mac_old(out, &r.mac)?;
+    write!(out, "------- [{}:{} {}:{} {} {}] ", f.src.0, f.src.1, f.dst.0, f.dst.1, f.ttl, r.next_hop.max(0))?;
     let fw = r.forwards;
     match &f.app {
         App::Udp => writeln!(out, "[{}] {fw} 0", f.seq),
@@ -187,31 +230,13 @@ fn write_old(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<
 }
 
 fn write_new(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<()> {
-    write!(out, "{} -t ", op(r.event, WirelessFormat::New))?;
-    write_secs9(out, r.time)?;
-    let (x, y, z) = r.position;
-    let m = &r.mac;
+    write_new_head(out, r.event, r.time, r.node, r.next_hop, r.position, r.layer, r.reason)?;
+    write_mac_new(out, &r.mac)?;
     let uid = printed_uid(r);
     write!(
         out,
-        " -Hs {node} -Hd {} -Ni {node} -Nx {x:.2} -Ny {y:.2} -Nz {z:.2} -Ne -1.000000 -Nl {:>3} -Nw {} \
-         -Ma {} -Md {} -Ms {} -Mt {} -Is {}.{} -Id {}.{} -It {} -Il {} -If {} -Ii {uid} -Iv {} ",
-        r.next_hop,
-        r.layer.name(),
-        r.reason,
-        hex(m.duration_us),
-        hex(m.dst),
-        hex(m.src),
-        hex(m.ether_type),
-        f.src.0,
-        f.src.1,
-        f.dst.0,
-        f.dst.1,
-        f.kind,
-        r.packet.size,
-        f.fid,
-        f.ttl,
-        node = r.node,
+        "-Is {}.{} -Id {}.{} -It {} -Il {} -If {} -Ii {uid} -Iv {} ",
+        f.src.0, f.src.1, f.dst.0, f.dst.1, f.kind, r.packet.size, f.fid, f.ttl,
     )?;
     let fw = r.forwards;
     match &f.app {
@@ -248,7 +273,7 @@ pub fn write_movement(out: &mut dyn Write, m: &MovementRecord) -> io::Result<()>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{MacFields, WirelessLayer};
+    use crate::record::{ControlKind, MacFields, WirelessLayer};
     use ackclock_net::{Ecn, Ipv4Header, Packet, UdpHeader};
 
     fn secs(s: f64) -> Instant {
@@ -403,6 +428,93 @@ mod tests {
         let view = None;
         let old = line(&r, view, WirelessFormat::Old);
         assert!(old.ends_with("[0 0 0 0] ------- [0:255 -1:255 32 0] \n"), "{old}");
+    }
+
+    // ns-2 2.35 on tests/fixtures/mac_collision.tcl (`-macTrace ON`; the
+    // lines are in mac_collision.tr and mac_collision_newtrace.tr).
+
+    fn rts(event: WirelessEvent, node: u32, reason: &'static str, time: f64) -> ControlFrameRecord {
+        ControlFrameRecord {
+            time: secs(time),
+            event,
+            node,
+            position: (100.0 + 200.0 * f64::from(node), 100.0, 0.0),
+            reason,
+            kind: ControlKind::Rts,
+            bytes: 44,
+            mac: MacFields { duration_us: 0x14ee, dst: 1, src: 0, ether_type: 0 },
+        }
+    }
+
+    fn control_line(r: &ControlFrameRecord, format: WirelessFormat) -> String {
+        let mut out = Vec::new();
+        write_control(&mut out, r, format).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_control_frame_prints_its_mac_header_only() {
+        let sent = rts(WirelessEvent::Send, 0, "---", 2.000075);
+        assert_eq!(control_line(&sent, WirelessFormat::Old), "s 2.000075000 _0_ MAC  --- 0 RTS 44 [14ee 1 0 0] \n");
+        assert_eq!(
+            control_line(&sent, WirelessFormat::New),
+            "s -t 2.000075000 -Hs 0 -Hd -2 -Ni 0 -Nx 100.00 -Ny 100.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw --- \
+             -Ma 14ee -Md 1 -Ms 0 -Mt 0 \n"
+        );
+        let cts = ControlFrameRecord {
+            kind: ControlKind::Cts,
+            bytes: 38,
+            mac: MacFields { duration_us: 0x13b4, dst: 0, src: 0, ether_type: 0 },
+            ..rts(WirelessEvent::Receive, 0, "---", 1.006002667)
+        };
+        assert_eq!(control_line(&cts, WirelessFormat::Old), "r 1.006002667 _0_ MAC  --- 0 CTS 38 [13b4 0 0 0] \n");
+        assert_eq!(
+            control_line(&cts, WirelessFormat::New),
+            "r -t 1.006002667 -Hs 0 -Hd -2 -Ni 0 -Nx 100.00 -Ny 100.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw --- \
+             -Ma 13b4 -Md 0 -Ms 0 -Mt 0 \n"
+        );
+        // The middle node loses an RTS to a collision.
+        let lost = rts(WirelessEvent::Drop, 1, "COL", 2.000075667);
+        assert_eq!(control_line(&lost, WirelessFormat::Old), "D 2.000075667 _1_ MAC  COL 0 RTS 44 [14ee 1 0 0] \n");
+        assert_eq!(
+            control_line(&lost, WirelessFormat::New),
+            "d -t 2.000075667 -Hs 1 -Hd -2 -Ni 1 -Nx 300.00 -Ny 100.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw COL \
+             -Ma 14ee -Md 1 -Ms 0 -Mt 0 \n"
+        );
+    }
+
+    #[test]
+    fn a_data_frame_at_the_mac_prints_its_packet_after_the_header() {
+        let mut r = WirelessRecord {
+            time: secs(1.006012667),
+            position: (100.0, 100.0, 0.0),
+            layer: WirelessLayer::Mac,
+            next_hop: 1,
+            mac: MacFields { duration_us: 0x13a, dst: 1, src: 0, ether_type: 0x800 },
+            ..cbr_sent()
+        };
+        (r.packet.uid, r.packet.seq, r.packet.ip.dst, r.packet.size, r.packet.ip.ttl) = (0, 0, 1, 590, 30);
+        assert_eq!(
+            line(&r, Some(&CBR), WirelessFormat::Old),
+            "s 1.006012667 _0_ MAC  --- 0 cbr 590 [13a 1 0 800] ------- [0:0 1:0 30 1] [0] 0 0\n"
+        );
+        assert_eq!(
+            line(&r, Some(&CBR), WirelessFormat::New),
+            "s -t 1.006012667 -Hs 0 -Hd 1 -Ni 0 -Nx 100.00 -Ny 100.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw --- \
+             -Ma 13a -Md 1 -Ms 0 -Mt 800 -Is 0.0 -Id 1.0 -It cbr -Il 590 -If 0 -Ii 0 -Iv 30 \
+             -Pn cbr -Pi 0 -Pf 0 -Po 0 \n"
+        );
+    }
+
+    #[test]
+    fn mac_records_drops_included_are_written_only_with_mac_on() {
+        let trace = |mac| WirelessTrace { format: WirelessFormat::Old, agent: true, router: true, mac };
+        let mac_drop = WirelessRecord { event: WirelessEvent::Drop, layer: WirelessLayer::Mac, ..cbr_sent() };
+        let router_drop = WirelessRecord { layer: WirelessLayer::Router, ..mac_drop };
+        assert!(!trace(false).wants(&mac_drop) && trace(true).wants(&mac_drop));
+        assert!(trace(false).wants(&router_drop));
+        let agent = WirelessTrace { agent: false, ..trace(true) };
+        assert!(!agent.wants(&cbr_sent()));
     }
 
     #[test]

@@ -75,13 +75,14 @@ pub struct LinkRecord {
     pub up: bool,
 }
 
-/// ns-2's wireless trace levels written here: the agent, the routing agent
-/// and the interface queue (MAC-level records are not written).
+/// ns-2's wireless trace levels: the agent, the routing agent, the
+/// interface queue and the 802.11 MAC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WirelessLayer {
     Agent,
     Router,
     Ifq,
+    Mac,
 }
 
 impl WirelessLayer {
@@ -90,6 +91,7 @@ impl WirelessLayer {
             WirelessLayer::Agent => "AGT",
             WirelessLayer::Router => "RTR",
             WirelessLayer::Ifq => "IFQ",
+            WirelessLayer::Mac => "MAC",
         }
     }
 }
@@ -143,6 +145,41 @@ pub struct WirelessRecord {
     pub aodv: Option<AodvFields>,
 }
 
+/// An 802.11 control frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControlKind {
+    Rts,
+    Cts,
+    Ack,
+}
+
+impl ControlKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ControlKind::Rts => "RTS",
+            ControlKind::Cts => "CTS",
+            ControlKind::Ack => "ACK",
+        }
+    }
+}
+
+/// A control frame a radio node's MAC sent, received or dropped (ns-2's
+/// MAC-level records of frames that carry no packet).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ControlFrameRecord {
+    pub time: Instant,
+    pub event: WirelessEvent,
+    pub node: NodeId,
+    pub position: (f64, f64, f64),
+    /// ns-2's reason for a drop ("COL", "RET"...), "---" otherwise.
+    pub reason: &'static str,
+    pub kind: ControlKind,
+    /// Bytes on the air.
+    pub bytes: u32,
+    /// Duration, receiver and (RTS only) transmitter; no ether type.
+    pub mac: MacFields,
+}
+
 /// A node starts a straight move (ns-2's setdest).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MovementRecord {
@@ -177,6 +214,7 @@ pub enum TraceRecord {
     Link(LinkRecord),
     /// Boxed: wireless records are rare next to link records and larger.
     Wireless(Box<WirelessRecord>),
+    ControlFrame(Box<ControlFrameRecord>),
     Movement(MovementRecord),
     /// Boxed, like wireless records.
     Frame(Box<FrameRecord>),
@@ -189,6 +227,7 @@ impl TraceRecord {
             TraceRecord::Var(v) => v.time,
             TraceRecord::Link(l) => l.time,
             TraceRecord::Wireless(w) => w.time,
+            TraceRecord::ControlFrame(c) => c.time,
             TraceRecord::Movement(m) => m.time,
             TraceRecord::Frame(f) => f.time,
         }

@@ -6,7 +6,7 @@ use crate::ns2;
 use crate::ns2_wireless::{self, WirelessTrace};
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
-use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord};
+use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, WirelessLayer};
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
 use ackclock_core::Instant;
@@ -119,6 +119,9 @@ impl Sink {
             (Sink::Ns2 { out, wireless: Some(wireless), .. }, TraceRecord::Wireless(w)) if wireless.wants(w) => {
                 ns2_wireless::write_record(out, w, view(w.packet.flow).as_ref(), wireless.format)
             }
+            (Sink::Ns2 { out, wireless: Some(wireless), .. }, TraceRecord::ControlFrame(c)) if wireless.mac => {
+                ns2_wireless::write_control(out, c, wireless.format)
+            }
             (Sink::Ns2 { out, wireless: Some(_), .. }, TraceRecord::Movement(m)) => {
                 ns2_wireless::write_movement(out, m)
             }
@@ -144,7 +147,8 @@ impl Sink {
                 sink.variable(v);
                 Ok(())
             }
-            (Sink::Nam { out, preamble }, TraceRecord::Wireless(w)) => {
+            // nam shows the layers above the MAC (see docs/wireless.md).
+            (Sink::Nam { out, preamble }, TraceRecord::Wireless(w)) if w.layer != WirelessLayer::Mac => {
                 write_preamble(out, preamble)?;
                 nam::write_wireless(out, w, view(w.packet.flow).as_ref())
             }
@@ -176,6 +180,10 @@ impl Sink {
 
     fn wants_vars(&self) -> bool {
         matches!(self, Sink::Ns2 { vars, .. } if *vars != TracedVars::None) || matches!(self, Sink::View(_))
+    }
+
+    fn wants_mac(&self) -> bool {
+        matches!(self, Sink::Ns2 { wireless: Some(w), .. } if w.mac)
     }
 }
 
@@ -247,6 +255,11 @@ impl Tracer {
     /// Whether a sink captures the frames of `nic`.
     pub fn wants_frames(&self, nic: NicId) -> bool {
         self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::Pcap { capture: Capture::Nic(n), .. } if *n == nic))
+    }
+
+    /// Whether some sink shows radio MACs' frames (ns-2's `-macTrace`).
+    pub fn wants_mac(&self) -> bool {
+        self.sinks.iter().any(|(_, sink)| sink.wants_mac())
     }
 
     pub fn record(&mut self, mut rec: TraceRecord) {

@@ -188,7 +188,7 @@ class NodeConfig:
     propagation: str = ""  # a Propagation object
     channel: str = ""  # a Channel/WirelessChannel object
     topography: str = ""  # a Topography object
-    # -agentTrace and -routerTrace as given (ns-2's defaults: ON and OFF)
+    # -agentTrace, -routerTrace and -macTrace as given (ns-2's defaults: ON, OFF, OFF)
     traced: dict[str, bool] = field(default_factory=dict)
 
 
@@ -211,6 +211,7 @@ class Wireless:
             newtrace=self.newtrace,
             agent=traced.get("agentTrace", True),
             router=traced.get("routerTrace", False),
+            mac=traced.get("macTrace", False),
         )
 
     def wireless_nodes(self) -> bool:
@@ -291,7 +292,7 @@ def _configure(world: World, name: str, value: str) -> None:
             raise TclScriptError(
                 f"node-config -addressType {value}: use flat, def, expanded or hierarchical"
             )
-    elif name in ("agentTrace", "routerTrace"):
+    elif name in ("agentTrace", "routerTrace", "macTrace"):
         config.traced[name] = parse_bool(value, f"node-config -{name}")
     else:  # the other trace options, toraDebug
         parse_bool(value, f"node-config -{name}")

@@ -1,7 +1,7 @@
 //! Interfaces on shared media: NICs queue packets, their MACs decide when
 //! to send, and the medium hands each frame to the NICs that hear it.
 
-use super::wireless_trace::{mac_fields, next_hop, RadioEvent, NO_NEXT_HOP};
+use super::wireless_trace::{frame_next_hop, mac_fields, next_hop, RadioEvent};
 use super::{Event, FrameInFlight, Simulation};
 use crate::error::ConfigError;
 use crate::report::NicReport;
@@ -157,7 +157,15 @@ impl Simulation {
             n.stats.tx_packets += 1;
             n.stats.tx_bytes += u64::from(frame.bytes);
             n.stats.busy += duration;
+            if self.mac_traced {
+                self.trace_mac_send(now, nic, &frame);
+            }
             self.transmit(now, nic, frame, duration);
+        }
+        // Before the receptions free their frames' packets.
+        let mut given_up = None;
+        while let Some(event) = self.nics[nic as usize].mac.poll_event() {
+            given_up = self.trace_mac_event(now, nic, event).or(given_up);
         }
         while let Some((slot, deliver)) = self.nics[nic as usize].mac.poll_received(now) {
             self.frame_received(now, nic, slot, deliver);
@@ -166,6 +174,9 @@ impl Simulation {
             self.frame_done(now, nic, queued, sent);
         }
         self.nics[nic as usize].note_queue(now);
+        if let Some(record) = given_up {
+            self.record_radio(record);
+        }
         let wake = self.nics[nic as usize].mac.poll_at();
         let armed = &mut self.nic_armed[nic as usize];
         if let Some(t) = wake.filter(|&t| armed.is_none_or(|a| t < a)) {
@@ -251,6 +262,9 @@ impl Simulation {
             n.stats.rx_packets += 1;
             let packet = if last { packet } else { self.copy_packet(packet) };
             if self.tracer.is_some() {
+                if self.mac_traced {
+                    self.trace_mac_receive(now, node, packet, &frame);
+                }
                 self.trace_reception(now, node, packet, &frame);
             }
             if self.packets[packet].ip.dst == BROADCAST {
@@ -269,7 +283,7 @@ impl Simulation {
         let p = &self.packets[packet];
         let layer =
             if p.ip.dst == node && p.flow != CONTROL_FLOW { WirelessLayer::Agent } else { WirelessLayer::Router };
-        let hop = if frame.to == LinkAddress::Broadcast { NO_NEXT_HOP } else { i64::from(node) };
+        let hop = frame_next_hop(frame); // this node (the frame is for it), or -2 for a broadcast
         let mac = mac_fields(frame);
         self.last_rx_mac = Some((packet, mac));
         self.trace_radio(

@@ -1,15 +1,18 @@
 //! ns-2's wireless trace records (cmu-trace) of radio nodes: what the agent
-//! (AGT), the routing layer (RTR) and the interface queue (IFQ) do with each
-//! packet, and the start of each move. Built only when a tracer is on; the
-//! trace crate lays them out (ns2_wireless.rs).
+//! (AGT), the routing layer (RTR), the interface queue (IFQ) and the 802.11
+//! MAC (MAC, only while a trace wants it) do with each packet and frame, and
+//! the start of each move. Built only when a tracer is on; the trace crate
+//! lays them out (ns2_wireless.rs).
 
 use super::{Simulation, INITIAL_TTL};
 use ackclock_core::Instant;
 use ackclock_net::{
-    aodv, ControlMessage, Frame, LinkAddress, NicId, NodeId, PacketId, Position, BROADCAST, CONTROL_FLOW,
+    aodv, ControlMessage, Frame, FrameKind, LinkAddress, MacDrop, MacEvent, NicId, NodeId, PacketId, Position,
+    BROADCAST, CONTROL_FLOW,
 };
 use ackclock_trace::{
-    AodvFields, MacFields, MovementRecord, TraceRecord, WirelessEvent, WirelessLayer, WirelessRecord,
+    AodvFields, ControlFrameRecord, ControlKind, MacFields, MovementRecord, TraceRecord, WirelessEvent, WirelessLayer,
+    WirelessRecord,
 };
 
 /// ns-2's next hop before routing chose one.
@@ -25,12 +28,24 @@ pub(super) struct RadioEvent {
     pub reason: &'static str,
     pub next_hop: i64,
     pub mac: MacFields,
+    /// Whether this node has counted the packet's hop over the air (ns-2
+    /// counts it when its MAC takes the frame).
+    pub hop_counted: bool,
+    /// The size to show instead of the packet's (a frame's, MAC header
+    /// included).
+    pub size: Option<u32>,
 }
 
 impl RadioEvent {
     /// A send or receive above the MAC, with no MAC header yet.
     pub fn above_mac(event: WirelessEvent, layer: WirelessLayer, next_hop: i64) -> Self {
-        RadioEvent { event, layer, reason: "---", next_hop, mac: MacFields::default() }
+        let hop_counted = event == WirelessEvent::Receive;
+        RadioEvent { event, layer, reason: "---", next_hop, mac: MacFields::default(), hop_counted, size: None }
+    }
+
+    /// A data frame carrying the packet, at the MAC.
+    fn at_mac(event: WirelessEvent, frame: &Frame) -> Self {
+        RadioEvent { mac: mac_fields(frame), ..RadioEvent::above_mac(event, WirelessLayer::Mac, frame_next_hop(frame)) }
     }
 
     /// A drop at `layer` of a packet queued for `to`.
@@ -40,18 +55,33 @@ impl RadioEvent {
             LinkAddress::Broadcast => (-1, NO_NEXT_HOP),
         };
         let mac = MacFields { duration_us: 0, dst, src: i64::from(from), ether_type: ETHERTYPE_IP };
-        RadioEvent { event: WirelessEvent::Drop, layer, reason, next_hop, mac }
+        RadioEvent { mac, reason, ..RadioEvent::above_mac(WirelessEvent::Drop, layer, next_hop) }
     }
 }
 
-/// The MAC header of a received data frame as ns-2 prints it.
+/// A frame's MAC header as ns-2 prints it: a control frame has no ether
+/// type, and of the control frames only an RTS names its transmitter.
 pub(super) fn mac_fields(frame: &Frame) -> MacFields {
     let dst = match frame.to {
         LinkAddress::Node(n) => i64::from(n),
         LinkAddress::Broadcast => -1,
     };
     let duration_us = (frame.header.nav.as_ps() / 1_000_000) as i64;
-    MacFields { duration_us, dst, src: i64::from(frame.from), ether_type: ETHERTYPE_IP }
+    let src = i64::from(frame.from);
+    match frame.header.kind {
+        FrameKind::Data => MacFields { duration_us, dst, src, ether_type: ETHERTYPE_IP },
+        FrameKind::Rts => MacFields { duration_us, dst, src, ether_type: 0 },
+        FrameKind::Cts | FrameKind::Ack => MacFields { duration_us, dst, src: 0, ether_type: 0 },
+    }
+}
+
+/// The next hop a frame's packet carries: its receiver, or ns-2's unset
+/// -2 for a broadcast.
+pub(super) fn frame_next_hop(frame: &Frame) -> i64 {
+    match frame.to {
+        LinkAddress::Node(n) => i64::from(n),
+        LinkAddress::Broadcast => NO_NEXT_HOP,
+    }
 }
 
 /// ns-2's next hop for a link-layer address.
@@ -79,10 +109,14 @@ fn aodv_fields(message: &aodv::Message) -> AodvFields {
             dst_seq: r.dst_seqno,
             lifetime: r.lifetime.as_secs_f64(),
         },
-        aodv::Message::Error(lost) => {
-            let (dst, dst_seq) = lost.first().copied().unwrap_or((0, 0));
-            AodvFields::Error { count: lost.len() as u32, dst, dst_seq }
-        }
+        // ns-2's trace reads an RERR as if it were a reply: the field it
+        // prints as the sequence number holds the second unreachable
+        // destination (0 when there is one).
+        aodv::Message::Error(lost) => AodvFields::Error {
+            count: lost.len() as u32,
+            dst: lost.first().map_or(0, |&(dst, _)| dst),
+            dst_seq: lost.get(1).map_or(0, |&(dst, _)| dst),
+        },
     }
 }
 
@@ -96,17 +130,40 @@ impl Simulation {
     /// Traces `e` of packet `id` at `node`, if `node` is a radio node and a
     /// tracer is on.
     pub(super) fn trace_radio(&mut self, now: Instant, node: NodeId, id: PacketId, e: RadioEvent) {
-        let Some(nic) = self.traced_radio(node) else { return };
+        if let Some(record) = self.radio_record(now, node, id, e) {
+            self.record_radio(record);
+        }
+    }
+
+    pub(super) fn record_radio(&mut self, record: WirelessRecord) {
+        if let Some(tracer) = self.tracer.as_mut() {
+            tracer.record(TraceRecord::Wireless(Box::new(record)));
+        }
+    }
+
+    /// The record of `e` of packet `id` at `node`, if `node` is a radio
+    /// node and a tracer is on.
+    fn radio_record(&mut self, now: Instant, node: NodeId, id: PacketId, e: RadioEvent) -> Option<WirelessRecord> {
+        let nic = self.traced_radio(node)?;
         let Position { x, y, z } = self.radio_of(nic).position(nic, now);
-        let packet = self.packets[id];
+        let mut packet = self.packets[id];
+        if let Some(size) = e.size {
+            packet.size = size;
+        }
         let aodv = match self.messages.get(packet.seq as usize) {
             Some(Some((ControlMessage::Aodv(m), _))) if packet.flow == CONTROL_FLOW => Some(aodv_fields(m)),
             _ => None,
         };
+        // ns-2's AODV gives a route error next hop 0 (aodv.cc, sendError),
+        // which its broadcast keeps.
+        let next_hop = match aodv {
+            Some(AodvFields::Error { .. }) if e.next_hop == NO_NEXT_HOP => 0,
+            _ => e.next_hop,
+        };
         // ns-2 counts a hop when a node receives the packet from the air.
-        let received = e.event == WirelessEvent::Receive && node != packet.ip.src;
+        let received = e.hop_counted && node != packet.ip.src;
         let hops = INITIAL_TTL.saturating_sub(packet.ip.ttl) + u8::from(received);
-        let record = WirelessRecord {
+        Some(WirelessRecord {
             time: now,
             event: e.event,
             node,
@@ -114,13 +171,83 @@ impl Simulation {
             layer: e.layer,
             reason: e.reason,
             packet,
-            next_hop: e.next_hop,
+            next_hop,
             mac: e.mac,
             forwards: u32::from(hops),
             aodv,
+        })
+    }
+
+    // --- the MAC level (ns-2's -macTrace), while `mac_traced` ---
+
+    /// A NIC's MAC starts sending `frame`.
+    pub(super) fn trace_mac_send(&mut self, now: Instant, nic: NicId, frame: &Frame) {
+        match frame.packet {
+            Some(id) => {
+                let e = RadioEvent { size: Some(frame.bytes), ..RadioEvent::at_mac(WirelessEvent::Send, frame) };
+                self.trace_radio(now, self.nics[nic as usize].node, id, e);
+            }
+            None => self.trace_control(now, nic, WirelessEvent::Send, "---", frame),
+        }
+    }
+
+    /// A NIC's MAC passes up the packet of `frame`.
+    pub(super) fn trace_mac_receive(&mut self, now: Instant, node: NodeId, id: PacketId, frame: &Frame) {
+        self.trace_radio(now, node, id, RadioEvent::at_mac(WirelessEvent::Receive, frame));
+    }
+
+    /// Traces what a NIC's MAC reports. The record of a data frame given up
+    /// after its retries is returned instead: ns-2 writes it after routing
+    /// has heard of the failure.
+    pub(super) fn trace_mac_event(&mut self, now: Instant, nic: NicId, event: MacEvent) -> Option<WirelessRecord> {
+        let (frame, why) = match event {
+            MacEvent::Control(frame) => {
+                self.trace_control(now, nic, WirelessEvent::Receive, "---", &frame);
+                return None;
+            }
+            MacEvent::Drop(frame, why) => (frame, why),
+        };
+        let Some(id) = frame.packet else {
+            self.trace_control(now, nic, WirelessEvent::Drop, why.reason(), &frame);
+            return None;
+        };
+        let node = self.nics[nic as usize].node;
+        let e = RadioEvent { reason: why.reason(), ..RadioEvent::at_mac(WirelessEvent::Drop, &frame) };
+        match why {
+            // Dropped on arrival, before ns-2's MAC strips its header.
+            MacDrop::Collision => self.trace_radio(now, node, id, RadioEvent { size: Some(frame.bytes), ..e }),
+            MacDrop::RetryLimit => return self.radio_record(now, node, id, e),
+            // Taken, then refused: header stripped, hop counted.
+            MacDrop::Duplicate | MacDrop::Busy | MacDrop::InvalidState => {
+                self.trace_radio(now, node, id, RadioEvent { hop_counted: true, ..e });
+            }
+        }
+        None
+    }
+
+    fn trace_control(&mut self, now: Instant, nic: NicId, event: WirelessEvent, reason: &'static str, frame: &Frame) {
+        if self.tracer.is_none() {
+            return;
+        }
+        let Position { x, y, z } = self.radio_of(nic).position(nic, now);
+        let kind = match frame.header.kind {
+            FrameKind::Rts => ControlKind::Rts,
+            FrameKind::Cts => ControlKind::Cts,
+            FrameKind::Ack => ControlKind::Ack,
+            FrameKind::Data => unreachable!("a data frame carries a packet"),
+        };
+        let record = ControlFrameRecord {
+            time: now,
+            event,
+            node: self.nics[nic as usize].node,
+            position: (x, y, z),
+            reason,
+            kind,
+            bytes: frame.bytes,
+            mac: mac_fields(frame),
         };
         if let Some(tracer) = self.tracer.as_mut() {
-            tracer.record(TraceRecord::Wireless(Box::new(record)));
+            tracer.record(TraceRecord::ControlFrame(Box::new(record)));
         }
     }
 
