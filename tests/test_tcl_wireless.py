@@ -206,6 +206,44 @@ def test_ignored_class_variables_change_nothing(tmp_path: Path) -> None:
     assert a.radio.mac == ac.Mac80211(data_rate="1000000bps", basic_rate="1000000bps")
 
 
+def test_dsdv_class_variables_configure_the_routing_of_nodes_made_after_them(
+    tmp_path: Path,
+) -> None:
+    body = (
+        SETUP.replace("AODV", "DSDV")
+        + "Agent/DSDV set be_random_ 0\nAgent/DSDV set perup_ 10\nAgent/DSDV set wst0_ 3\n"
+        + "Agent/DSDV set alpha_ 0.5\nAgent/DSDV set min_update_periods_ 2\n"
+        + "Agent/DSDV set use_mac_ 1\nAgent/DSDV set verbose_ 1\nset a [$ns node]\n"
+        + "Agent/DSDV set be_random_ 1\nset b [$ns node]\n"
+    )
+    a, b = mobile_nodes(run(tmp_path, body))
+    changed = {
+        "periodic_update_interval": 10.0,
+        "wst0": 3.0,
+        "alpha": 0.5,
+        "min_update_periods": 2,
+        "use_mac": True,
+    }
+    assert a.protocol == ac.DSDV(**changed, be_random=False)
+    # as in ns-2, each node's agent copies the class variables when it is made
+    assert b.protocol == ac.DSDV(**changed, be_random=True)
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("Agent/DSDV set alpha_ 1.5", "Agent/DSDV alpha_ 1.5: must be at most 1"),
+        ("Agent/DSDV set perup_ 0", "Agent/DSDV perup_ 0: must be more than 0"),
+        ("Agent/DSDV set wst0_ -1", "Agent/DSDV wst0_ -1: must be at least 0"),
+        ("Agent/DSDV set min_update_periods_ 2.5", "min_update_periods_ 2.5: must be a whole"),
+        ("Agent/DSDV set sport_ 7", "does not model Agent/DSDV's sport_"),
+    ],
+)
+def test_bad_dsdv_class_variables_are_refused(tmp_path: Path, setting: str, message: str) -> None:
+    text = error(tmp_path, SETUP.replace("AODV", "DSDV") + setting + "\n$ns node\n")
+    assert message in text and text.startswith("s.tcl:12: "), text
+
+
 # --- positions and setdest ---------------------------------------------------------------
 
 
