@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -206,6 +207,44 @@ def test_ignored_class_variables_change_nothing(tmp_path: Path) -> None:
     assert a.radio.mac == ac.Mac80211(data_rate="1000000bps", basic_rate="1000000bps")
 
 
+def test_dsdv_class_variables_configure_the_routing_of_nodes_made_after_them(
+    tmp_path: Path,
+) -> None:
+    body = (
+        SETUP.replace("AODV", "DSDV")
+        + "Agent/DSDV set be_random_ 0\nAgent/DSDV set perup_ 10\nAgent/DSDV set wst0_ 3\n"
+        + "Agent/DSDV set alpha_ 0.5\nAgent/DSDV set min_update_periods_ 2\n"
+        + "Agent/DSDV set use_mac_ 1\nAgent/DSDV set verbose_ 1\nset a [$ns node]\n"
+        + "Agent/DSDV set be_random_ 1\nset b [$ns node]\n"
+    )
+    a, b = mobile_nodes(run(tmp_path, body))
+    changed = {
+        "periodic_update_interval": 10.0,
+        "wst0": 3.0,
+        "alpha": 0.5,
+        "min_update_periods": 2,
+        "use_mac": True,
+    }
+    assert a.protocol == ac.DSDV(**changed, be_random=False)
+    # as in ns-2, each node's agent copies the class variables when it is made
+    assert b.protocol == ac.DSDV(**changed, be_random=True)
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("Agent/DSDV set alpha_ 1.5", "Agent/DSDV alpha_ 1.5: must be at most 1"),
+        ("Agent/DSDV set perup_ 0", "Agent/DSDV perup_ 0: must be more than 0"),
+        ("Agent/DSDV set wst0_ -1", "Agent/DSDV wst0_ -1: must be at least 0"),
+        ("Agent/DSDV set min_update_periods_ 2.5", "min_update_periods_ 2.5: must be a whole"),
+        ("Agent/DSDV set sport_ 7", "does not model Agent/DSDV's sport_"),
+    ],
+)
+def test_bad_dsdv_class_variables_are_refused(tmp_path: Path, setting: str, message: str) -> None:
+    text = error(tmp_path, SETUP.replace("AODV", "DSDV") + setting + "\n$ns node\n")
+    assert message in text and text.startswith("s.tcl:12: "), text
+
+
 # --- positions and setdest ---------------------------------------------------------------
 
 
@@ -329,12 +368,21 @@ def test_a_variant_of_wireless_tcl_delivers_within_3_percent_of_ns2(
     assert ours["cbr_delivered"] == pytest.approx(NS2[name]["cbr_delivered"], rel=0.03)
 
 
-def test_dsdv_loses_markedly_more_than_aodv_as_the_chapter_says(tmp_path: Path) -> None:
-    # ns-2 delivers 1338 of 4883 with DSDV; ackclock's DSDV repairs its routes
-    # sooner than ns-2's (docs/dsdv.md) but still loses far more than AODV.
-    aodv = run_variant(tmp_path, "chapter")["cbr_delivered"]
-    dsdv = run_variant(tmp_path, "dsdv")["cbr_delivered"]
-    assert dsdv < 0.7 * aodv
+def test_dsdv_delivers_as_many_as_ns2s_on_average_over_seeds(tmp_path: Path) -> None:
+    # One run says little: over its 40 seeds ns-2's DSDV delivers 1152 to 2727
+    # of 4883 (each run hinges on when the nodes' table dumps fall, and the two
+    # simulators draw different numbers for the same seed), so the means over
+    # seeds are compared, within 3 standard errors of their difference.
+    theirs = NS2["dsdv_seeds"]
+    text = harness.variant_script((FIXTURES / "wireless.tcl").read_text(), theirs["options"], False)
+    seeds = tuple(theirs["seeds"][:10])
+    ours = harness.run_seeds(text, theirs["first"], seeds, tmp_path, harness.ACKCLOCK)
+    assert ours["cbr_sent"] == theirs["cbr_sent"] == 4883
+    ns2_mean, ns2_error = harness.mean_and_error(theirs["cbr_delivered"])
+    our_mean, our_error = harness.mean_and_error(ours["cbr_delivered"])
+    assert abs(our_mean - ns2_mean) <= 3 * math.hypot(ns2_error, our_error), (our_mean, ns2_mean)
+    # and, as the chapter says, far fewer than AODV (ns-2: 4565)
+    assert our_mean < 0.7 * NS2["chapter"]["cbr_delivered"]
 
 
 def test_the_nam_trace_places_and_moves_the_nodes_as_ns2s_does(tmp_path: Path) -> None:

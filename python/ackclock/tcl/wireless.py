@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ackclock import nam
+from ackclock.network_specs import AODV, DSDV
 from ackclock.tcl import ns2_units, registry
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.nodes import NodeObject
@@ -28,6 +29,7 @@ from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, parse_bool, real, w
 from ackclock.wireless import Mac80211, RadioTrace, WirelessPhy
 
 if TYPE_CHECKING:
+    from ackclock.handles import Node
     from ackclock.simulator import Simulator
     from ackclock.tcl.world import World
 
@@ -169,8 +171,12 @@ IGNORED = {
     "Channel/WirelessChannel": {"delay_": "the radio's delay is distance / c"},
     "LL": {"debug_": "debugging output"},
     "Propagation/Shadowing": {"seed_": "shadowing draws from ackclock's generator"},
+    # ns-2 prints these only to a trace target that node-config does not give
+    "Agent/DSDV": {"verbose_": "debugging output", "trace_wst_": "debugging output"},
 }
 ROUTING_AGENTS = {"AODV": "Agent/AODV", "DSDV": "Agent/DSDV"}
+# the variables of Agent/DSDV that ac.DSDV takes (`routing_protocol`)
+DSDV_VARIABLES = ("perup_", "min_update_periods_", "wst0_", "alpha_", "use_mac_", "be_random_")
 AXES = ("X_", "Y_", "Z_")
 
 
@@ -364,6 +370,30 @@ def phy_params(world: World, phy_cls: str, antenna_cls: str) -> WirelessPhy:
     return WirelessPhy(**params)
 
 
+def routing_protocol(world: World, routing: str) -> AODV | DSDV:
+    """The routing agent's class variables as its protocol's parameters."""
+    agent = ROUTING_AGENTS[routing]
+    values = _class_values(world, agent)
+    if routing == "AODV":
+        _check_unmodelled(agent, values, set())
+        return AODV()
+    _check_unmodelled(agent, values, set(DSDV_VARIABLES))
+    period = _number(values, "perup_", agent)
+    if period == 0:
+        raise TclScriptError(f"{agent} perup_ {values['perup_']}: must be more than 0")
+    alpha = _number(values, "alpha_", agent)
+    if alpha > 1:
+        raise TclScriptError(f"{agent} alpha_ {values['alpha_']}: must be at most 1")
+    return DSDV(
+        periodic_update_interval=period,
+        min_update_periods=_count(values, "min_update_periods_", agent),
+        wst0=_number(values, "wst0_", agent),
+        alpha=alpha,
+        use_mac=parse_bool(values["use_mac_"], f"{agent} use_mac_"),
+        be_random=parse_bool(values["be_random_"], f"{agent} be_random_"),
+    )
+
+
 def mac_params(world: World, mac_cls: str) -> Mac80211:
     """The 802.11 class variables as ac.Mac80211's parameters."""
     mac = _class_values(world, mac_cls)
@@ -460,8 +490,8 @@ class MobileNode(NodeObject):
         config = world.wireless.config
         self.routing = config.routing
         self.radio, self.channel, self.topography = _interface(world)
-        agent = ROUTING_AGENTS[self.routing]
-        _check_unmodelled(agent, _class_values(world, agent), set())
+        # ns-2's agent copies its class variables when the node is made
+        self.protocol = routing_protocol(world, self.routing)
 
     def live(self, name: str) -> str | None:
         sim = self.world.sim
@@ -637,7 +667,9 @@ def build(world: World, sim: Simulator) -> None:
         )
         for node in nodes:
             radio.attach(node.handle, position=node.position())
-    for protocol in ROUTING:
-        handles = [node.handle for node in mobile if node.routing == protocol]
-        if handles:
-            sim.routing(getattr(ac, protocol)(), nodes=handles)
+    by_protocol: dict[AODV | DSDV, list[Node]] = {}
+    for node in mobile:
+        assert node.handle is not None
+        by_protocol.setdefault(node.protocol, []).append(node.handle)
+    for protocol, handles in by_protocol.items():
+        sim.routing(protocol, nodes=handles)

@@ -592,6 +592,53 @@ mod tests {
     }
 
     #[test]
+    fn a_fresher_sequence_number_waits_out_its_settling_time_and_triggers_nothing() {
+        // ns-2's wireless.tcl run (docs/dsdv.md): a node hears the mover's
+        // fresh number shortly before its own dump, leaves the route out of
+        // that dump while it settles, and sends nothing about it until its
+        // next dump, so a neighbour that lost the mover hears of it only then.
+        let mut n = Dsdv::new(1, 6, DsdvConfig { be_random: false, ..DsdvConfig::default() }, {
+            ackclock_core::RngStreams::new(1, 0).stream("dsdv")
+        });
+        let radio = |neighbor| NextHop::Nic { nic: 1, neighbor };
+        let adj = Adjacency { via: radio(BROADCAST), neighbor: BROADCAST, cost: 1, up: true, peer: true };
+        n.start(Instant::ZERO, &[adj], &mut RouterOutput::default());
+        let mut sent: Vec<Sent> = Vec::new();
+        let run_to = |n: &mut Dsdv, until: f64, sent: &mut Vec<Sent>| {
+            while let Some(t) = n.poll_at().filter(|&t| t <= at(until)) {
+                let mut out = RouterOutput::default();
+                n.on_timer(t, &mut out);
+                for (_, m, _) in out.messages {
+                    let ControlMessage::Dsdv(u) = m else { panic!("not DSDV") };
+                    sent.push((t.as_secs_f64(), u.adverts.iter().map(|a| (a.dst, a.metric, a.seqno)).collect()));
+                }
+            }
+        };
+        let hear = |n: &mut Dsdv, t: f64, seqno: u32| {
+            let update = Update { adverts: vec![Advert { dst: 5, metric: 0, seqno }] };
+            n.on_message(at(t), radio(5), &ControlMessage::Dsdv(update), &mut RouterOutput::default());
+        };
+        // Dumps every 11.25 s from 0 s. Number 4 at 0.5 s: a new destination,
+        // held back 2 x 6 s, a triggered update due at 12.5 s.
+        run_to(&mut n, 0.5, &mut sent);
+        hear(&mut n, 0.5, 4);
+        // Number 6 at 10.5 s holds the route back again, 2 x 0.875 x 6 = 10.5 s:
+        // the 11.25 s dump leaves it out and the 12.5 s trigger finds nothing.
+        run_to(&mut n, 10.5, &mut sent);
+        hear(&mut n, 10.5, 6);
+        // Number 8 at 18 s, another 2 x 0.875^2 x 6 = 9.19 s: the 22.5 s dump
+        // leaves it out too.
+        run_to(&mut n, 18.0, &mut sent);
+        hear(&mut n, 18.0, 8);
+        run_to(&mut n, 34.0, &mut sent);
+        let about_5: Vec<(f64, (NodeId, u32, u32))> =
+            sent.iter().flat_map(|(t, a)| a.iter().filter(|a| a.0 == 5).map(|a| (*t, *a))).collect();
+        assert_eq!(about_5, vec![(33.75, (5, 1, 8))], "first told in the 33.75 s dump");
+        let times: Vec<f64> = sent.iter().map(|u| u.0).collect();
+        assert_eq!(times, vec![0.0, 11.25, 22.5, 33.75], "no update for a fresher number alone");
+    }
+
+    #[test]
     fn a_neighbour_unheard_for_three_periods_is_lost_and_the_loss_announced() {
         let mut net = radios(3, &chain(3), steady());
         net.run_until(20.0);
