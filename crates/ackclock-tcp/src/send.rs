@@ -572,9 +572,7 @@ impl Endpoint {
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
             self.scoreboard.high_rxt = self.scoreboard.high_rxt.max(seq_end);
-            if self.undo.armed() {
-                self.undo_note_retransmit(now, seq_end - offset);
-            }
+            self.undo_note_retransmit(now, seq_end - offset);
         } else if self.rtt_probe.is_none() {
             self.rtt_probe = Some((seq_end, now));
         }

@@ -42,9 +42,13 @@ pub(crate) struct Undo {
     /// no D-SACK has reported yet (`undo_retrans`).
     rtx_bytes: u64,
     /// Whether anything was retransmitted, and the timestamp of the first
-    /// retransmission when the episode sent it (`retrans_stamp`).
+    /// retransmission (`retrans_stamp`).
     retransmitted: bool,
     rtx_ts: Option<u32>,
+    /// The timestamp of the first retransmission since none was in flight,
+    /// kept between episodes: a probe's retransmission before an episode
+    /// counts as its first (Linux sets `retrans_stamp` for any).
+    stamp: Option<u32>,
     /// F-RTO is judging the latest timeout, and where the new data of its
     /// step 2b starts once sent.
     frto: bool,
@@ -94,6 +98,8 @@ impl Endpoint {
             prior,
             rtx_bytes: in_flight,
             retransmitted: in_flight > 0,
+            rtx_ts: self.undo.stamp.filter(|_| in_flight > 0),
+            stamp: self.undo.stamp,
             ..Undo::default()
         };
     }
@@ -108,14 +114,25 @@ impl Endpoint {
     /// A reduction that is never undone (ECN, a tail loss probe's repair)
     /// ends what an earlier episode could undo (Linux `tcp_enter_cwr`).
     pub(crate) fn forget_undo(&mut self) {
-        self.undo = Undo::default();
+        self.undo = Undo { stamp: self.undo.stamp, ..Undo::default() };
     }
 
-    /// A retransmission of `len` bytes went out at `now`.
+    /// A retransmission of `len` bytes goes out at `now` (before the send
+    /// records take it).
     pub(crate) fn undo_note_retransmit(&mut self, now: Instant, len: u64) {
+        if !self.undo_enabled() {
+            return;
+        }
+        let ts = self.ts_clock(now);
+        if self.flight.retransmitted_out() == 0 || self.undo.stamp.is_none() {
+            self.undo.stamp = Some(ts);
+        }
+        if !self.undo.armed() {
+            return;
+        }
         if !self.undo.retransmitted {
             self.undo.retransmitted = true;
-            self.undo.rtx_ts = Some(self.ts_clock(now));
+            self.undo.rtx_ts = Some(ts);
         }
         self.undo.rtx_bytes += len;
     }
@@ -229,7 +246,7 @@ impl Endpoint {
             let c = self.conn(now);
             self.cc.undo(&mut self.win, &c, &before);
         }
-        self.undo = Undo::default();
+        self.forget_undo();
         self.stats.undos += 1;
     }
 }
