@@ -172,6 +172,9 @@ pub(crate) struct Delivery {
     /// The smallest end of a delivered segment never resent (F-RTO asks
     /// whether one sent before a timeout was delivered).
     pub original_end: Option<u64>,
+    /// When the timestamp tick the ACK echoes ended: a retransmission sent
+    /// since was not what the ACK acknowledges (RFC 8985 §6.2 step 2).
+    pub echo_end: Option<Instant>,
     /// The highest end delivered before this ACK, and the minimum RTT.
     fack: u64,
     min_rtt: Option<Duration>,
@@ -542,8 +545,10 @@ impl Totals {
         }
         let rtt = now - s.sent_at;
         // RFC 8985 §6.2 step 2: a retransmitted segment delivered sooner than
-        // a round trip was delivered by its original.
-        let ambiguous = s.retransmitted && d.min_rtt.is_some_and(|m| rtt < m);
+        // a round trip, or by an ACK echoing an earlier timestamp, was
+        // delivered by its original.
+        let ambiguous =
+            s.retransmitted && (d.min_rtt.is_some_and(|m| rtt < m) || d.echo_end.is_some_and(|end| s.sent_at >= end));
         if !ambiguous && d.rack.is_none_or(|(t, end, _)| sent_after(s.sent_at, s.end, t, end)) {
             d.rack = Some((s.sent_at, s.end, rtt));
         }

@@ -84,6 +84,7 @@ impl Endpoint {
         }
         let mut rs = RateSample { prior_in_flight: self.flight_size(), ece: seg.flags.ece, ..RateSample::default() };
         let mut delivery = self.flight.delivery();
+        delivery.echo_end = self.echo_end(seg);
         let dsack = self.sack_ok && self.process_sack_blocks(now, seg, ack, &mut delivery);
         let sacked = delivery.bytes() > 0;
         if dsack && self.undo.armed() {

@@ -189,8 +189,12 @@ fn eifel_undoes_a_timeout_at_the_first_ack_echoing_a_timestamp_older_than_the_pr
     };
     assert_eq!(offsets(&mut ep, rto), vec![seg(0)]);
     assert_eq!(ep.stats().retransmits, 2, "the probe and the timeout");
-    let t = rto.as_ps() / 1_000_000_000 + 50;
+    // Later than a minimum RTT after the timeout's retransmission.
+    let t = rto.as_ps() / 1_000_000_000 + 150;
     assert_eq!(ack(&mut ep, ms(t), seg(2), None, Some(tsval(100))), vec![]);
     assert_eq!((ep.stats().undos, ep.ssthresh()), (1, u32::MAX / 2));
     assert!(ep.cwnd() >= 10 * MSS, "cwnd {}", ep.cwnd());
+    // The ACK is not the retransmission's (RFC 8985 §6.2 step 2): RACK
+    // does not deem the originals sent before it lost.
+    assert_eq!(ep.stats().fast_retransmits, 0);
 }
