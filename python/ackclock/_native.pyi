@@ -300,7 +300,7 @@ class TcpSpec(TypedDict, total=False):
     ecn_per_packet_echo: bool  # echo CE per packet as DCTCP needs (RFC 8257 3.2)
     prr: bool  # with SACK: proportional rate reduction in recovery, RFC 6937 (linux: True)
     frto: bool  # F-RTO after a timeout, RFC 5682 (linux: True)
-    undo: bool  # undo reductions Eifel timestamps / D-SACK show spurious, RFC 3522 / 3708 (linux: True)
+    undo: bool  # undo what Eifel timestamps or D-SACK show spurious, RFC 3522/3708 (linux: True)
     quickacks: int  # delayed ACKs: the first N data segments are ACKed at once (linux: 16)
     dsack: bool  # report duplicates with D-SACK (RFC 2883)
     timestamps: bool  # offer RFC 7323 timestamps (RTTM, PAWS)
