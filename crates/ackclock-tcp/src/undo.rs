@@ -188,17 +188,15 @@ impl Endpoint {
         if !self.undo.frto {
             return false;
         }
-        // Step 3b (and 2a's early form): data sent before the timeout and
+        // Step 3b, on any ACK as Linux checks it: data sent before the timeout and
         // never resent was delivered, so not all of it was lost.
         if d.original_end.is_some_and(|end| end <= self.recover) {
             return true;
         }
         match self.undo.frto_new {
-            Some(start) if self.snd_max > start => {
-                if sacked || !advanced {
-                    self.frto_gives_up(); // step 3a: the loss was real
-                }
-            }
+            // Step 3a: new data went out and the peer still misses data
+            // sent before the timeout: the loss was real.
+            Some(start) if self.snd_max > start && (sacked || !advanced) => self.frto_gives_up(),
             None if advanced && ack < self.recover => {
                 // Step 2b: send new data if the windows allow, else fall
                 // back to the conventional recovery.
