@@ -237,6 +237,7 @@ TCP_FIELDS = {
     "sack_recoveries": int,
     "dsacks": int,
     "spurious_retransmits": int,
+    "undos": int,
     "rtt_min_s": float,
     "rtt_mean_s": float,
     "rtt_max_s": float,

@@ -359,6 +359,8 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         sack=True,
         rack=True,
         prr=True,
+        frto=True,
+        undo=True,
         ecn=True,
         ecn_per_packet_echo=False,
         quickacks=16,

@@ -10,7 +10,10 @@ reader (`--role delay`, in the router) writes each back after the delay (the
 kernel here has no netem), so the data path's only queue is the bottleneck's.
 One bulk TCP connection runs for the duration with the chosen congestion
 control; the sender samples its socket's `tcp_info` every few milliseconds
-and the receiver counts what arrives.
+and the receiver counts what arrives. `--stall-at`/`--stall-s` hold the ACK
+path for a while (a delay spike that outlasts the RTO makes it spurious), and
+`--sysctl` sets the end hosts' TCP (`net.ipv4.tcp_timestamps=0`); the sender's
+undo counters (nstat's TcpExtTCPSpuriousRTOs, ...) go into the document.
 
     sudo python3 benchmarks/linux/live.py --cc reno --out run.json
     python3 benchmarks/linux/live.py --summarize run.json
@@ -65,6 +68,13 @@ TCP_INFO_FIELDS = {
     "total_rto_recoveries": (242, "H"),
 }
 TCP_INFO_BYTES = 256
+UNDO_COUNTERS = (
+    "TcpExtTCPSpuriousRTOs",
+    "TcpExtTCPLossUndo",
+    "TcpExtTCPFullUndo",
+    "TcpExtTCPPartialUndo",
+    "TcpExtTCPDSACKUndo",
+)
 
 
 def sh(*args: str, check: bool = True) -> str:
@@ -81,9 +91,12 @@ def netns(ns: str, *args: str, check: bool = True) -> str:
 class Dumbbell:
     """The three namespaces and their links; a context manager that removes them."""
 
-    def __init__(self, tag: str, rate: str, delay_ms: float, queue: int, ecn: bool) -> None:
+    def __init__(self, tag: str, args: argparse.Namespace) -> None:
         self.snd, self.rtr, self.rcv = (f"ac{tag}-{n}" for n in ("snd", "rtr", "rcv"))
-        self.rate, self.delay_ms, self.queue, self.ecn = rate, delay_ms, queue, ecn
+        self.rate, self.delay_ms, self.queue = args.rate, args.rtt_ms, args.queue
+        self.ecn = args.ecn
+        self.stall = ["--stall-at", str(args.stall_at), "--stall-s", str(args.stall_s)]
+        self.sysctls = args.sysctl
 
     def __enter__(self) -> Dumbbell:
         try:
@@ -112,6 +125,8 @@ class Dumbbell:
         for ns in (self.snd, self.rcv):
             netns(ns, "sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1")
             netns(ns, "sysctl", "-qw", f"net.ipv4.tcp_ecn={1 if self.ecn else 0}")
+            for setting in self.sysctls:
+                netns(ns, "sysctl", "-qw", setting)
         # The bottleneck: HTB at the rate, a FIFO of `queue` packets. The size
         # table's -14 leaves the Ethernet header out: the rate is of IP bytes,
         # as on a simulated link.
@@ -143,6 +158,7 @@ class Dumbbell:
                 "delay",
                 "--rtt-ms",
                 str(self.delay_ms),
+                *self.stall,
             ]
         )
         time.sleep(0.3)
@@ -151,6 +167,12 @@ class Dumbbell:
         text = netns(self.rtr, "tc", "-s", "-j", "qdisc", "show", "dev", "r1")
         fifo = next(q for q in json.loads(text) if q["kind"] == "pfifo")
         return {"sent_packets": fifo["packets"], "drops": fifo["drops"]}
+
+    def undo_counters(self) -> dict[str, int]:
+        """The sender's counters of undone reductions (its namespace's MIB)."""
+        text = netns(self.snd, "nstat", "-asz", *UNDO_COUNTERS)
+        rows = (line.split() for line in text.splitlines() if not line.startswith("#"))
+        return {name: int(value) for name, value, *_ in rows}
 
     def __exit__(self, *exc: object) -> None:
         if getattr(self, "delay_line", None) is not None:
@@ -170,17 +192,24 @@ TUNSETIFF = 0x400454CA
 IFF_TUN, IFF_NO_PI = 0x0001, 0x1000
 
 
-def delay_line(delay_s: float) -> None:
+def delay_line(delay_s: float, stall_at: float, stall_s: float) -> None:
     """Run inside the router namespace: every packet read from the TUN
     device is written back to it `delay_s` later (a constant delay keeps
-    FIFO order)."""
+    FIFO order). What arrives in the `stall_s` seconds from `stall_at` after
+    the first TCP packet (the SYN-ACK) is held until they end."""
     fd = os.open("/dev/net/tun", os.O_RDWR)
     fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH", b"dly", IFF_TUN | IFF_NO_PI))
     held: collections.deque[tuple[float, bytes]] = collections.deque()
+    start = None
     while True:
         wait = max(0.0, held[0][0] - time.monotonic()) if held else None
         if select.select([fd], [], [], wait)[0]:
-            held.append((time.monotonic() + delay_s, os.read(fd, 65536)))
+            now, packet = time.monotonic(), os.read(fd, 65536)
+            if start is None and packet[0] >> 4 == 4 and packet[9] == socket.IPPROTO_TCP:
+                start = now
+            stall_end = (start or now) + stall_at + stall_s
+            sent = stall_end if stall_end - stall_s <= now < stall_end else now
+            held.append((sent + delay_s, packet))
         now = time.monotonic()
         while held and held[0][0] <= now:
             os.write(fd, held.popleft()[1])
@@ -237,7 +266,7 @@ def sender(host: str, cc: str, seconds: float, sample_s: float) -> None:
 
 def run(args: argparse.Namespace) -> dict:
     tag = str(os.getpid())
-    with Dumbbell(tag, args.rate, args.rtt_ms, args.queue, args.ecn) as net:
+    with Dumbbell(tag, args) as net:
         me = str(Path(__file__).resolve())
         receive = ["--role", "receiver", "--duration", str(args.duration)]
         rx = subprocess.Popen(
@@ -261,6 +290,7 @@ def run(args: argparse.Namespace) -> dict:
         )
         bins = json.loads(rx.communicate(timeout=60)[0])
         stats = net.bottleneck_stats()
+        counters = net.undo_counters()
     sent = json.loads(tx)
     fields = sent["fields"]
     rows = [dict(zip(fields, s)) for s in sent["samples"]]
@@ -279,6 +309,7 @@ def run(args: argparse.Namespace) -> dict:
         "config": {
             "cc": args.cc, "rate": args.rate, "rtt_ms": args.rtt_ms, "queue_packets": args.queue,
             "duration_s": args.duration, "sample_s": args.sample, "ecn": args.ecn, "mss": mss,
+            "stall_at_s": args.stall_at, "stall_s": args.stall_s, "sysctl": args.sysctl,
         },
         "kernel": platform.release(),
         "receiver_bytes_per_100ms": bins,
@@ -288,6 +319,7 @@ def run(args: argparse.Namespace) -> dict:
             "bytes_acked": last["bytes_acked"], "min_rtt_s": last["min_rtt_us"] / 1e6,
             "dsack_dups": last["dsack_dups"], "rto_recoveries": last["total_rto_recoveries"],
         },
+        "undo_counters": counters,
         "series": series,
     }  # fmt: skip
     document["summary"] = summarize(document)
@@ -310,6 +342,13 @@ def main() -> None:
     p.add_argument("--sample", type=float, default=0.005, help="tcp_info sampling period, s")
     p.add_argument("--ecn", action="store_true", help="negotiate ECN (tcp_ecn=1)")
     p.add_argument(
+        "--stall-at", type=float, default=0.0, help="hold the ACK path from this time (s)"
+    )
+    p.add_argument("--stall-s", type=float, default=0.0, help="for this long (0: never)")
+    p.add_argument(
+        "--sysctl", action="append", default=[], help="set on both ends: net.ipv4.tcp_frto=0"
+    )
+    p.add_argument(
         "--runs", type=int, default=1, help="repeat the run; the document keeps each and their mean"
     )
     p.add_argument("--out", type=Path, help="write the JSON document here")
@@ -317,7 +356,7 @@ def main() -> None:
     p.add_argument("--role", choices=["sender", "receiver", "delay"], help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.role == "delay":
-        delay_line(args.rtt_ms / 1000)
+        delay_line(args.rtt_ms / 1000, args.stall_at, args.stall_s)
     elif args.role == "receiver":
         receiver(args.duration)
     elif args.role == "sender":

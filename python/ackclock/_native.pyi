@@ -286,7 +286,8 @@ SizeSpec = FixedSizeSpec | ExponentialSizeSpec
 #     delayed ACK 200 ms, Nagle, 64 KB receive buffer, NewReno, SACK, timestamps
 #     and window scaling offered (each is used only if the peer offers it too).
 #   profile "linux": Linux's reno, initial window 10, min RTO 200 ms, ABC, limited
-#     transmit, RACK-TLP, PRR, 40 ms delayed ACKs with 16 quick ACKs, 6 MiB buffer.
+#     transmit, RACK-TLP, PRR, F-RTO and undo, 40 ms delayed ACKs with 16 quick ACKs,
+#     6 MiB buffer.
 #   profile "ns2": ns-2 Agent/TCP: no options, mss = packetSize_ (default 1000),
 #     initial window 2, 10 ms clock ticks, min RTO 200 ms, initial RTO 3 s, an ACK
 #     per segment, window cap 20 segments, no flow control, Tahoe, no options,
@@ -298,6 +299,8 @@ class TcpSpec(TypedDict, total=False):
     ecn: bool  # offer ECN, RFC 3168 (rfc: True; linux, ns2: False)
     ecn_per_packet_echo: bool  # echo CE per packet as DCTCP needs (RFC 8257 3.2)
     prr: bool  # with SACK: proportional rate reduction in recovery, RFC 6937 (linux: True)
+    frto: bool  # F-RTO after a timeout, RFC 5682 (linux: True)
+    undo: bool  # undo what Eifel timestamps or D-SACK show spurious, RFC 3522/3708 (linux: True)
     quickacks: int  # delayed ACKs: the first N data segments are ACKed at once (linux: 16)
     dsack: bool  # report duplicates with D-SACK (RFC 2883)
     timestamps: bool  # offer RFC 7323 timestamps (RTTM, PAWS)
@@ -547,6 +550,7 @@ class FlowStats(TypedDict, total=False):
     sack_recoveries: int  # loss recoveries paced by the SACK scoreboard (RFC 6675)
     dsacks: int  # D-SACK blocks received (RFC 2883)
     spurious_retransmits: int  # retransmissions a D-SACK showed unnecessary
+    undos: int  # window reductions undone as spurious (F-RTO, Eifel, D-SACK)
     rtt_min_s: float | None
     rtt_mean_s: float | None
     rtt_max_s: float | None

@@ -71,6 +71,7 @@ class FlowResult(_FlowResult, total=False):
     sack_recoveries: int
     dsacks: int
     spurious_retransmits: int
+    undos: int
     rtt_min_s: float | None
     rtt_mean_s: float | None
     rtt_max_s: float | None

@@ -117,6 +117,8 @@ class TcpParams(Spec):
     ecn: bool | None = None
     ecn_per_packet_echo: bool | None = None
     prr: bool | None = None
+    frto: bool | None = None
+    undo: bool | None = None
     quickacks: int | None = None
     dsack: bool | None = None
     timestamps: bool | None = None
@@ -196,6 +198,8 @@ _FLAGS = (
     "sack",
     "rack",
     "prr",
+    "frto",
+    "undo",
     "ecn",
     "ecn_per_packet_echo",
     "dsack",

@@ -99,6 +99,7 @@ pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, Py
         d.set_item("sack_recoveries", t.sack_recoveries)?;
         d.set_item("dsacks", t.dsacks)?;
         d.set_item("spurious_retransmits", t.spurious_retransmits)?;
+        d.set_item("undos", t.undos)?;
         d.set_item("rtt_min_s", t.rtt_min_s)?;
         d.set_item("rtt_mean_s", t.rtt_mean_s)?;
         d.set_item("rtt_max_s", t.rtt_max_s)?;

@@ -465,6 +465,8 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "sack",
         "rack",
         "prr",
+        "frto",
+        "undo",
         "ecn",
         "ecn_per_packet_echo",
         "quickacks",
@@ -576,6 +578,8 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.ecn = flag("ecn")?.unwrap_or(c.ecn || needs_ecn);
     c.ecn_per_packet_echo = flag("ecn_per_packet_echo")?.unwrap_or(c.ecn_per_packet_echo || needs_ecn);
     c.prr = flag("prr")?.unwrap_or(c.prr);
+    c.frto = flag("frto")?.unwrap_or(c.frto);
+    c.undo = flag("undo")?.unwrap_or(c.undo);
     c.quickacks = count("quickacks")?.unwrap_or(c.quickacks);
     c.dsack = flag("dsack")?.unwrap_or(c.dsack);
     c.timestamps = flag("timestamps")?.unwrap_or(c.timestamps);

@@ -53,6 +53,12 @@ pub struct TcpConfig {
     pub prr: bool,
     /// Report duplicate segments with D-SACK (RFC 2883).
     pub dsack: bool,
+    /// After a timeout, tell a spurious one by F-RTO (RFC 5682 §3, with
+    /// SACK when agreed; Linux `tcp_frto`) and undo its window reduction.
+    pub frto: bool,
+    /// Undo a window reduction that timestamps (Eifel detection, RFC 3522)
+    /// or D-SACKs (RFC 3708) show spurious, as Linux does.
+    pub undo: bool,
     /// Report SACK blocks as ns-2's `Agent/TCPSink/Sack1` does (its
     /// `Sacker`, options.rs): whenever `sack` is on, negotiated or not, at
     /// most three, taken from a stack of the blocks reported before, 8 bytes
@@ -134,6 +140,8 @@ impl Default for TcpConfig {
             ecn: true,
             ecn_per_packet_echo: false,
             dsack: true,
+            frto: false,
+            undo: false,
             ns2_sacker: false,
             timestamps: true,
             timestamp_granularity: Duration::from_millis(1),
@@ -164,7 +172,8 @@ impl Default for TcpConfig {
 
 impl TcpConfig {
     /// Linux-like: Linux's reno, 200 ms minimum RTO, initial window 10,
-    /// delayed ACKs with quick ACKs, RACK-TLP and PRR, a 6 MiB receive buffer.
+    /// delayed ACKs with quick ACKs, RACK-TLP, PRR, F-RTO and undo, a 6 MiB
+    /// receive buffer.
     pub fn linux() -> Self {
         TcpConfig {
             cc: CcKind::LinuxReno,
@@ -174,6 +183,8 @@ impl TcpConfig {
             limited_transmit: true,
             rack: true,
             prr: true,
+            frto: true,
+            undo: true,
             // Linux's tcp_ecn = 2: accepted when asked, not asked for.
             ecn: false,
             // Linux's minimum ACK delay (TCP_ATO_MIN) and quick ACKs.

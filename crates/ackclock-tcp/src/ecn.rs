@@ -98,6 +98,7 @@ impl Endpoint {
             return;
         }
         self.stats.ecn_reductions += 1;
+        self.forget_undo();
         let prior_cwnd = self.win.cwnd;
         let c = Conn { bytes_in_flight: prior_in_flight.min(prior_cwnd), ..self.conn(now) };
         self.win.ssthresh = self.cc.ssthresh(&self.win, &c);

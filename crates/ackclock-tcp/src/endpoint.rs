@@ -20,6 +20,7 @@ use crate::recovery::Prr;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TcpStats;
+use crate::undo::Undo;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpOptions, TcpRepr};
 
@@ -153,6 +154,8 @@ pub struct Endpoint {
     pub(crate) rack: Rack,
     pub(crate) prr: Prr,
     pub(crate) tlp_due: bool,
+    /// What the current loss episode may undo if it proves spurious (undo.rs).
+    pub(crate) undo: Undo,
     /// Pacing: the earliest time the next segment may leave, and whether a
     /// segment is waiting for it.
     pub(crate) pacing_deadline: Instant,
@@ -285,6 +288,7 @@ impl Endpoint {
             rack: Rack::default(),
             prr: Prr::default(),
             tlp_due: false,
+            undo: Undo::default(),
             pacing_deadline: Instant::ZERO,
             paced_wait: false,
             recover: 0,

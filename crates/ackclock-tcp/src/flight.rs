@@ -169,6 +169,12 @@ pub(crate) struct Delivery {
     /// A segment never resent was delivered below one delivered before it:
     /// the network reorders (RFC 8985 §6.2, Linux `tcp_check_sack_reordering`).
     pub reordered: bool,
+    /// The smallest end of a delivered segment never resent (F-RTO asks
+    /// whether one sent before a timeout was delivered).
+    pub original_end: Option<u64>,
+    /// When the timestamp tick the ACK echoes ended: a retransmission sent
+    /// since was not what the ACK acknowledges (RFC 8985 §6.2 step 2).
+    pub echo_end: Option<Instant>,
     /// The highest end delivered before this ACK, and the minimum RTT.
     fack: u64,
     min_rtt: Option<Duration>,
@@ -222,6 +228,13 @@ struct Totals {
     min_rtt: Option<Duration>,
     /// The highest end of a segment delivered (acknowledged or SACKed).
     fack: u64,
+}
+
+impl Delivery {
+    /// Bytes delivered so far by this ACK.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
 }
 
 impl Flight {
@@ -388,6 +401,11 @@ impl Flight {
         self.marks.lost
     }
 
+    /// Bytes retransmitted whose retransmission is in flight.
+    pub fn retransmitted_out(&self) -> u64 {
+        self.marks.rtx_out
+    }
+
     /// Where the first record deemed lost and not being resent starts.
     pub fn first_lost(&self) -> Option<u64> {
         (0..self.segments.len()).map(|i| self.segments.get(i)).find(|s| s.lost && !s.rtx_out).map(|s| s.start)
@@ -424,6 +442,20 @@ impl Flight {
     pub fn all_lost(&mut self) {
         for i in 0..self.segments.len() {
             self.set_lost(i, true);
+        }
+    }
+
+    /// A timeout proved spurious: nothing is deemed lost any more (Linux
+    /// `tcp_undo_cwnd_reduction` with `unmark_loss`).
+    pub fn clear_lost(&mut self) {
+        for i in 0..self.segments.len() {
+            let old = *self.segments.get(i);
+            if old.lost {
+                let new = SentSegment { lost: false, ..old };
+                self.marks.remove(&old);
+                self.marks.add(&new);
+                *self.segments.get_mut(i) = new;
+            }
         }
     }
 
@@ -508,10 +540,15 @@ impl Totals {
         d.bytes += s.len();
         self.fack = self.fack.max(s.end);
         d.reordered |= !s.retransmitted && s.end <= d.fack;
+        if !s.retransmitted && d.original_end.is_none_or(|e| s.end < e) {
+            d.original_end = Some(s.end);
+        }
         let rtt = now - s.sent_at;
         // RFC 8985 §6.2 step 2: a retransmitted segment delivered sooner than
-        // a round trip was delivered by its original.
-        let ambiguous = s.retransmitted && d.min_rtt.is_some_and(|m| rtt < m);
+        // a round trip, or by an ACK echoing an earlier timestamp, was
+        // delivered by its original.
+        let ambiguous =
+            s.retransmitted && (d.min_rtt.is_some_and(|m| rtt < m) || d.echo_end.is_some_and(|end| s.sent_at >= end));
         if !ambiguous && d.rack.is_none_or(|(t, end, _)| sent_after(s.sent_at, s.end, t, end)) {
             d.rack = Some((s.sent_at, s.end, rtt));
         }

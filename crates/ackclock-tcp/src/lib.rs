@@ -24,6 +24,7 @@ pub mod rtt;
 mod scoreboard;
 mod send;
 pub mod stats;
+mod undo;
 
 pub use cc::{CcKind, CongestionOps};
 pub use config::{AckPolicy, TcpConfig};

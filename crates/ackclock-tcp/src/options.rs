@@ -193,6 +193,13 @@ impl Endpoint {
         }
     }
 
+    /// When the tick of our clock that `seg` echoes ended, if it echoes one.
+    pub(crate) fn echo_end(&self, seg: &TcpRepr) -> Option<Instant> {
+        let (_, tsecr) = seg.options.timestamps.filter(|&(_, ecr)| self.ts_ok && ecr != 0)?;
+        let ticks = u64::from(tsecr.wrapping_sub(self.iss.0)) + 1;
+        Some(Instant::ZERO + self.cfg.timestamp_granularity * ticks)
+    }
+
     /// RFC 7323 §4.1 RTTM: the RTT a timestamp echo measures.
     pub(crate) fn timestamp_rtt(&self, now: Instant, seg: &TcpRepr) -> Option<Duration> {
         let (_, tsecr) = seg.options.timestamps.filter(|_| self.ts_ok)?;

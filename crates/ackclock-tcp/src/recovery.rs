@@ -75,6 +75,7 @@ impl Endpoint {
         let style = self.cc.recovery_rules().style;
         let sack_recovery = self.sack_ok && style != RecoveryStyle::Tahoe;
         self.stats.fast_retransmits += 1;
+        self.begin_undo_episode();
         let prior_cwnd = self.win.cwnd;
         let c = self.conn(now);
         self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
@@ -225,6 +226,7 @@ impl Endpoint {
     /// loss calls for a window reduction (Linux `tcp_process_tlp_ack`).
     pub(crate) fn tlp_after_ack(&mut self, now: Instant, ack: u64, dsack: bool, dupack_without_sack: bool) {
         if self.rack.tlp_acked(ack, dsack, dupack_without_sack) && !self.cc.owns_window() {
+            self.forget_undo();
             let c = self.conn(now);
             self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
             self.win.cwnd = self.win.ssthresh;

@@ -84,7 +84,12 @@ impl Endpoint {
         }
         let mut rs = RateSample { prior_in_flight: self.flight_size(), ece: seg.flags.ece, ..RateSample::default() };
         let mut delivery = self.flight.delivery();
+        delivery.echo_end = self.echo_end(seg);
         let dsack = self.sack_ok && self.process_sack_blocks(now, seg, ack, &mut delivery);
+        let sacked = delivery.bytes() > 0;
+        if dsack && self.undo.armed() {
+            self.undo_if_all_dsacked(now);
+        }
         if self.is_ns2_sack1() {
             self.sack1_scoreboard(seg, ack);
         }
@@ -92,6 +97,9 @@ impl Endpoint {
             rs.acked = (ack - self.snd_una).min(u64::from(u32::MAX)) as u32;
             self.flight.on_ack(now, ack, seg.flags.ece, &mut delivery);
             self.flight.sample(now, &delivery, &mut rs);
+            if self.undo.armed() && self.phase != Phase::Open {
+                self.detect_spurious(now, seg, ack, &delivery, sacked);
+            }
             self.rack_after_ack(now, &delivery, dsack);
             self.tlp_after_ack(now, ack, dsack, false);
             self.on_new_ack(now, seg, ack, &rs);
@@ -107,6 +115,9 @@ impl Endpoint {
             // RFC 5681 §2: a duplicate ACK (see RecoveryRules::ns2_dupacks).
             self.stats.dupacks_received += 1;
             self.flight.sample(now, &delivery, &mut rs);
+            if self.undo.armed() && self.phase != Phase::Open {
+                self.detect_spurious(now, seg, ack, &delivery, sacked);
+            }
             self.rack_after_ack(now, &delivery, dsack);
             self.tlp_after_ack(now, ack, dsack, seg.options.sack.is_empty());
             self.on_dupack(now, &rs);
@@ -133,6 +144,7 @@ impl Endpoint {
             self.stats.dsacks += 1;
             if blocks[0].0 < self.scoreboard.high_rxt {
                 self.stats.spurious_retransmits += 1;
+                self.undo_note_dsack(blocks[0].0, blocks[0].1);
             }
         }
         let una = ack.max(self.snd_una);
@@ -333,7 +345,11 @@ impl Endpoint {
             self.dupacks = 0;
         }
         if self.snd_una > 0 {
-            let episode_over = self.phase == Phase::Open || self.snd_una >= self.recover;
+            let was_open = self.phase == Phase::Open;
+            let episode_over = was_open || self.snd_una >= self.recover;
+            if episode_over {
+                self.begin_undo_episode();
+            }
             if episode_over || self.cc.recovery_rules().ssthresh_on_every_rto {
                 let c = self.conn(now);
                 self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
@@ -341,6 +357,7 @@ impl Endpoint {
             self.win.cwnd = self.send_mss;
             self.recover = self.snd_max;
             self.phase = Phase::Loss;
+            self.undo_on_timeout(was_open);
             self.cwnd_event(now, CwndEvent::Rto);
         }
         if self.is_ns2_sack1() {
@@ -358,7 +375,9 @@ impl Endpoint {
 
     /// How far past snd_una we may send: min(cwnd, peer window, cap), plus
     /// RFC 3042's allowance of one segment per early duplicate ACK, for the
-    /// one segment that duplicate ACK lets out.
+    /// one segment that duplicate ACK lets out. While F-RTO sends new data
+    /// after a timeout, cwnd counts from where that data starts: what was
+    /// sent before is deemed lost (Linux counts it out of the pipe).
     pub(crate) fn send_limit(&self) -> u64 {
         let mut cwnd = u64::from(self.cwnd());
         let allowed = match self.phase {
@@ -369,14 +388,18 @@ impl Endpoint {
         if self.limited_transmit_due && allowed {
             cwnd += u64::from(self.dupacks * self.send_mss);
         }
-        let mut wnd = cwnd;
+        let base = match self.undo.frto_base() {
+            Some(start) if self.phase == Phase::Loss => start,
+            _ => self.snd_una,
+        };
+        let mut limit = base + cwnd;
         if self.cfg.flow_control {
-            wnd = wnd.min(self.snd_wnd);
+            limit = limit.min(self.snd_una + self.snd_wnd);
         }
         if let Some(cap) = self.cfg.max_window {
-            wnd = wnd.min(u64::from(cap));
+            limit = limit.min(self.snd_una + u64::from(cap));
         }
-        self.snd_una + wnd
+        limit
     }
 
     fn can_send_data(&self) -> bool {
@@ -550,6 +573,7 @@ impl Endpoint {
             self.stats.retransmits += 1;
             self.stats.retransmitted_bytes += len;
             self.scoreboard.high_rxt = self.scoreboard.high_rxt.max(seq_end);
+            self.undo_note_retransmit(now, seq_end - offset);
         } else if self.rtt_probe.is_none() {
             self.rtt_probe = Some((seq_end, now));
         }

@@ -20,6 +20,9 @@ pub struct TcpStats {
     pub timeouts: u64,
     /// Tail loss probes sent (RFC 8985 §7).
     pub loss_probes: u64,
+    /// Window reductions undone as spurious: F-RTO (RFC 5682), Eifel
+    /// timestamps (RFC 3522) or D-SACK (RFC 3708).
+    pub undos: u64,
     /// Window reductions for ECN echoes (RFC 3168 §6.1.2).
     pub ecn_reductions: u64,
     pub dupacks_received: u64,

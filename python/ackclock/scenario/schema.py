@@ -395,6 +395,8 @@ class TcpTable(SpecTable):
     ecn: Optional[bool] = None
     ecn_per_packet_echo: Optional[bool] = None
     prr: Optional[bool] = None
+    frto: Optional[bool] = None
+    undo: Optional[bool] = None
     quickacks: Optional[int] = None
     dsack: Optional[bool] = None
     timestamps: Optional[bool] = None
