@@ -194,6 +194,29 @@ def test_telnet_traffic_damps_the_oscillation(tmp_path: Path) -> None:
     assert "Application/Telnet" in (tmp_path / "basic2-telnet.tcl").read_text()
 
 
+def test_overhead_vs_telnet_has_the_chapters_ordering_and_ns2s_overhead_runs(
+    tmp_path: Path,
+) -> None:
+    report = quick("overhead-vs-telnet", tmp_path)  # 5 delays of 1000 s, seed 1
+    curves = report["curves"]
+    # Sec. 16.3.8: smaller telnet densities give a larger ratio1, larger ones a smaller.
+    telnet = [curves[f"telnet {d}"]["mean_ratio1"] for d in ("0.005", "0.01", "0.02", "0.05")]
+    assert telnet == sorted(telnet, reverse=True) and report["telnet_ratio1_falls_with_density"]
+    # Telnet 1% agrees with overhead: the telnet curve closest to the overhead curves,
+    # within 0.15 on average of the nearest (the overhead curves differ by 0.18-0.25).
+    assert report["closest_telnet_density"] == 0.01
+    assert min(curves["telnet 0.01"]["mean_abs_difference"].values()) < 0.15
+    # ns-2 2.35 on the same script and seed: overhead_ runs identical (tolerance 0);
+    # telnet runs (ackclock's own streams) within ns-2's range over 10 seeds.
+    assert len(report["ns2"]) == 5
+    for point in report["ns2"]:
+        if point["curve"] == "overhead":
+            assert point["same_run"] and point["ratio1"] == point["ns2_same_seed"]
+        else:
+            assert min(point["ns2_seeds"]) <= point["ratio1"] <= max(point["ns2_seeds"])
+    assert (tmp_path / "overhead_vs_telnet.svg").is_file()
+
+
 def test_tcp_friendly_throughput_follows_the_formula_up_to_one_percent(tmp_path: Path) -> None:
     rows = quick("tcp-friendly", tmp_path)["rows"]
     assert len(rows) == 8

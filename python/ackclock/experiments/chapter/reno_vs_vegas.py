@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 from ackclock.confidence import mean_confidence_interval
 from ackclock.experiments.chapter.basic2 import renovegas
-from ackclock.experiments.chapter.scripts import ns2_vegas
+from ackclock.experiments.chapter.scripts import ns2_fixture
 from ackclock.experiments.study import Options, markdown_table, run_sweep, save_report
 
 # recv0 is Reno's packets received, recv1 Vegas's.
@@ -49,7 +49,7 @@ def run(params: Mapping[str, Any], options: Options) -> Results:
 
 def _ns2_ratios(end: int, seeds: list[int]) -> dict[int, list[float]]:
     """ns-2's Reno/Vegas ratios per queue for the same seeds, if it ran the same end time."""
-    reference = ns2_vegas().get("reno_vegas")
+    reference = ns2_fixture("ns2_vegas.json").get("reno_vegas")
     if reference is None or int(reference["args"][3]) != end:
         return {}
     return {
