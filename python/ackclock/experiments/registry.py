@@ -45,6 +45,8 @@ _DELAYB_TABLE = [0, 5, 23, 24, 25, 26, 35, 36, 40, 41, 45, 60, 61, 85, 110]
 # Sec. 16.3.8's curves: the chapter's four telnet densities "ranging from 0.5% to 5%"
 # (which four it does not say) and its three overhead values.
 _OVERHEAD_VS_TELNET = {"density": [0.005, 0.01, 0.02, 0.05], "overhead": [0.01, 0.015, 0.02]}
+# Sec. 16.5's Vegas (alpha, beta): renovegas.tcl's 3 and 6, and Vegas's defaults 1 and 3.
+_VEGAS = {"alpha_beta": [(3, 6), (1, 3)]}
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("mm1", "000 §2.2", "M/M/1 queue: mean response time and job distribution"),
@@ -212,10 +214,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
         "reno-vs-vegas",
         "003 §16.5",
-        "Reno against Vegas (alpha 3, beta 6): goodput ratio against queue size (renovegas.tcl)",
+        "Reno against Vegas (alpha/beta 3/6 and 1/3): goodput ratio against queue size, cwnd",
         _CHAPTER + "reno_vs_vegas",
-        quick={"queue": [10, 20, 60, 220], "seeds": [1], "end": 300},
-        full={"queue": list(range(10, 221, 10)), "seeds": [1, 2, 3, 4, 5], "end": 300},
+        quick={**_VEGAS, "queue": [10, 20, 60, 220], "seeds": [1], "end": 300},
+        full={**_VEGAS, "queue": list(range(10, 221, 10)), "seeds": [1, 2, 3, 4, 5], "end": 300},
     ),
     Experiment(
         "wireless",
