@@ -39,6 +39,6 @@ def test_reno_against_vegas_splits_the_link_as_in_ns2(queue):
     # Seed 003 sec. 16.5: the Reno/Vegas goodput ratio over 300 s, median of
     # five seeds (overhead_ makes each run a draw), within 10% of ns-2's.
     ours = [reno_vegas.reno_vegas(ACKCLOCK, queue, seed) for seed in range(1, 6)]
-    ns2 = NS2["reno_vegas"]["recv"][str(queue)]
+    ns2 = NS2["reno_vegas"]["recv"]["3/6"][str(queue)]
     median = statistics.median(reno_vegas.ratios(ours))
     assert median == pytest.approx(statistics.median(reno_vegas.ratios(ns2)), rel=0.10)

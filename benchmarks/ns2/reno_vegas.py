@@ -2,10 +2,11 @@
 """TCP Vegas under ns-2 2.35 and ackclock.
 
 * Seed 003 sec. 16.5, Reno against Vegas: renovegas.tcl (basic2.tcl with the
-  second sender a Vegas with alpha 3 and beta 6) with bottleneckBW 8.0 and
-  overhead_ 0.002 for queue sizes 10 to 220, each with several seeds of the
-  default generator. The overhead_ makes each run a random draw: seed 1 (ns-2's
-  default) gives a Reno/Vegas ratio of 1.085 at queue 20, other seeds 0.93 to 1.08.
+  second sender a Vegas with alpha 3 and beta 6, or Vegas's defaults 1 and 3)
+  with bottleneckBW 8.0 and overhead_ 0.002 for queue sizes 10 to 220, each
+  with several seeds of the default generator. The overhead_ makes each run a
+  random draw: seed 1 (ns-2's default) gives a Reno/Vegas ratio of 1.085 at
+  queue 20 with alpha 3, other seeds 0.93 to 1.08.
 * One Vegas flow, deterministic: basic1.tcl (seed 003 sec. 16.2) with its sender
   an Agent/TCP/Vegas of 1000-byte packets, for queue limits that lose packets
   (3, 5) and one that does not (7), 10 and 100 s; each run reports the sender's
@@ -35,6 +36,7 @@ HERE = Path(__file__).resolve().parent
 FIXTURE = HERE.parent.parent / "tests" / "fixtures" / "ns2_vegas.json"
 QUEUES = tuple(range(10, 221, 10))
 ARGS = ("0", "0.002", "8.0", "300")  # delayB, overhead, bottleneckBW, endtime
+ALPHA_BETA = ((3, 6), (1, 3))  # renovegas.tcl's, and Vegas's defaults
 
 
 # One Vegas flow: basic1.tcl's queue limit and end time.
@@ -73,9 +75,12 @@ def run(command: list[str], text: str, args: list[str]) -> list[str]:
     return done.stdout.split("\n")[-2].split()
 
 
-def reno_vegas(command: list[str], queue: int, seed: int) -> tuple[int, int]:
+def reno_vegas(
+    command: list[str], queue: int, seed: int, alpha_beta: tuple[int, int] = ALPHA_BETA[0]
+) -> tuple[int, int]:
     """recv0 and recv1 (packets received by each sink) of one renovegas.tcl run."""
-    fields = run(command, script("renovegas.tcl", {}), [*ARGS, str(queue), str(seed)])
+    args = [*ARGS, str(queue), str(seed), *map(str, alpha_beta)]
+    fields = run(command, script("renovegas.tcl", {}), args)
     return int(fields[2]), int(fields[3])
 
 
@@ -85,14 +90,16 @@ def single_vegas(command: list[str], queue: int, end: int) -> list[float]:
     return [float(f) for f in fields]
 
 
-def grid(command: list[str], seeds: int, jobs: int) -> dict[str, list[list[int]]]:
-    """{queue: [[recv0, recv1] per seed]}."""
-    points = [(q, s) for q in QUEUES for s in range(1, seeds + 1)]
+def grid(command: list[str], seeds: int, jobs: int) -> dict[str, dict[str, list[list[int]]]]:
+    """{"alpha/beta": {queue: [[recv0, recv1] per seed]}}."""
+    points = [(q, s, ab) for ab in ALPHA_BETA for q in QUEUES for s in range(1, seeds + 1)]
     with ThreadPoolExecutor(jobs) as pool:
         results = list(pool.map(lambda p: reno_vegas(command, *p), points))
-    table: dict[str, list[list[int]]] = {str(q): [] for q in QUEUES}
-    for (q, _), recv in zip(points, results):
-        table[str(q)].append(list(recv))
+    table: dict[str, dict[str, list[list[int]]]] = {
+        f"{a}/{b}": {str(q): [] for q in QUEUES} for a, b in ALPHA_BETA
+    }
+    for (q, _, (a, b)), recv in zip(points, results):
+        table[f"{a}/{b}"][str(q)].append(list(recv))
     return table
 
 
@@ -124,14 +131,17 @@ def main() -> None:
     ns2 = json.loads(FIXTURE.read_text())
     ackclock = [sys.executable, "-m", "ackclock", "tcl"]
     ours = grid(ackclock, args.seeds, args.jobs)
-    print("Reno/Vegas goodput ratio, median (min-max) over the seeds")
-    print("queue  ns-2                   ackclock")
-    for q in QUEUES:
-        a, b = ratios(ns2["reno_vegas"]["recv"][str(q)][: args.seeds]), ratios(ours[str(q)])
-        print(
-            f"{q:5d}  {statistics.median(a):6.3f} ({min(a):.3f}-{max(a):.3f})"
-            f"  {statistics.median(b):6.3f} ({min(b):.3f}-{max(b):.3f})"
-        )
+    print("Reno/Vegas goodput ratio, median (min-max) over the seeds; runs equal to ns-2's")
+    for pair, table in ours.items():
+        print(f"alpha/beta {pair}\nqueue  ns-2                   ackclock")
+        for q in QUEUES:
+            theirs = ns2["reno_vegas"]["recv"][pair][str(q)][: args.seeds]
+            a, b = ratios(theirs), ratios(table[str(q)])
+            same = sum(x == y for x, y in zip(theirs, table[str(q)]))
+            print(
+                f"{q:5d}  {statistics.median(a):6.3f} ({min(a):.3f}-{max(a):.3f})"
+                f"  {statistics.median(b):6.3f} ({min(b):.3f}-{max(b):.3f})  {same}/{len(b)}"
+            )
     print("\nOne Vegas flow: ack_ maxseq_ bytes_ cwnd_ nrexmitpack_ nrexmit_")
     for point, fields in singles(ackclock).items():
         print(f"{point:7s} ns-2 {ns2['single'][point]}\n        ours {fields}")

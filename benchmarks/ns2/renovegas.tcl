@@ -12,8 +12,10 @@
 # overhead 0.002, queue sizes 10 to 220, e.g. "ns renovegas.tcl 0 0.002 8.0 300 20"
 # (Reno/Vegas goodput ratio about 1.1 over the first 300 s; ns-2 2.35: 1.085).
 # One more [ackclock] parameter, a sixth, seeds ns-2's default generator
-# ($defaultRNG seed), so that a study can average over replications:
-#     ns renovegas.tcl [delayB [overhead [bottleneckBW [endtime [queuesize [seed]]]]]]
+# ($defaultRNG seed), so that a study can average over replications; a seventh
+# and an eighth set Vegas's v_alpha_ and v_beta_ (default the chapter's 3 and 6;
+# its first attempt, and exercise 14, use Vegas's defaults 1 and 3):
+#     ns renovegas.tcl [delayB [overhead [bottleneckBW [endtime [queuesize [seed [alpha [beta]]]]]]]]
 # The trace file is renovegas.tr.
 
 # Create a simulator object
@@ -39,6 +41,9 @@ set delayB 0
 set bottleneckBW 0.8
 # estimated no-load RTT for the first flow, in ms
 set RTTNL 220
+# [ackclock] TCP Vegas's alpha and beta
+set valpha 3
+set vbeta 6
 
 # [ackclock] optional command-line parameters (see header)
 if { $argc >= 1 } {
@@ -59,6 +64,12 @@ if { $argc >= 5 } {
 if { $argc >= 6 } {
     global defaultRNG
     $defaultRNG seed [expr [lindex $argv 5]]
+}
+if { $argc >= 7 } {
+    set valpha [expr [lindex $argv 6]]
+}
+if { $argc >= 8 } {
+    set vbeta [expr [lindex $argv 7]]
 }
 
 ############## arrange for output ##############
@@ -135,8 +146,8 @@ $tcp0 tracevar ack_
 $ns attach-agent $A $tcp0
 
 set tcp1 [new Agent/TCP/Vegas]
-$tcp1 set v_alpha_ 3
-$tcp1 set v_beta_  6
+$tcp1 set v_alpha_ $valpha
+$tcp1 set v_beta_  $vbeta
 $tcp1 set class_ 1
 $tcp1 set fid_ 1
 $tcp1 attach $trace

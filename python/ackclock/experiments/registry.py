@@ -42,6 +42,11 @@ _CHAPTER = "ackclock.experiments.chapter."
 _UTILIZATION_QUEUES = [3, 4, 5, 8, 10, 12, 16, 20, 22, 26, 30]
 # basic2.tcl's delayB values in the chapter's table (sec. 16.3.3).
 _DELAYB_TABLE = [0, 5, 23, 24, 25, 26, 35, 36, 40, 41, 45, 60, 61, 85, 110]
+# Sec. 16.3.8's curves: the chapter's four telnet densities "ranging from 0.5% to 5%"
+# (which four it does not say) and its three overhead values.
+_OVERHEAD_VS_TELNET = {"density": [0.005, 0.01, 0.02, 0.05], "overhead": [0.01, 0.015, 0.02]}
+# Sec. 16.5's Vegas (alpha, beta): renovegas.tcl's 3 and 6, and Vegas's defaults 1 and 3.
+_VEGAS = {"alpha_beta": [(3, 6), (1, 3)]}
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment("mm1", "000 §2.2", "M/M/1 queue: mean response time and job distribution"),
@@ -167,6 +172,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         full={"density": [0, 0.0025, 0.005, 0.01], "delayB": "25:55:1", "end": 3000},
     ),
     Experiment(
+        "overhead-vs-telnet",
+        "003 §16.3.8",
+        "two Reno senders: ratio1 against delayB 0-400 ms, telnet densities against overhead",
+        _CHAPTER + "overhead_vs_telnet",
+        quick={**_OVERHEAD_VS_TELNET, "delayB": "0:400:100", "end": 1000},
+        full={**_OVERHEAD_VS_TELNET, "delayB": "0:400:5", "end": 3000},
+    ),
+    Experiment(
         "rtt-fairness",
         "003 §16.3.10",
         "two senders at 8 Mbit/s: goodput ratio against RTT ratio, fitted exponent (Reno, SACK)",
@@ -201,10 +214,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
         "reno-vs-vegas",
         "003 §16.5",
-        "Reno against Vegas (alpha 3, beta 6): goodput ratio against queue size (renovegas.tcl)",
+        "Reno against Vegas (alpha/beta 3/6 and 1/3): goodput ratio against queue size, cwnd",
         _CHAPTER + "reno_vs_vegas",
-        quick={"queue": [10, 20, 60, 220], "seeds": [1], "end": 300},
-        full={"queue": list(range(10, 221, 10)), "seeds": [1, 2, 3, 4, 5], "end": 300},
+        quick={**_VEGAS, "queue": [10, 20, 60, 220], "seeds": [1], "end": 300},
+        full={**_VEGAS, "queue": list(range(10, 221, 10)), "seeds": [1, 2, 3, 4, 5], "end": 300},
     ),
     Experiment(
         "wireless",

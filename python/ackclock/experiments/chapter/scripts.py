@@ -49,8 +49,9 @@ def ns2_reference() -> dict[str, Any]:
 
 
 @cache
-def ns2_vegas() -> dict[str, Any]:
-    """tests/fixtures/ns2_vegas.json: ns-2 2.35's renovegas.tcl runs
-    (written by benchmarks/ns2/reno_vegas.py record)."""
-    path = NS2_DIR.parents[1] / "tests" / "fixtures" / "ns2_vegas.json"
+def ns2_fixture(name: str) -> dict[str, Any]:
+    """tests/fixtures/NAME: ns-2 2.35's runs of a chapter script, written by
+    a benchmarks/ns2/ script's `record` (ns2_vegas.json: reno_vegas.py;
+    ns2_overhead_telnet.json: overhead_telnet.py); empty if absent."""
+    path = NS2_DIR.parents[1] / "tests" / "fixtures" / name
     return json.loads(path.read_text()) if path.is_file() else {}

@@ -7,7 +7,7 @@ falls from 1.36 without telnet to 0.084 at a density of 1%."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +20,23 @@ from ackclock.experiments.study import Options, run_sweep
 PUBLISHED_END_S = 3000
 
 
+def telnet_runs(
+    densities: Sequence[float],
+    overheads: Sequence[float],
+    delays: Any,
+    end_s: int,
+    options: Options,
+) -> pd.DataFrame:
+    """basic2-telnet.tcl DELAYB OVERHEAD 0.8 END 20 DENSITY for each delay and
+    each (density, overhead) pair; density 0 is basic2.tcl itself."""
+    argv = ["{delayB}", "{overhead}", "0.8", str(end_s), "20", "{density}"]
+    pairs = {"density": list(densities), "overhead": list(overheads)}
+    return run_sweep(basic2_telnet(argv, options.out), {"delayB": delays}, options, zips=[pairs])
+
+
 def run(params: Mapping[str, Any], options: Options) -> pd.DataFrame:
-    argv = ["{delayB}", "0", "0.8", str(params["end"]), "20", "{density}"]
-    grid = {"density": params["density"], "delayB": params["delayB"]}
-    return run_sweep(basic2_telnet(argv, options.out), grid, options)
+    densities = params["density"]
+    return telnet_runs(densities, [0.0] * len(densities), params["delayB"], params["end"], options)
 
 
 def write_report(frame: pd.DataFrame, params: Mapping[str, Any], out: Path) -> list[Path]:
