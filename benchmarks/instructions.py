@@ -42,9 +42,12 @@ def build(tree: Path, target: Path, bench: str) -> Path:
         "--no-run",
         "--message-format=json",
     ]
-    out = subprocess.run(
-        command, cwd=tree, env={**os.environ, **env}, check=True, capture_output=True, text=True
-    ).stdout
+    done = subprocess.run(
+        command, cwd=tree, env={**os.environ, **env}, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        sys.exit(f"instructions: cargo could not build {tree}:\n{done.stderr[-2000:]}")
+    out = done.stdout
     executables = re.findall(r'"executable":"([^"]+)"', out)
     if not executables:
         sys.exit(f"instructions: cargo built no executable for bench {bench!r}")
