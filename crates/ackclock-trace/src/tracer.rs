@@ -55,8 +55,12 @@ pub enum TracedVars {
     None,
     All,
     /// These variables of the senders at these (node, port) addresses, like
-    /// ns-2's `tracevar`.
-    Only(Vec<((NodeId, u16), String)>),
+    /// ns-2's `tracevar`; with `changes_only`, not their initial values
+    /// (the Tcl front end writes those when the script calls `tracevar`).
+    Only {
+        vars: Vec<((NodeId, u16), String)>,
+        changes_only: bool,
+    },
 }
 
 impl TracedVars {
@@ -64,7 +68,11 @@ impl TracedVars {
         match self {
             TracedVars::None => false,
             TracedVars::All => true,
-            TracedVars::Only(list) => list.iter().any(|(agent, name)| *agent == v.agent && name == v.name),
+            TracedVars::Only { vars, changes_only } => {
+                // An initial value is the record without a peer yet.
+                !(*changes_only && v.peer.is_none())
+                    && vars.iter().any(|(agent, name)| *agent == v.agent && name == v.name)
+            }
         }
     }
 }
