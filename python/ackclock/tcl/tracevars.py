@@ -28,8 +28,9 @@ def after_reset(agent: TcpAgent) -> dict[str, str]:
         "maxseq_": "-1",
         "rtt_": real(0),
         "srtt_": real(0),
-        # rttvar_init_ as it stands, in ticks: ns-2 prints the raw value.
-        "rttvar_": real(agent.number("rttvar_init_")),
+        # What ns-2 2.35 prints before the run: rttvar_init_'s whole part
+        # (12 -> 12.000, 5 -> 5.000, 0.7 -> 0.000, whatever tcpTick_ is).
+        "rttvar_": real(int(agent.number("rttvar_init_"))),
         "backoff_": "1",
     }
 
