@@ -4,7 +4,9 @@ round-trip estimator's variables as `tracevar` writes them."""
 
 from __future__ import annotations
 
+import gzip
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -59,3 +61,15 @@ def test_traced_rtt_variables_follow_ns2s_estimator_through_a_deep_backoff(tmp_p
     ours = [line for line in lines if (m := sender.match(line)) and 201 <= float(m.group(1)) < 205]
     expected = (Path(__file__).parent / "fixtures" / "ns2_basic2_sack1_rtt_vars.txt").read_text()
     assert ours == expected.splitlines()
+
+
+def test_tracevar_lines_and_rttvar_rounding_are_ns2s_byte_for_byte(tmp_path: Path) -> None:
+    # fixtures/ns2_tracevar.tcl: tracevar writes the value the agent's
+    # creation left (ssthresh_ 33, the class's window_ then) with -1 for what
+    # is not attached or connected, the run's reset writes ssthresh_ 44 and
+    # 33; rttvar_ is 57 ticks * 0.01 / 4, which ns-2 prints as 0.143 at 0.9432 s.
+    shutil.copy(Path(__file__).parent / "fixtures" / "ns2_tracevar.tcl", tmp_path)
+    done = run_cli("tcl", "ns2_tracevar.tcl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with gzip.open(Path(__file__).parent / "fixtures" / "ns2_tracevar.tr.gz", "rb") as f:
+        assert (tmp_path / "ns2_tracevar.tr").read_bytes() == f.read()

@@ -797,16 +797,18 @@ class Sim:
         variables: bool = True,
         traced: list[tuple[int, int, str]] | None = None,
         append: bool = False,
-        radio: tuple[bool, bool, bool] | None = None,
+        radio: tuple[bool, bool, bool, bool] | None = None,
+        traced_initial: bool = True,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
-        ones; with `radio` (newtrace, agent, router), radio nodes' records in
+        ones; with `radio` (newtrace, agent, router, mac), radio nodes' records in
         ns-2's wireless layouts; and (with variables) ns-2 variable records
         of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);
         `traced` (node, port, variable) triples instead select variables of the
         senders at those addresses, like ns-2's tracevar. Each flow's initial
-        values come first, with peer `-1 -1`.
+        values come first, with peer `-1 -1` (the `traced` ones' only with
+        `traced_initial`).
         The file is created now (under a temporary name, or with `append`
         opened to add at its end; OSError naming it if it cannot be); records
         are written in time order as the run proceeds and flushed when run()

@@ -812,9 +812,11 @@ class Simulator:
         traced: list[tuple[Node, int, str]] | None = None,
         append: bool = False,
         radio: wireless.RadioTrace | None = None,
+        traced_initial: bool = True,
     ) -> int:
         """One ns-2 trace file: the records of `links` (every link when None)
-        and the variable records that `variables` or `traced` select, and,
+        and the variable records that `variables` or `traced` select (the
+        `traced` ones' initial values unless `traced_initial` is False), and,
         with `radio`, radio nodes' packet events in ns-2's wireless layouts
         (docs/wireless.md). With `append`, records go after what the file
         holds. Returns an id for `close_trace`."""
@@ -827,11 +829,12 @@ class Simulator:
             ]
         variables = checks.flag(variables, "variables")
         append = checks.flag(append, "append")
+        traced_initial = checks.flag(traced_initial, "traced_initial")
         radio_spec = None if radio is None else wireless.radio_trace_spec(radio, "radio")
         return self._open_trace(
             path,
             lambda file: self._native.trace_ns2(
-                file, channels, variables, selected, append, radio_spec
+                file, channels, variables, selected, append, radio_spec, traced_initial
             ),
             append,
         )

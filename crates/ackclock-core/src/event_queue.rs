@@ -31,6 +31,9 @@ pub struct OrderKey {
 }
 
 impl OrderKey {
+    /// After every event's key: a bound that admits all of an instant.
+    pub const LAST: OrderKey = OrderKey { time: u64::MAX, parent: u64::MAX, seq: u64::MAX };
+
     /// The key of an event at double time `time` scheduled while an event
     /// at double time `parent` ran; `seq` from [`EventQueue::reserve_seq`].
     pub fn ns2(time: f64, parent: f64, seq: u64) -> Self {

@@ -86,6 +86,16 @@ impl Ns2Link {
         self.arrivals.push_back(OrderKey::ns2(arrival, start, offer.seq));
     }
 
+    /// The key of the event that starts the departure booked last: the
+    /// offer's when the link was idle, else the queue's resume when the
+    /// departure before ends. ns-2 writes the packet's `-` record then.
+    pub fn last_start_key(&self) -> OrderKey {
+        match self.departures.len() {
+            0 | 1 => self.first_start,
+            n => self.departures[n - 2],
+        }
+    }
+
     /// The link went down: what was booked is gone; the channel's next
     /// departure is number `next`.
     pub fn flush(&mut self, next: u64) {

@@ -609,10 +609,13 @@ impl Sim {
 
     /// ns-2 trace text (`trace-all`, or `trace-queue` for chosen channels)
     /// with every TCP variable (`variables`) or only the `traced` variables
-    /// (node, port, name) of the senders at those addresses. `append` adds
-    /// to the end of an existing file instead of replacing it. Returns the
-    /// trace's id for `close_trace`.
-    #[pyo3(signature = (path, channels = None, variables = true, traced = None, append = false, radio = None))]
+    /// (node, port, name) of the senders at those addresses, with their
+    /// initial values unless `traced_initial` is false. `append` adds to the
+    /// end of an existing file instead of replacing it. Returns the trace's
+    /// id for `close_trace`.
+    #[pyo3(signature = (
+        path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true
+    ))]
     #[allow(clippy::too_many_arguments)] // the Python signature's keywords
     fn trace_ns2(
         &mut self,
@@ -623,15 +626,17 @@ impl Sim {
         traced: Option<Vec<(u32, u16, String)>>,
         append: bool,
         radio: Option<(bool, bool, bool, bool)>,
+        traced_initial: bool,
     ) -> PyResult<SinkId> {
         let wireless = radio.map(|(newtrace, agent, router, mac)| {
             let format = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
             WirelessTrace { format, agent, router, mac }
         });
         let vars = match (traced, variables) {
-            (Some(list), _) => {
-                TracedVars::Only(list.into_iter().map(|(node, port, name)| ((node, port), name)).collect())
-            }
+            (Some(list), _) => TracedVars::Only {
+                vars: list.into_iter().map(|(node, port, name)| ((node, port), name)).collect(),
+                changes_only: !traced_initial,
+            },
             (None, true) => TracedVars::All,
             (None, false) => TracedVars::None,
         };

@@ -16,7 +16,9 @@ use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::UdpFlow;
-use ackclock_core::{Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a, RngStreams, SimRng, PS_PER_SEC};
+use ackclock_core::{
+    Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a, OrderKey, RngStreams, SimRng, PS_PER_SEC,
+};
 use ackclock_net::{Arrival, DropReason, Ns2Link, Ns2Offer};
 use ackclock_net::{
     Channel, ChannelConfig, ChannelId, ControlMessage, Discipline, Ecn, Fib, FlowFilter, Frame, Interface, Ipv4Header,
@@ -1217,15 +1219,27 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn trace_packet(&mut self, time: Instant, event: PacketEvent, channel: ChannelId, packet: Packet) {
-        let now = self.now();
+        self.trace_packet_in(self.queue.current_key(), time, event, channel, packet);
+    }
+
+    /// A packet record that the event at `place` writes in ns-2's order.
+    fn trace_packet_in(
+        &mut self,
+        place: OrderKey,
+        time: Instant,
+        event: PacketEvent,
+        channel: ChannelId,
+        packet: Packet,
+    ) {
+        let (now, current) = (self.now(), self.queue.current_key());
         if let Some(tracer) = &mut self.tracer {
             let (from, to) = self.channel_ends[channel as usize];
             let record = PacketRecord { time, event, channel, from, to, packet, congestion_action: false };
-            tracer.record(TraceRecord::Packet(record));
+            tracer.record(TraceRecord::Packet(record), place);
             // Records are produced in time order except `-` records, which
-            // are known early; everything up to now can be written. The
-            // event loop itself never looks at the tracer.
-            tracer.flush_until(now);
+            // are known early; everything up to this event can be written.
+            // The event loop itself never looks at the tracer.
+            tracer.flush_through(now, current);
         }
     }
 
@@ -1255,7 +1269,12 @@ impl Simulation {
         match outcome {
             SendOutcome::Accepted { departs, .. } => {
                 self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
-                self.trace_packet(departs, PacketEvent::Dequeue, ch, packet);
+                // In ns-2 the event that starts the transmission writes `-`.
+                let place = match self.ns2_links.get(ch as usize) {
+                    Some(link) => link.last_start_key(),
+                    None => self.queue.current_key(),
+                };
+                self.trace_packet_in(place, departs, PacketEvent::Dequeue, ch, packet);
             }
             // Its `-` or `d` record comes when the discipline decides.
             SendOutcome::Held { .. } => self.trace_packet(now, PacketEvent::Enqueue, ch, packet),
@@ -1281,11 +1300,12 @@ impl Simulation {
         let agent = (src, flow.client.local_port());
         let peer = Some((dst, flow.server.local_port()));
         let changed = flow.changed_ns2_vars();
+        let place = self.queue.current_key();
         let tracer = self.tracer.as_mut().expect("checked above");
         for (name, value) in changed {
-            tracer.record(TraceRecord::Var(VarRecord { time: now, flow: id, agent, peer, name, value }));
+            tracer.record(TraceRecord::Var(VarRecord { time: now, flow: id, agent, peer, name, value }), place);
         }
-        tracer.flush_until(now);
+        tracer.flush_through(now, place);
     }
 
     /// The traced variables' values when the flow is set up, with no peer
@@ -1300,9 +1320,11 @@ impl Simulation {
         let flow = self.tcp(id);
         let agent = (src, flow.client.local_port());
         let values = flow.initial_ns2_vars();
+        let place = self.queue.current_key();
         let tracer = self.tracer.as_mut().expect("checked above");
         for (name, value) in NS2_VARS.into_iter().zip(values) {
-            tracer.record(TraceRecord::Var(VarRecord { time: now, flow: id, agent, peer: None, name, value }));
+            let record = VarRecord { time: now, flow: id, agent, peer: None, name, value };
+            tracer.record(TraceRecord::Var(record), place);
         }
     }
 

@@ -342,7 +342,11 @@ impl TcpFlow {
             srtt8: c.srtt().map_or(0, |s| (s.as_ps() as f64 / tick * 8.0).round() as i64),
             rttvar4: (rtt.rttvar().as_ps() as f64 / tick * 4.0).round() as i64,
         });
-        let ticks = |raw: i64, secs: f64| VarValue::Ticks { raw, secs: secs * tick / 1e12 };
+        // Seconds as ns-2's trace computes them (count * tcp_tick_ / divisor),
+        // which decides how a value such as 0.1425 rounds to three places.
+        let tick_secs = tick / 1e12;
+        let ticks =
+            |raw: i64, count: i64, divisor: f64| VarValue::Ticks { raw, secs: count as f64 * tick_secs / divisor };
         // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
         let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
         // ns-2's cwnd_ is 1 until the SYN is acknowledged.
@@ -352,9 +356,9 @@ impl TcpFlow {
             VarValue::Int(i64::from(c.ssthresh()) / mss),
             VarValue::Int(packets(c.snd_una())),
             VarValue::Int(packets(c.snd_max())),
-            ticks(ns2.rtt, ns2.rtt as f64),
-            ticks(ns2.srtt8, (ns2.srtt8 >> 3) as f64),
-            ticks(ns2.rttvar4, ns2.rttvar4 as f64 / 4.0),
+            ticks(ns2.rtt, ns2.rtt, 1.0),
+            ticks(ns2.srtt8, ns2.srtt8 >> 3, 1.0),
+            ticks(ns2.rttvar4, ns2.rttvar4, 4.0),
             VarValue::Int(rtt.backoff_factor() as i64),
         ]
     }

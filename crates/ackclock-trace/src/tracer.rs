@@ -9,7 +9,7 @@ use crate::pcap::PcapWriter;
 use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, WirelessLayer};
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
-use ackclock_core::Instant;
+use ackclock_core::{Instant, OrderKey};
 use ackclock_net::{ChannelId, NicId, NodeId};
 use std::collections::HashSet;
 use std::io::{self, Write};
@@ -55,8 +55,12 @@ pub enum TracedVars {
     None,
     All,
     /// These variables of the senders at these (node, port) addresses, like
-    /// ns-2's `tracevar`.
-    Only(Vec<((NodeId, u16), String)>),
+    /// ns-2's `tracevar`; with `changes_only`, not their initial values
+    /// (the Tcl front end writes those when the script calls `tracevar`).
+    Only {
+        vars: Vec<((NodeId, u16), String)>,
+        changes_only: bool,
+    },
 }
 
 impl TracedVars {
@@ -64,7 +68,11 @@ impl TracedVars {
         match self {
             TracedVars::None => false,
             TracedVars::All => true,
-            TracedVars::Only(list) => list.iter().any(|(agent, name)| *agent == v.agent && name == v.name),
+            TracedVars::Only { vars, changes_only } => {
+                // An initial value is the record without a peer yet.
+                !(*changes_only && v.peer.is_none())
+                    && vars.iter().any(|(agent, name)| *agent == v.agent && name == v.name)
+            }
         }
     }
 }
@@ -262,11 +270,14 @@ impl Tracer {
         self.sinks.iter().any(|(_, sink)| sink.wants_mac())
     }
 
-    pub fn record(&mut self, mut rec: TraceRecord) {
+    /// Adds a record that the event at `place` writes (in ns-2's order;
+    /// any constant otherwise): records of one instant are written in the
+    /// order of their events, as ns-2's are.
+    pub fn record(&mut self, mut rec: TraceRecord, place: OrderKey) {
         if let TraceRecord::Packet(p) = &mut rec {
             p.congestion_action = self.congestion_actions.contains(&p.packet.uid);
         }
-        self.pending.push(rec.time(), rec);
+        self.pending.push(rec.time(), place, rec);
     }
 
     /// Withdraws the `-` records of these packets on `channel` that are
@@ -286,7 +297,13 @@ impl Tracer {
 
     /// Writes every record due by `now`.
     pub fn flush_until(&mut self, now: Instant) {
-        while let Some(rec) = self.pending.pop_due(now) {
+        self.flush_through(now, OrderKey::LAST);
+    }
+
+    /// Writes every record due by `now` whose event runs no later than
+    /// the one at `place`.
+    pub fn flush_through(&mut self, now: Instant, place: OrderKey) {
+        while let Some(rec) = self.pending.pop_due(now, place) {
             if self.error.is_some() {
                 continue;
             }

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ackclock import units
 from ackclock.handles import Flow, TcpFlow
+from ackclock.tcl import tracevars
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Kind, Shadow, Var, whole
 from ackclock.tcp_specs import ALGORITHMS, TcpParams
@@ -178,13 +179,47 @@ class TcpAgent(Agent):
         self.written: int | None = 0
         # ns-2's boot_time_: where in a tick its RTT clock starts
         self.boot_time = 0.0
+        # the traceable variables' values before the run, as traced
+        self.held: dict[str, str] = {}
 
     def cmd_reset(self) -> None:
         """ns-2's reset draws the agent's clock phase, boot_time_, from the
-        default generator (when created, and for every agent at `$ns run`)."""
+        default generator (when created, and for every agent at `$ns run`),
+        and sets the traceable variables, tracing those it changes."""
         rng = self.world.default_rng
         if rng is not None:
             self.boot_time = self.number("tcpTick_") * rng.draw()
+        before, self.held = self.held, tracevars.after_reset(self)
+        for var in dict.fromkeys(self.traced):
+            if self.held[var] != before.get(var):
+                self.write_var(var)
+
+    def cmd_tracevar(self, var: str) -> None:
+        super().cmd_tracevar(var)
+        self.write_var(var)
+
+    cmd_trace = cmd_tracevar
+
+    def assigned(self, name: str, value: str) -> None:
+        if name not in self.held:
+            return
+        text = tracevars.assigned_text(name, value)
+        if text != self.held[name]:
+            self.held[name] = text
+            if name in self.traced:
+                self.write_var(name)
+
+    def write_var(self, var: str) -> None:
+        """ns-2's trace line of a variable's value before the run."""
+        if self.trace_channel is None:
+            return
+        here = tracevars.NOWHERE if self.node is None else (self.node.id, self.port)
+        peer = self.peer
+        there = (
+            tracevars.NOWHERE if peer is None or peer.node is None else (peer.node.id, peer.port)
+        )
+        text = tracevars.line(here, there, var, self.held[var])
+        self.world.tcl.call("puts", self.trace_channel, text)
 
     def flow(self) -> TcpFlow | None:
         flow = self.flows[-1] if self.flows else None

@@ -61,7 +61,14 @@ def _add_traces(world: World, sim: Simulator) -> None:
         shown = radio if channel in world.trace_all else None
         world.trace_ids.setdefault(channel, []).append(
             sim.trace_ns2(
-                path, links, variables=False, traced=traced or None, append=True, radio=shown
+                path,
+                links,
+                variables=False,
+                traced=traced or None,
+                append=True,
+                radio=shown,
+                # the agents wrote the initial values (tracevars.py)
+                traced_initial=False,
             )
         )
     header = wireless.nam_preamble(world) or nam_preamble(world)

@@ -12,6 +12,7 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn capture_frame(&mut self, now: Instant, sender: NicId, frame: &Frame, receptions: &[Reception]) {
         let packet = frame.packet.map(|p| self.packets[p]);
+        let place = self.queue.current_key();
         let Some(tracer) = self.tracer.as_mut() else { return };
         let seen = std::iter::once((sender, now)).chain(receptions.iter().map(|r| (r.nic, r.first_bit)));
         for (nic, time) in seen {
@@ -19,8 +20,8 @@ impl Simulation {
                 continue;
             }
             let record = FrameRecord { time, nic, from: frame.from, to: frame.to, header: frame.header, packet };
-            tracer.record(TraceRecord::Frame(Box::new(record)));
+            tracer.record(TraceRecord::Frame(Box::new(record)), place);
         }
-        tracer.flush_until(now);
+        tracer.flush_through(now, place);
     }
 }

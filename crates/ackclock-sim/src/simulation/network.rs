@@ -566,9 +566,10 @@ impl Simulation {
     #[inline(never)]
     fn trace_link(&mut self, now: Instant, channel: ChannelId, up: bool) {
         let (from, to) = self.channel_ends[channel as usize];
+        let place = self.queue.current_key();
         if let Some(tracer) = &mut self.tracer {
-            tracer.record(TraceRecord::Link(LinkRecord { time: now, channel, from, to, up }));
-            tracer.flush_until(now);
+            tracer.record(TraceRecord::Link(LinkRecord { time: now, channel, from, to, up }), place);
+            tracer.flush_through(now, place);
         }
     }
 }

@@ -136,8 +136,9 @@ impl Simulation {
     }
 
     pub(super) fn record_radio(&mut self, record: WirelessRecord) {
+        let place = self.queue.current_key();
         if let Some(tracer) = self.tracer.as_mut() {
-            tracer.record(TraceRecord::Wireless(Box::new(record)));
+            tracer.record(TraceRecord::Wireless(Box::new(record)), place);
         }
     }
 
@@ -246,8 +247,9 @@ impl Simulation {
             bytes: frame.bytes,
             mac: mac_fields(frame),
         };
+        let place = self.queue.current_key();
         if let Some(tracer) = self.tracer.as_mut() {
-            tracer.record(TraceRecord::ControlFrame(Box::new(record)));
+            tracer.record(TraceRecord::ControlFrame(Box::new(record)), place);
         }
     }
 
@@ -273,8 +275,9 @@ impl Simulation {
         let Position { x, y, z } = self.radio_of(nic).position(nic, now);
         let node = self.nics[nic as usize].node;
         let record = MovementRecord { time: now, node, from: (x, y, z), to, speed };
+        let place = self.queue.current_key();
         if let Some(tracer) = self.tracer.as_mut() {
-            tracer.record(TraceRecord::Movement(record));
+            tracer.record(TraceRecord::Movement(record), place);
         }
     }
 }
