@@ -2,6 +2,7 @@
 shorter transfers, two bit-error rates."""
 
 import json
+import sqlite3
 
 import pytest
 from ackclock.experiments import sack_ber
@@ -22,23 +23,16 @@ def test_ppp_framing_is_accounted_in_rate_and_loss():
 
 def test_reduced_run_reaches_payload_capacity_and_sack_beats_reno(tmp_path):
     out = tmp_path / "sack-ber"
-    result = run_cli(
-        "experiment",
-        "sack-ber",
-        "--seeds",
-        "5",
-        "--bytes",
-        "10MB",
-        "--ber",
-        "0",
-        "--ber",
-        "2e-6",
-        "--out",
-        str(out),
-    )
+    args = ["--seeds", "5", "--bytes", "10MB", "--ber", "0", "--ber", "2e-6", "--out", str(out)]
+    result = run_cli("experiment", "sack-ber", *args)
     assert result.returncode == 0, result.stderr
     assert "Reno Mbit/s" in result.stdout and "2e-06" in result.stdout
-    assert sorted(p.name for p in out.iterdir()) == ["report.md", "sack_ber.json", "sack_ber.png"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "report.md",
+        "runs.db",
+        "sack_ber.json",
+        "sack_ber.png",
+    ]
     document = json.loads((out / "sack_ber.json").read_text())
     goodput = {(p["ber"], p["sack"]): p["goodput_bps"]["mean"] for p in document["points"]}
     assert len(document["points"][0]["runs"]) == 5
@@ -51,3 +45,33 @@ def test_reduced_run_reaches_payload_capacity_and_sack_beats_reno(tmp_path):
     assert goodput[(2e-6, False)] < 0.5 * goodput[(0.0, False)]
     report = (out / "report.md").read_text()
     assert report.startswith("# SACK vs. Reno") and "| 2e-06 |" in report
+
+
+def test_a_rerun_of_sack_ber_only_redraws(tmp_path):
+    out = tmp_path / "sack-ber"
+    args = ["--seeds", "2", "--bytes", "1MB", "--ber", "1e-6", "--out", str(out)]
+
+    def runs() -> list[tuple]:
+        with sqlite3.connect(out / "runs.db") as db:
+            return db.execute("SELECT scenario_hash, finished_at FROM runs").fetchall()
+
+    first = run_cli("experiment", "sack-ber", *args)
+    assert first.returncode == 0, first.stderr
+    before = runs()
+    (out / "report.md").unlink()
+    again = run_cli("experiment", "sack-ber", *args)
+    assert again.returncode == 0, again.stderr
+    # The same 2 x 2 runs, none run again; the report is the same.
+    assert runs() == before and len(before) == 4
+    assert again.stdout == first.stdout
+
+
+def test_sack_ber_on_dask_gives_the_same_numbers(tmp_path):
+    args = ["--seeds", "2", "--bytes", "1MB", "--ber", "1e-6"]
+    here = run_cli("experiment", "sack-ber", *args, "--out", str(tmp_path / "here"))
+    dask = run_cli(
+        "experiment", "sack-ber", *args, "--dask", "local:1", "--out", str(tmp_path / "dask")
+    )
+    assert here.returncode == 0 and dask.returncode == 0, dask.stderr
+    table = [line for line in here.stdout.splitlines() if not line.startswith("wrote")]
+    assert table == [line for line in dask.stdout.splitlines() if not line.startswith("wrote")]

@@ -4,8 +4,9 @@
     ackclock tcl SCRIPT.tcl [ARGS...]
     ackclock algorithms
     ackclock view [--export OUT.html] [--port P] [--no-browser] FILE [ARGS...]
-    ackclock experiment mm1 [--replications R] [--jobs J] [--seed N] [--out DIR]
+    ackclock experiment mm1 [--replications R] [--jobs J] [--seed N] [--out DIR] [--dask ADDR]
     ackclock experiment sack-ber [--seeds K] [--bytes SIZE] [--ber B ...] [--seed N] [--out DIR]
+        [--dask ADDR]
     ackclock experiment NAME [--full] [--out DIR] [--dask ADDR] [--seed N]
     ackclock experiment --list
 
@@ -523,6 +524,14 @@ def experiment(ctx: click.Context, show_list: bool) -> None:
     _help_without_command(ctx)
 
 
+# Every experiment's runs can go to a Dask cluster.
+_dask_option = click.option(
+    "--dask",
+    metavar="ADDR",
+    help="Run on a Dask cluster: a scheduler address (tcp://host:8786) or local:N.",
+)
+
+
 def _study_command(name: str, section: str, summary: str) -> click.Command:
     """`ackclock experiment NAME`: the registry's study NAME, quick or --full."""
 
@@ -536,11 +545,7 @@ def _study_command(name: str, section: str, summary: str) -> click.Command:
         help="Where the report, figures and results store (runs.db) go; a rerun "
         "with the same options only redraws.",
     )
-    @click.option(
-        "--dask",
-        metavar="ADDR",
-        help="Run on a Dask cluster: a scheduler address (tcp://host:8786) or local:N.",
-    )
+    @_dask_option
     @click.option("--seed", type=_SEED, default=1, show_default=True, help="ackclock tcl's seed.")
     def command(full: bool, out: Path, dask: str | None, seed: int) -> int:
         from ackclock.experiments.registry import find
@@ -581,12 +586,19 @@ def _study_command(name: str, section: str, summary: str) -> click.Command:
     default=Path("out/mm1"),
     show_default=True,
 )
-def mm1_command(replications: int, jobs: int, seed: int, out: Path) -> None:
+@_dask_option
+def mm1_command(replications: int, jobs: int, seed: int, out: Path, dask: str | None) -> None:
     """M/M/1 queue (seed 000, section 2.2): mean response time and job distribution vs theory."""
     from ackclock.experiments import mm1  # imports matplotlib, which only experiments need
 
     _output_directory(out)
-    result = mm1.run(seed=seed, replications=replications, jobs=jobs, db=out / "runs.db")
+    result = mm1.run(
+        seed=seed,
+        replications=replications,
+        jobs=jobs,
+        db=out / "runs.db",
+        executor=dask or "processes",
+    )
     click.echo(mm1.format_report(result))
     for path in mm1.write_outputs(result, out):
         click.echo(f"wrote {path}")
@@ -639,14 +651,24 @@ class _SizeType(click.ParamType):
     default=Path("out/sack-ber"),
     show_default=True,
 )
-def sack_ber_command(seeds: int, size: int, bers: tuple[float, ...], seed: int, out: Path) -> None:
+@_dask_option
+def sack_ber_command(
+    seeds: int, size: int, bers: tuple[float, ...], seed: int, out: Path, dask: str | None
+) -> None:
     """TCP Reno with and without SACK over a lossy 10 Mbit/s link (seed 002, section 4.1)."""
     from ackclock.experiments import sack_ber  # imports matplotlib, which only experiments need
 
     chosen = tuple(sorted(set(bers))) if bers else sack_ber.PAPER_BERS
     _output_directory(out)
-    # No results store in --out: its files are the three the command has always written.
-    result = sack_ber.run(seed=seed, seeds=seeds, size=size, bers=chosen)
+    # The runs go into a results store in --out, so that a rerun only redraws.
+    result = sack_ber.run(
+        seed=seed,
+        seeds=seeds,
+        size=size,
+        bers=chosen,
+        db=out / "runs.db",
+        executor=dask or "processes",
+    )
     click.echo(sack_ber.format_report(result))
     for path in sack_ber.write_outputs(result, out):
         click.echo(f"wrote {path}")

@@ -161,16 +161,19 @@ def run(
     size: int = DEFAULT_BYTES,
     bers: tuple[float, ...] = PAPER_BERS,
     db: Path | None = None,
+    executor: str = "processes",
 ) -> SackBerResult:
     """`seeds` replications (of `seed`) of each BER, without and with SACK,
-    through the sweep machinery (all cores); with `db`, a results store that
-    a repeated run reuses."""
+    through the sweep machinery (all cores, or `executor`: "local:N" or a
+    Dask scheduler's address); with `db`, a results store that a repeated
+    run reuses."""
     frame = sweep(
         Function(transfer),
         {"ber": list(bers), "sack": [False, True], "size": size},
         replications=seeds,
         seed=seed,
         db=db,
+        executor=executor,
     )
     failed = frame[frame["status"] != "ok"]
     if len(failed):
