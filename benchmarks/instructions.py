@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import os
 import re
 import subprocess
@@ -112,8 +113,10 @@ def main() -> None:
         trees = {args.base: worktree, **trees}
     profiles = {}
     for label, tree in trees.items():
-        binary = build(tree, args.work / f"target-{'base' if tree != ROOT else 'tree'}", args.bench)
-        profile = args.work / f"cachegrind-{'base' if tree != ROOT else 'tree'}.out"
+        # A target directory per tree: cargo's fingerprints name the sources by path.
+        key = hashlib.sha1(str(tree).encode()).hexdigest()[:12]
+        binary = build(tree, args.work / f"target-{key}", args.bench)
+        profile = args.work / f"cachegrind-{key}.out"
         count(binary, profile)
         profiles[label] = by_function(profile, tree)
         print(
