@@ -110,6 +110,8 @@ pub(crate) fn type_and_seq(packet: &Packet, view: Option<&FlowView>) -> (&'stati
             }
         }
         (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),
+        // ns-2 numbers its traffic generators' packets, not its pings.
+        (Transport::Udp(_), Some(&FlowView::Udp { type_name: "ping", .. })) => ("ping", -1),
         (Transport::Udp(_), Some(&FlowView::Udp { type_name, .. })) => (type_name, packet.seq as i64),
         (Transport::Udp(h), _) if packet.flow == CONTROL_FLOW => {
             (ControlKind::from_port(h.dst_port).map_or("udp", ControlKind::ns2_name), -1)
