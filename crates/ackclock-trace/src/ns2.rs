@@ -313,6 +313,16 @@ mod tests {
     }
 
     #[test]
+    fn pings_print_no_sequence_number() {
+        // ns-2 2.35's trace of its Agent/Ping: "+ 0 0 1 ping 64 ------- 0 0.0 2.0 -1 0".
+        let mut r = tcp_record(PacketEvent::Enqueue, TcpRepr::default(), 64);
+        r.packet.transport = Transport::Udp(UdpHeader { src_port: 0, dst_port: 0 });
+        r.packet.seq = 3;
+        let view = FlowView::Udp { type_name: "ping", fid: 0 };
+        assert_eq!(line(&r, &view), "+ 0.58616 1 2 ping 64 ------- 0 0.0 2.0 -1 43\n");
+    }
+
+    #[test]
     fn variables_use_ns2_column_widths() {
         let v = VarRecord {
             time: Instant::from_ps(586_160_000_000),
