@@ -953,10 +953,11 @@ impl Simulation {
             return;
         }
         ep.on_segment(now, seg, ecn);
+        let watched = flow.watch[side as usize].is_some();
         if let Some(t) = flow.after_input(now, side) {
             self.schedule_from_now(now, t, Event::AppWake(id));
         }
-        if self.tcp(id).watch[side as usize].is_some() && self.check_watch(id, side) {
+        if watched && self.check_watch(id, side) {
             // The front end's application acts first, as ns-2's does inside
             // its agent's recv, so that what it writes carries this ACK.
             self.unflushed = Some((id, side));
@@ -1162,10 +1163,10 @@ impl Simulation {
             if received && packet.ip.src == f.src {
                 f.monitor.received(now, packet.size, packet.created);
             }
-            match &f.transfer {
-                Transfer::Tcp(_) => self.receive_tcp(now, node, id),
-                Transfer::Udp(u) if u.echo => self.on_echo(now, node, id),
-                Transfer::Udp(_) => {}
+            if matches!(packet.transport, Transport::Tcp(_)) {
+                self.receive_tcp(now, node, id);
+            } else if matches!(&f.transfer, Transfer::Udp(u) if u.echo) {
+                self.on_echo(now, node, id);
             }
         }
         self.packets.free(id);
