@@ -374,3 +374,40 @@ def test_cbr_random_1_jitters_the_departures(tmp_path: Path) -> None:
     ]
     gaps = [b - a for a, b in zip(sent, sent[1:])]
     assert 0.005 <= min(gaps) < 0.006 and 0.014 < max(gaps) <= 0.015
+
+
+PING_PAIR = """
+set p [new Agent/Ping]
+$ns attach-agent $A $p
+set q [new Agent/Ping]
+$ns attach-agent $B $q
+$ns connect $p $q
+Agent/Ping instproc recv {from rtt} {
+    global ns
+    puts "[format %.6f [$ns now]] [[$self set node_] id] $from $rtt"
+}
+"""
+
+
+def test_ping_answer_calls_recv_with_the_node_and_rtt_in_ms(tmp_path: Path) -> None:
+    script = TOPOLOGY + PING_PAIR + '$ns at 1 "$p send"\n$ns at 2 "$q send"\n$ns run\n'
+    done = run_tcl(tmp_path, script)
+    # 64 bytes take 0.512 ms at 1 Mb/s, each way, plus 10 ms each way.
+    assert (done.returncode, done.stdout) == (0, "1.021024 0 1 21.0\n2.021024 1 0 21.0\n")
+
+
+def test_ping_oneway_and_a_ping_to_another_agent_are_refused(tmp_path: Path) -> None:
+    done = run_tcl(tmp_path, TOPOLOGY + PING_PAIR + "$p oneway\n")
+    assert done.returncode == 2
+    assert "oneway: one-way ping delays are not modelled" in done.stderr
+    script = TOPOLOGY + PING_PAIR + "set u [new Agent/UDP]\n$ns attach-agent $B $u\n"
+    done = run_tcl(tmp_path, script + '$ns connect $p $u\n$ns at 1 "$p send"\n$ns run\n')
+    assert done.returncode == 2
+    assert "must connect to another Agent/Ping" in done.stderr
+
+
+def test_tcpapp_needs_a_fulltcp_agent(tmp_path: Path) -> None:
+    script = TOPOLOGY + TCP_PAIR + "set app [new Application/TcpApp $tcp]\n$app send 10 {}\n"
+    done = run_tcl(tmp_path, script)
+    assert done.returncode == 2
+    assert "needs an Agent/TCP/FullTcp, not Agent/TCP/Reno" in done.stderr

@@ -602,7 +602,7 @@ class Results(TypedDict):
     nodes: list[NodeStats]
     nics: list[NicStats]
 
-RunOutcome = Literal["until", "idle", "stopped", "callback"]
+RunOutcome = Literal["until", "idle", "stopped", "callback", "notice"]
 
 @final
 class Mrg32k3a:
@@ -760,8 +760,24 @@ class Sim:
     def detach(self, flow: int, sink: bool) -> None:
         """Takes the source (or, with `sink`, the sink) of a flow off its node:
         it sends and receives nothing more."""
-    def tcp_write(self, flow: int, bytes: int | None = None) -> None:
-        """The client of a TCP flow writes `bytes` more (None: without end)."""
+    def tcp_write(self, flow: int, bytes: int | None = None, server: bool = False) -> None:
+        """The client (or with `server`, the server) of a TCP flow writes
+        `bytes` more (None: without end)."""
+    def add_echo_flow(
+        self, name: str, src: int, dst: int, size: int, label: tuple[int, int, int]
+    ) -> int:
+        """An echo flow (ns-2's Agent/Ping pair) of `size`-byte packets,
+        `label` (src port, dst port, trace flow id); returns the flow id."""
+    def ping(self, flow: int) -> None:
+        """Sends an echo request now; when its reply reaches the source, run()
+        returns ("notice", None)."""
+    def watch_received(self, flow: int, server: bool, bytes: int) -> None:
+        """run() returns ("notice", None) once the client (or `server`) of a TCP
+        flow has received `bytes` bytes in order; replaces that end's watch."""
+    def take_notice(self) -> tuple[int, bool, int] | None:
+        """The notice run() last returned for, once: (flow, at the server end,
+        value): an echo reply's request send time (ps), or the bytes the TCP
+        end has received."""
     def tcp_close(self, flow: int) -> None:
         """The client of a TCP flow closes its side (FIN after its data)."""
     def ns2_vars(self, flow: int) -> dict[str, float | int]:
@@ -783,7 +799,8 @@ class Sim:
     ) -> tuple[RunOutcome, int | None]:
         """Processes events up to and including `until_ps` (or until none remain).
         Returns ("callback", id) when a scheduled callback is due (call it, then
-        call run() again with the same limit), ("stopped", None) after stop(),
+        call run() again with the same limit), ("notice", None) right after a
+        watched event (see take_notice), ("stopped", None) after stop(),
         ("until", None) when the limit was reached (the clock is then exactly
         until_ps), ("idle", None) when no events remain.
 

@@ -23,6 +23,7 @@ from ackclock.series import Row, rows, with_segments
 
 if TYPE_CHECKING:
     from ackclock._native import LinkChangeSpec, MonitorCounts, Sim
+    from ackclock.notices import Notices
 
 
 class Node:
@@ -307,6 +308,15 @@ class Flow:
         return f"Flow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"
 
 
+class EchoFlow(Flow):
+    """Echo requests from `src`, answered by `dst` (ns-2's Agent/Ping pair);
+    see `Simulator.ping`."""
+
+    def send(self) -> None:
+        """Sends one echo request now."""
+        self._native.ping(self.id)
+
+
 class TcpFlow(Flow):
     """A TCP connection: the client on `src` and the server on `dst`.
 
@@ -324,16 +334,29 @@ class TcpFlow(Flow):
         dst: Node,
         mss: int,
         record: bool,
+        notices: Notices,
     ) -> None:
         super().__init__(native, flow_id, name, kind, src, dst)
         self.mss = mss
         self.record = record
+        self._notices = notices
 
-    def write(self, nbytes: int | None) -> None:
-        """The client application writes `nbytes` more (None: without end);
-        for flows with the `Manual` application."""
+    def write(self, nbytes: int | None, server: bool = False) -> None:
+        """The client (with `server`, the server) application writes `nbytes`
+        more (None: without end); for flows with the `Manual` application."""
         size = None if nbytes is None else checks.integer(nbytes, "nbytes", "byte count")
-        self._native.tcp_write(self.id, size)
+        self._native.tcp_write(self.id, size, checks.flag(server, "server"))
+
+    def when_received(
+        self, nbytes: int, callback: Callable[[], object], server: bool = True
+    ) -> None:
+        """Calls `callback()` at the instant the server (or, without `server`,
+        the client) has received `nbytes` bytes in order since the connection
+        opened (ns-2's TcpApp runs a message's code so)."""
+        count = checks.integer(nbytes, "nbytes", "byte count", minimum=1)
+        if not callable(callback):
+            raise ParameterError("callback", f"{callback!r} is not callable")
+        self._notices.when_received(self.id, checks.flag(server, "server"), count, callback)
 
     def close(self) -> None:
         """The client application closes its side: FIN after its data."""

@@ -33,6 +33,7 @@ from ackclock import (
 )
 from ackclock.errors import ConfigError, ParameterError
 from ackclock.handles import (
+    EchoFlow,
     Flow,
     Lan,
     Link,
@@ -43,6 +44,7 @@ from ackclock.handles import (
     TcpFlow,
     change_links,
 )
+from ackclock.notices import Notices
 from ackclock.results import RunResult, run_result
 
 if TYPE_CHECKING:
@@ -89,6 +91,7 @@ class Simulator:
         self._radios: list[Radio] = []
         self._recording_routes = False
         self._callbacks: dict[int, Callable[[], object]] = {}
+        self._notices = Notices(self._native)
         self._stop_requested = False
         self._wall_s = 0.0
         self._trace_files: list[Path] = []
@@ -684,9 +687,38 @@ class Simulator:
         )
         mss = tcp_specs.effective_mss(tcp, tcp if server_tcp is None else server_tcp)
         kind = f"tcp_{app_native['type']}"
-        flow = TcpFlow(self._native, flow_id, name, kind, src, dst, mss, record)
+        flow = TcpFlow(self._native, flow_id, name, kind, src, dst, mss, record, self._notices)
         self._flows.append(flow)
         self._loads.append(workload.tcp_load(name, src.id, dst.id, start_ps, app_native, mss))
+        return flow
+
+    def ping(
+        self,
+        src: Node,
+        dst: Node,
+        on_reply: Callable[[float], object],
+        packet_size: int = 64,
+        name: str | None = None,
+        label: specs.FlowLabel | None = None,
+    ) -> EchoFlow:
+        """Echo requests from `src` to `dst` (ns-2's Agent/Ping): each
+        `send()` sends a request of `packet_size` bytes; `dst` answers with a
+        reply of the same size; when a reply reaches `src`, `on_reply(rtt)`
+        is called with its round-trip time in seconds."""
+        src = self._own_node(src, "src")
+        dst = self._own_node(dst, "dst")
+        if not callable(on_reply):
+            raise ParameterError("on_reply", f"{on_reply!r} is not callable")
+        size = checks.integer(packet_size, "packet_size", "packet size", minimum=1)
+        name = self._new_flow_name(name, "ping")
+        ends = specs.label_native(label, "label") or (0, 0, len(self._flows))
+        flow_id = self._native.add_echo_flow(name, src.id, dst.id, size, ends)
+        flow = EchoFlow(self._native, flow_id, name, "ping", src, dst)
+        self._flows.append(flow)
+        native = self._native
+        self._notices.on_echo_reply(
+            flow_id, lambda sent_ps: on_reply((native.now_ps - sent_ps) / units.PS_PER_S)
+        )
         return flow
 
     def _not_in_past(self, time: Any, parameter: str) -> int:
@@ -741,9 +773,12 @@ class Simulator:
         try:
             while True:
                 outcome, callback_id = self._native.run(until_ps, on_pause)
-                if outcome != "callback":
+                if outcome == "notice":
+                    self._notices.dispatch()
+                elif outcome == "callback":
+                    self._callbacks.pop(cast(int, callback_id))()
+                else:
                     return cast(RunEnd, outcome)
-                self._callbacks.pop(cast(int, callback_id))()
                 if self._stop_requested:
                     return "stopped"
                 on_pause()

@@ -12,7 +12,7 @@ mod spec;
 use ackclock_core::{units, Duration, Instant, Mrg32k3a as CoreMrg32k3a, UnitError as CoreUnitError};
 use ackclock_net::{ChannelConfig, FlowFilter, NextHop, NodeId};
 use ackclock_sim::{
-    ConfigError as CoreConfigError, FlowLabel, RunOutcome, Side, Simulation, TcpFlowConfig, UdpSourceConfig,
+    ConfigError as CoreConfigError, FlowLabel, Notice, RunOutcome, Side, Simulation, TcpFlowConfig, UdpSourceConfig,
     SERIES_NAMES,
 };
 use ackclock_tcp::Reader;
@@ -139,6 +139,8 @@ struct Sim {
     replication: u64,
     /// Set when the core panicked: its state can no longer be trusted.
     poisoned: Option<String>,
+    /// The notice the last `run` returned for, until `take_notice`.
+    notice: Option<Notice>,
 }
 
 impl Sim {
@@ -184,7 +186,7 @@ impl Sim {
     #[new]
     #[pyo3(signature = (seed = 1, replication = 0))]
     fn new(seed: u64, replication: u64) -> Self {
-        Sim { inner: Simulation::new(seed, replication), seed, replication, poisoned: None }
+        Sim { inner: Simulation::new(seed, replication), seed, replication, poisoned: None, notice: None }
     }
 
     #[getter]
@@ -471,13 +473,37 @@ impl Sim {
 
     /// Takes the source (`sink` false) or the sink of a flow off its node.
     fn detach(&mut self, flow: u32, sink: bool) -> PyResult<()> {
-        self.guarded(|s| s.detach(flow, if sink { Side::Server } else { Side::Client }))
+        self.guarded(|s| s.detach(flow, side(sink)))
     }
 
-    /// The client of TCP flow `flow` writes `bytes` more (None: without end).
-    #[pyo3(signature = (flow, bytes = None))]
-    fn tcp_write(&mut self, flow: u32, bytes: Option<u64>) -> PyResult<()> {
-        self.guarded(|s| s.tcp_write(flow, bytes))
+    /// The client (or with `server`, the server) of TCP flow `flow` writes
+    /// `bytes` more (None: without end).
+    #[pyo3(signature = (flow, bytes = None, server = false))]
+    fn tcp_write(&mut self, flow: u32, bytes: Option<u64>, server: bool) -> PyResult<()> {
+        self.guarded(|s| s.tcp_write(flow, side(server), bytes))
+    }
+
+    /// Adds an echo flow (ns-2's Agent/Ping pair) of `size`-byte packets.
+    fn add_echo_flow(&mut self, name: &str, src: u32, dst: u32, size: u32, label: (u16, u16, u32)) -> PyResult<u32> {
+        let (src_port, dst_port, fid) = label;
+        self.guarded(|s| s.add_echo_flow(name, src, dst, size, FlowLabel { src_port, dst_port, fid }))
+    }
+
+    /// Sends an echo request now; its reply ends a `run` with "notice".
+    fn ping(&mut self, flow: u32) -> PyResult<()> {
+        self.guarded(|s| s.ping(flow))
+    }
+
+    /// A "notice" from `run` once the client (or `server`) of TCP flow
+    /// `flow` has received `bytes` bytes in order.
+    fn watch_received(&mut self, flow: u32, server: bool, bytes: u64) -> PyResult<()> {
+        self.guarded(|s| s.watch_received(flow, side(server), bytes))
+    }
+
+    /// The notice the last `run` returned for: (flow, at the server end,
+    /// value), once.
+    fn take_notice(&mut self) -> Option<(u32, bool, u64)> {
+        self.notice.take().map(|n| (n.flow, n.side == Side::Server, n.value))
     }
 
     /// The client of TCP flow `flow` closes its side (FIN after its data).
@@ -603,6 +629,10 @@ impl Sim {
             RunOutcome::Idle => ("idle", None),
             RunOutcome::Stopped => ("stopped", None),
             RunOutcome::Callback(id) => ("callback", Some(id)),
+            RunOutcome::Notice(notice) => {
+                slf.borrow_mut().notice = Some(notice);
+                ("notice", None)
+            }
             RunOutcome::EventLimit => unreachable!("the loop continues after a pause"),
         })
     }
@@ -810,6 +840,15 @@ impl Sim {
 /// A trace file's I/O error as Python's OSError (FileNotFoundError,
 /// IsADirectoryError, ...) with its `filename`; other I/O errors as
 /// SimulationError.
+/// The end of a flow a Python flag names: the server (sink) or the client.
+fn side(server: bool) -> Side {
+    if server {
+        Side::Server
+    } else {
+        Side::Client
+    }
+}
+
 fn file_err(py: Python<'_>, e: std::io::Error) -> PyErr {
     let Some(FileError { path, source }) = e.get_ref().and_then(|inner| inner.downcast_ref::<FileError>()) else {
         return SimulationError::new_err(format!("writing a trace failed: {e}"));

@@ -20,6 +20,6 @@ pub use dynamics::{FailureModel, FailureTiming, LinkChange};
 pub use error::ConfigError;
 pub use label::FlowLabel;
 pub use report::{FlowReport, LinkReport, NicReport, NodeReport, ProcessorReport, RouteChange, TcpReport};
-pub use simulation::{CallbackId, RunOutcome, Simulation};
+pub use simulation::{CallbackId, Notice, RunOutcome, Simulation};
 pub use source::{SizeModel, Traffic, UdpSourceConfig};
 pub use tcp_flow::{Side, TcpApp, TcpFlowConfig, SERIES_NAMES};

@@ -3,10 +3,12 @@
 mod frame_capture;
 mod medium;
 mod network;
+mod notice;
 mod processor;
 mod wireless;
 mod wireless_trace;
 
+pub use notice::Notice;
 use wireless_trace::{next_hop, RadioEvent};
 
 use crate::dynamics::{FailureModel, LinkChange};
@@ -31,7 +33,7 @@ use ackclock_trace::{
 };
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// Names a callback scheduled with [`Simulation::schedule_callback`].
 pub type CallbackId = u64;
@@ -82,6 +84,8 @@ pub enum RunOutcome {
     Stopped,
     /// A scheduled callback is due at the current time.
     Callback(CallbackId),
+    /// Something the front end watches happened at the current time.
+    Notice(Notice),
     /// `run_at_most` processed its quota of events; calling it again
     /// continues exactly where it paused.
     EventLimit,
@@ -161,6 +165,14 @@ pub struct Simulation {
     next_callback: CallbackId,
     next_uid: u64,
     stop_requested: bool,
+    /// Watched happenings not yet handed to the front end, in order.
+    notices: VecDeque<Notice>,
+    /// A TCP side whose sending waits for the front end's answer to a
+    /// notice; `run` sends for it when it resumes.
+    unflushed: Option<(u32, Side)>,
+    /// Set by `stop` or a notice: the loop returns before the next event.
+    /// One test per event, as before notices existed.
+    interrupted: bool,
     /// `run` returned for a callback and has not resumed: events at this
     /// instant after the callback's have not happened yet.
     in_callback: bool,
@@ -212,6 +224,9 @@ impl Simulation {
             next_callback: 0,
             next_uid: 0,
             stop_requested: false,
+            notices: VecDeque::new(),
+            unflushed: None,
+            interrupted: false,
             in_callback: false,
             tracer: None,
             mac_traced: false,
@@ -438,7 +453,7 @@ impl Simulation {
         let rng = self.streams.stream(&format!("flow/{id}"));
         let port = UDP_PORT_BASE.wrapping_add(id as u16);
         let ports = config.label.map_or((port, port), |l| (l.src_port, l.dst_port));
-        let udp = UdpFlow { ports, source: UdpSource::new(config, rng) };
+        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), echo: false };
         self.flows.push(Flow {
             name: name.to_string(),
             src,
@@ -515,17 +530,19 @@ impl Simulation {
         Ok(())
     }
 
-    /// The client application of a TCP flow writes `bytes` more (`None`:
+    /// The application on `side` of a TCP flow writes `bytes` more (`None`:
     /// without end) and sends what its window allows.
-    pub fn tcp_write(&mut self, flow: u32, bytes: Option<u64>) -> Result<(), ConfigError> {
+    pub fn tcp_write(&mut self, flow: u32, side: Side, bytes: Option<u64>) -> Result<(), ConfigError> {
         self.tcp_flow(flow)?;
         let t = self.tcp(flow);
+        let started = if side == Side::Client { t.client_started } else { t.server_started };
+        let ep = t.endpoint(side);
         match bytes {
-            Some(b) => t.client.write(b),
-            None => t.client.write_unlimited(),
+            Some(b) => ep.write(b),
+            None => ep.write_unlimited(),
         }
-        if t.client_started {
-            self.flush(self.now(), flow, Side::Client);
+        if started {
+            self.flush(self.now(), flow, side);
         }
         Ok(())
     }
@@ -583,6 +600,7 @@ impl Simulation {
     /// Ends the current `run` at the next event boundary.
     pub fn stop(&mut self) {
         self.stop_requested = true;
+        self.interrupted = true;
     }
 
     /// Processes events up to and including `until` (or until none remain).
@@ -603,10 +621,21 @@ impl Simulation {
         }
         self.prepare()?;
         self.in_callback = false;
+        if let Some((flow, side)) = self.unflushed.take() {
+            self.flush(self.now(), flow, side);
+        }
         let limit = self.queue.delivered().saturating_add(max_events);
         loop {
-            if std::mem::take(&mut self.stop_requested) {
-                return Ok(RunOutcome::Stopped);
+            if self.interrupted {
+                if let Some(notice) = self.notices.pop_front() {
+                    // Stays set: more notices or a stop may be waiting.
+                    self.in_callback = true;
+                    return Ok(RunOutcome::Notice(notice));
+                }
+                self.interrupted = false;
+                if std::mem::take(&mut self.stop_requested) {
+                    return Ok(RunOutcome::Stopped);
+                }
             }
             match self.queue.peek_time() {
                 Some(t) if until.is_none_or(|u| t <= u) => {}
@@ -833,6 +862,9 @@ impl Simulation {
         if udp.source.is_halted() {
             return; // stopped after this departure was scheduled
         }
+        if udp.echo {
+            return self.send_request(now, id);
+        }
         let (size, next) = udp.source.emit(now);
         let ecn = if udp.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
         let transport = Transport::Udp(UdpHeader { src_port: udp.ports.0, dst_port: udp.ports.1 });
@@ -923,8 +955,15 @@ impl Simulation {
             return;
         }
         ep.on_segment(now, seg, ecn);
+        let watched = flow.watch[side as usize].is_some();
         if let Some(t) = flow.after_input(now, side) {
             self.schedule_from_now(now, t, Event::AppWake(id));
+        }
+        if watched && self.check_watch(id, side) {
+            // The front end's application acts first, as ns-2's does inside
+            // its agent's recv, so that what it writes carries this ACK.
+            self.unflushed = Some((id, side));
+            return;
         }
         self.flush(now, id, side);
     }
@@ -1128,6 +1167,8 @@ impl Simulation {
             }
             if matches!(packet.transport, Transport::Tcp(_)) {
                 self.receive_tcp(now, node, id);
+            } else if matches!(&f.transfer, Transfer::Udp(u) if u.echo) {
+                self.on_echo(now, node, id);
             }
         }
         self.packets.free(id);
@@ -1199,7 +1240,10 @@ impl Simulation {
         for (id, f) in self.flows.iter().enumerate() {
             let view = match &f.transfer {
                 Transfer::Udp(u) => FlowView::Udp {
-                    type_name: if u.kind() == "cbr" { "cbr" } else { "udp" },
+                    type_name: match u.kind() {
+                        kind @ ("cbr" | "ping") => kind,
+                        _ => "udp",
+                    },
                     fid: u.source.config.label.map_or(id as u32, |l| l.fid),
                 },
                 Transfer::Tcp(t) => FlowView::Tcp {

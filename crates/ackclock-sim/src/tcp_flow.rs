@@ -130,6 +130,9 @@ pub struct TcpFlow {
     exchanges_done: u32,
     requests_served: u64,
     pub completed_at: Option<Instant>,
+    /// For each side, the received byte count at which the front end wants
+    /// a notice (`Simulation::watch_received`).
+    pub watch: [Option<u64>; 2],
     pub series: Vec<SeriesPoint>,
     last_values: [f64; SERIES_NAMES.len()],
     /// The integral of the client's cwnd over time (byte-picoseconds) up to
@@ -181,6 +184,7 @@ impl TcpFlow {
             exchanges_done: 0,
             requests_served: 0,
             completed_at: None,
+            watch: [None; 2],
             series: Vec::new(),
             last_values: [f64::NAN; SERIES_NAMES.len()],
             cwnd_area: 0,

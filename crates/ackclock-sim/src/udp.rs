@@ -1,15 +1,22 @@
 //! A UDP flow: a traffic source on one node and a counting sink on another
-//! (what arrives is counted by the flow's monitor).
+//! (what arrives is counted by the flow's monitor), or an echo pair (ns-2's
+//! Agent/Ping): requests sent on demand, answered by the far end.
 
 use crate::source::{Traffic, UdpSource};
 
 pub struct UdpFlow {
     pub ports: (u16, u16),
     pub source: UdpSource,
+    /// An echo flow: its sink answers each request with a reply to the
+    /// source, which reports it as a [`crate::simulation::Notice`].
+    pub echo: bool,
 }
 
 impl UdpFlow {
     pub fn kind(&self) -> &'static str {
+        if self.echo {
+            return "ping";
+        }
         match self.source.config.traffic {
             Traffic::Cbr { .. } => "cbr",
             Traffic::Poisson { .. } => "poisson",

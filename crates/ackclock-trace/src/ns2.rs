@@ -110,6 +110,8 @@ pub(crate) fn type_and_seq(packet: &Packet, view: Option<&FlowView>) -> (&'stati
             }
         }
         (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),
+        // ns-2 numbers its traffic generators' packets, not its pings.
+        (Transport::Udp(_), Some(&FlowView::Udp { type_name: "ping", .. })) => ("ping", -1),
         (Transport::Udp(_), Some(&FlowView::Udp { type_name, .. })) => (type_name, packet.seq as i64),
         (Transport::Udp(h), _) if packet.flow == CONTROL_FLOW => {
             (ControlKind::from_port(h.dst_port).map_or("udp", ControlKind::ns2_name), -1)
@@ -308,6 +310,16 @@ mod tests {
         r.packet.seq = 225;
         let view = FlowView::Udp { type_name: "cbr", fid: 0 };
         assert_eq!(line(&r, &view), "+ 0.58616 1 2 cbr 210 ------- 0 0.0 2.1 225 43\n");
+    }
+
+    #[test]
+    fn pings_print_no_sequence_number() {
+        // ns-2 2.35's trace of its Agent/Ping: "+ 0 0 1 ping 64 ------- 0 0.0 2.0 -1 0".
+        let mut r = tcp_record(PacketEvent::Enqueue, TcpRepr::default(), 64);
+        r.packet.transport = Transport::Udp(UdpHeader { src_port: 0, dst_port: 0 });
+        r.packet.seq = 3;
+        let view = FlowView::Udp { type_name: "ping", fid: 0 };
+        assert_eq!(line(&r, &view), "+ 0.58616 1 2 ping 64 ------- 0 0.0 2.0 -1 43\n");
     }
 
     #[test]

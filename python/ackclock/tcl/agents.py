@@ -12,7 +12,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ackclock import units
-from ackclock.handles import Flow, TcpFlow
+from ackclock.handles import EchoFlow, Flow, TcpFlow
 from ackclock.tcl import tracevars
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Kind, Shadow, Var, whole
@@ -57,6 +57,8 @@ class Agent(Shadow):
         "agent_port_": Var(Kind.INT, live=True),
         "dst_addr_": Var(Kind.INT, live=True),
         "dst_port_": Var(Kind.INT, live=True),
+        # the node attach-agent put it on (ns-2's Node attach sets it)
+        "node_": Var(Kind.TEXT, live=True),
         "prio_": Var(Kind.INT, ignored="only ns-2's priority queues read it"),
         "flags_": Var(Kind.INT, ignored="ns-2's internal flag bits"),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
@@ -80,6 +82,8 @@ class Agent(Shadow):
         return self.node, self.port
 
     def live(self, name: str) -> str | None:
+        if name == "node_":
+            return "" if self.node is None else self.node.name
         if name in ("agent_addr_", "agent_port_"):
             return str(
                 -1 if self.node is None else (self.node.id if name == "agent_addr_" else self.port)
@@ -453,6 +457,26 @@ class TcpSink(Agent):
 
 class UdpAgent(Agent):
     pass
+
+
+class PingAgent(Agent):
+    """ns-2's Agent/Ping: `send` sends an echo request of packetSize_ bytes
+    to the Ping agent it is connected to, which answers; when the answer
+    arrives the agent calls the script's `recv FROM RTT` (FROM the
+    answering node, RTT in milliseconds printed as ns-2 prints it, %3.1f)."""
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.echo: EchoFlow | None = None
+
+    def cmd_send(self) -> None:
+        self.world.when_running(lambda: self.world.ping(self))
+
+    def cmd_oneway(self) -> None:
+        raise TclScriptError(f"{self} oneway: one-way ping delays are not modelled")
+
+    def cmd_start_WL_brdcast(self) -> None:
+        raise TclScriptError(f"{self} start-WL-brdcast: broadcast pings are not modelled")
 
 
 class UdpSink(Agent):

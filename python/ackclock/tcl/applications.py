@@ -1,7 +1,8 @@
 """ns-2's applications: what makes agents send.
 
-FTP and Telnet drive a TCP agent; CBR, Exponential and Pareto on/off
-sources drive a UDP agent (ns-2's Application/Traffic/*).
+FTP and Telnet drive a TCP agent; TcpApp sends messages over FullTcp;
+CBR, Exponential and Pareto on/off sources drive a UDP agent (ns-2's
+Application/Traffic/*).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ackclock.handles import Flow
-from ackclock.tcl.agents import Agent, TcpAgent
+from ackclock.tcl.agents import Agent, FullTcp, TcpAgent
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Kind, Shadow, Var, whole
 
@@ -95,6 +96,40 @@ class Telnet(Application):
         if not isinstance(agent, TcpAgent):
             raise TclScriptError(f"{self} needs a TCP agent, not {agent.cls}")
         self.flow = self.world.start_telnet(self, agent)
+
+
+class TcpApp(Application):
+    """ns-2's Application/TcpApp over Agent/TCP/FullTcp: `send BYTES CODE`
+    writes BYTES bytes; at the instant the connected TcpApp's agent has
+    received them in order (after the messages sent before), CODE runs in
+    the interpreter, as ns-2 evaluates it. Created as ns-2 does, with its
+    agent: `new Application/TcpApp $tcp`."""
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.peer_app: TcpApp | None = None
+        # bytes this application sent so far: where its next message ends
+        self.sent = 0
+        if args:
+            self.cmd_attach_agent(args[0])
+
+    def cmd_connect(self, peer: str) -> None:
+        self.peer_app = self.world.shadow(peer, TcpApp, "an Application/TcpApp")
+        self.peer_app.peer_app = self
+
+    def cmd_dst(self) -> str:
+        return "" if self.peer_app is None else self.peer_app.name
+
+    def cmd_send(self, nbytes: str, code: str = "") -> None:
+        count = whole(nbytes, f"{self} send")
+        if count < 1:
+            raise TclScriptError(f"{self} send {nbytes}: a message has at least one byte")
+        agent = self.require_agent()
+        if not isinstance(agent, FullTcp):
+            raise TclScriptError(f"{self} needs an Agent/TCP/FullTcp, not {agent.cls}")
+        self.world.when_running(lambda: self.world.tcpapp_send(self, agent, count, code))
+
+    def begin(self) -> None: ...
 
 
 class Traffic(Application):

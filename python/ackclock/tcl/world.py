@@ -16,7 +16,7 @@ from ackclock import _native, specs
 from ackclock.handles import Flow, TcpFlow
 from ackclock.simulator import Simulator
 from ackclock.tcl import registry, wireless
-from ackclock.tcl.agents import Agent, FullTcp, TcpAgent, TcpSink, UdpAgent
+from ackclock.tcl.agents import Agent, FullTcp, PingAgent, TcpAgent, TcpSink, UdpAgent
 from ackclock.tcl.dynamics import Dynamics
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.links import LinkObject
@@ -26,8 +26,8 @@ from ackclock.tcl.wireless import Wireless
 from ackclock.tcp_specs import Manual, Telnet
 
 if TYPE_CHECKING:
+    from ackclock.tcl.applications import TcpApp, Traffic
     from ackclock.tcl.applications import Telnet as TelnetApp
-    from ackclock.tcl.applications import Traffic
     from ackclock.tcl.channels import Channels
     from ackclock.tcl.interp import Interp
     from ackclock.tcl.randomness import RngObject
@@ -388,6 +388,44 @@ class World:
             raise TclScriptError(f"{app.cls} is not supported yet (use CBR or Exponential)")
         self.flow_started(agent, flow)
         return flow
+
+    def tcpapp_send(self, app: TcpApp, agent: FullTcp, nbytes: int, code: str) -> None:
+        """A TcpApp message: `nbytes` bytes from `agent`; `code` runs when
+        its peer has received them. The connection is the one the sending
+        side opened; its listening side answers on it."""
+        peer = agent.peer
+        answering = isinstance(peer, FullTcp) and peer.flow() is not None
+        if answering:
+            assert isinstance(peer, FullTcp)
+            flow = peer.flow()
+            assert flow is not None
+            flow.write(nbytes, server=True)
+        else:
+            self.tcp_write(agent, nbytes)
+            flow = agent.flow()
+            assert flow is not None
+        app.sent += nbytes
+        if code:
+            flow.when_received(app.sent, lambda: self.run_script(code), server=not answering)
+
+    def ping(self, agent: PingAgent) -> None:
+        """The agent sends an echo request; its answer calls the script's
+        `recv` as ns-2's Agent/Ping does."""
+        if agent.echo is None:
+            peer = agent.peer
+            if not isinstance(peer, PingAgent):
+                raise TclScriptError(f"{agent} must connect to another Agent/Ping, not {peer}")
+            src, dst, label = self._ends(agent)
+            answering = str(peer.address()[0].id)
+
+            def on_reply(rtt_s: float) -> None:
+                self.run_script(f"{agent.name} recv {answering} {rtt_s * 1000:3.1f}")
+
+            agent.echo = self.built().ping(
+                src, dst, on_reply, packet_size=agent.integer("packetSize_"), label=label
+            )
+            self.flow_started(agent, agent.echo)
+        agent.echo.send()
 
     # --- running ------------------------------------------------------------
 

@@ -1,0 +1,179 @@
+//! Telling the front end when something it watches happens: an echo reply
+//! reaching its source (ns-2's Agent/Ping), a TCP side having received a
+//! given number of bytes (ns-2's Application/TcpApp). `run` returns a
+//! [`crate::RunOutcome::Notice`] right after the event that caused it, before any
+//! other event, so the front end acts at that instant and in event order.
+//! Nothing here is on the packet path of flows that are not watched.
+
+use super::{Event, Flow, Simulation, Transfer};
+use crate::error::ConfigError;
+use crate::label::FlowLabel;
+use crate::monitor::FlowMonitor;
+use crate::source::{SizeModel, Traffic, UdpSource, UdpSourceConfig};
+use crate::tcp_flow::Side;
+use crate::udp::UdpFlow;
+use ackclock_core::{Bandwidth, Instant};
+use ackclock_net::{Ecn, NodeId, PacketId, Transport, UdpHeader};
+
+/// A watched happening, handed out by `run` as [`crate::RunOutcome::Notice`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub flow: u32,
+    /// The end it happened at.
+    pub side: Side,
+    /// For an echo reply, when its request was sent (picoseconds); for a
+    /// TCP watch, the bytes that side has received in order.
+    pub value: u64,
+}
+
+impl Simulation {
+    /// Adds an echo flow: `ping` sends a request of `size` bytes from `src`,
+    /// the sink on `dst` answers with a reply of the same size, and its
+    /// arrival at `src` is a notice carrying the request's send time.
+    pub fn add_echo_flow(
+        &mut self,
+        name: &str,
+        src: NodeId,
+        dst: NodeId,
+        size: u32,
+        label: FlowLabel,
+    ) -> Result<u32, ConfigError> {
+        let id = self.check_flow_ends(src, dst)?;
+        // A source that never departs on its own: requests leave on demand.
+        let config = UdpSourceConfig {
+            traffic: Traffic::Cbr { rate: Bandwidth::from_bps(1).expect("1 bit/s is a rate"), jitter: false },
+            size: SizeModel::Fixed(size),
+            start: Instant::ZERO,
+            stop: None,
+            max_packets: Some(0),
+            ecn: false,
+            label: Some(label),
+        };
+        let rng = self.streams.stream(&format!("flow/{id}"));
+        let udp = UdpFlow { ports: (label.src_port, label.dst_port), source: UdpSource::new(config, rng), echo: true };
+        self.flows.push(Flow {
+            name: name.to_string(),
+            src,
+            dst,
+            scheduled: false,
+            detached: [false; 2],
+            transfer: Transfer::Udp(Box::new(udp)),
+            monitor: FlowMonitor::default(),
+        });
+        // Requests may leave before the next run prepares its flows.
+        self.register_flow_views();
+        Ok(id)
+    }
+
+    /// Sends an echo request from the source of echo flow `flow` now, after
+    /// the events already due at this instant (as a UDP flow started now
+    /// sends its first packet).
+    pub fn ping(&mut self, flow: u32) -> Result<(), ConfigError> {
+        match self.flows.get(flow as usize).map(|f| &f.transfer) {
+            Some(Transfer::Udp(u)) if u.echo => {}
+            _ => return Err(ConfigError::invalid("flow", flow, "is not an echo flow")),
+        }
+        let now = self.now();
+        self.schedule_from_now(now, now, Event::Departure(flow));
+        Ok(())
+    }
+
+    /// An echo flow's request is due.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn send_request(&mut self, now: Instant, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        let Transfer::Udp(u) = &f.transfer else { unreachable!("echo flows are UDP flows") };
+        if f.detached[Side::Client as usize] {
+            return;
+        }
+        let transport = Transport::Udp(UdpHeader { src_port: u.ports.0, dst_port: u.ports.1 });
+        let SizeModel::Fixed(size) = u.source.config.size else { unreachable!("echo flows have one size") };
+        let seq = f.monitor.tx_packets;
+        f.monitor.sent(now, size);
+        let (src, dst) = (f.src, f.dst);
+        let packet = self.new_packet(now, flow, (src, dst), Ecn::NotEct, transport, size, seq);
+        self.receive(now, src, packet);
+    }
+
+    /// A notice when `side` of TCP flow `flow` has received `bytes` bytes in
+    /// order (at once if it already has); replaces that side's earlier watch.
+    pub fn watch_received(&mut self, flow: u32, side: Side, bytes: u64) -> Result<(), ConfigError> {
+        self.tcp_flow(flow)?;
+        self.tcp(flow).watch[side as usize] = Some(bytes);
+        self.check_watch(flow, side);
+        Ok(())
+    }
+
+    /// Queues a notice for `run` to hand out before the next event.
+    fn notify(&mut self, notice: Notice) {
+        self.notices.push_back(notice);
+        self.interrupted = true;
+    }
+
+    /// An echo packet reached `node`: a request is answered, a reply noticed.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn on_echo(&mut self, now: Instant, node: NodeId, id: PacketId) {
+        let p = self.packets[id];
+        let f = &self.flows[p.flow as usize];
+        let Transport::Udp(h) = p.transport else { unreachable!("echo flows send UDP") };
+        if node == f.dst {
+            if f.detached[Side::Server as usize] {
+                return;
+            }
+            // The reply carries its request's send time, as ns-2's does.
+            let transport = Transport::Udp(UdpHeader { src_port: h.dst_port, dst_port: h.src_port });
+            let reply = self.new_packet(now, p.flow, (f.dst, f.src), Ecn::NotEct, transport, p.size, p.created.as_ps());
+            self.receive(now, node, reply);
+        } else if !f.detached[Side::Client as usize] {
+            self.notify(Notice { flow: p.flow, side: Side::Client, value: p.seq });
+        }
+    }
+
+    /// Raises the notice `side`'s watch waits for, once it has received
+    /// enough; returns whether it did.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn check_watch(&mut self, flow: u32, side: Side) -> bool {
+        let t = self.tcp(flow);
+        let received = t.endpoint(side).bytes_received();
+        let due = t.watch[side as usize].is_some_and(|mark| received >= mark);
+        if due {
+            t.watch[side as usize] = None;
+            self.notify(Notice { flow, side, value: received });
+        }
+        due
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RunOutcome;
+
+    fn outcome_is_notice(outcome: RunOutcome) -> Option<Notice> {
+        match outcome {
+            RunOutcome::Notice(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn echo_reply_arrives_one_round_trip_after_its_request() {
+        let mut sim = Simulation::new(1, 0);
+        let a = sim.add_node("a");
+        let b = sim.add_node("b");
+        let rate = Bandwidth::from_bps(1_000_000).unwrap();
+        let delay = ackclock_core::Duration::from_millis(10);
+        sim.add_duplex(a, b, rate, delay, ackclock_net::Discipline::ns2_drop_tail(50)).unwrap();
+        let label = FlowLabel { src_port: 0, dst_port: 0, fid: 0 };
+        let flow = sim.add_echo_flow("ping", a, b, 64, label).unwrap();
+        sim.ping(flow).unwrap();
+        let notice = outcome_is_notice(sim.run(None).unwrap()).expect("a reply");
+        assert_eq!(notice, Notice { flow, side: Side::Client, value: 0 });
+        // 64 bytes at 1 Mb/s is 512 us; two of them plus two 10 ms delays.
+        assert_eq!(sim.now().as_ps(), 2 * (512_000_000 + 10_000_000_000));
+        assert_eq!(sim.run(None).unwrap(), RunOutcome::Idle);
+    }
+}
