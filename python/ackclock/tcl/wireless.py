@@ -56,7 +56,8 @@ class RadioParams:
 
 # --- the ns-2 classes node-config takes, and their variables ---------------------
 
-ROUTING = ("AODV", "DSDV")
+# DumbAgent sends each packet straight to its destination: static routing.
+ROUTING = ("AODV", "DSDV", "DumbAgent")
 ROUTING_REFUSED = {
     "DSR": "DSR",
     "TORA": "TORA",
@@ -68,7 +69,6 @@ ROUTING_REFUSED = {
     "Directed_Diffusion": "directed diffusion",
     "FLOODING": "flooding",
     "OMNIMCAST": "omnicast",
-    "DumbAgent": "DumbAgent",
     "ManualRtg": "manual routing",
 }
 PROPAGATION = {
@@ -370,8 +370,11 @@ def phy_params(world: World, phy_cls: str, antenna_cls: str) -> WirelessPhy:
     return WirelessPhy(**params)
 
 
-def routing_protocol(world: World, routing: str) -> AODV | DSDV:
-    """The routing agent's class variables as its protocol's parameters."""
+def routing_protocol(world: World, routing: str) -> AODV | DSDV | None:
+    """The routing agent's class variables as its protocol's parameters
+    (None for DumbAgent, which has neither)."""
+    if routing == "DumbAgent":
+        return None
     agent = ROUTING_AGENTS[routing]
     values = _class_values(world, agent)
     if routing == "AODV":
@@ -667,9 +670,10 @@ def build(world: World, sim: Simulator) -> None:
         )
         for node in nodes:
             radio.attach(node.handle, position=node.position())
-    by_protocol: dict[AODV | DSDV, list[Node]] = {}
+    by_protocol: dict[AODV | DSDV | None, list[Node]] = {}
     for node in mobile:
         assert node.handle is not None
         by_protocol.setdefault(node.protocol, []).append(node.handle)
     for protocol, handles in by_protocol.items():
-        sim.routing(protocol, nodes=handles)
+        if protocol is not None:
+            sim.routing(protocol, nodes=handles)
