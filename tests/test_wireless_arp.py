@@ -119,7 +119,9 @@ def test_a_first_unicast_waits_for_an_arp_request_and_its_reply(tmp_path: Path) 
         ("s", "_1_", "ACK", "38"),
         ("r", "_0_", "ACK", "38"),
     ]
-    arp_sent = [" ".join(f[8:]) for f in records if f[:1] == ["s"] and f[3:4] == ["MAC"] and f[6] == "ARP"]
+    arp_sent = [
+        " ".join(f[8:]) for f in records if f[:1] == ["s"] and f[3:4] == ["MAC"] and f[6] == "ARP"
+    ]
     request, reply = arp_sent
     assert request == "[0 ffffffff 0 806] ------- [REQUEST 0/0 0/1]"
     assert reply == "[13a 0 1 806] ------- [REPLY 1/1 0/0]"

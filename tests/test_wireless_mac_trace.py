@@ -32,13 +32,19 @@ import wireless as harness  # noqa: E402
 FIXTURES = Path(__file__).parent / "fixtures"
 SCRIPT = (FIXTURES / "mac_collision.tcl").read_text()
 
-# the fields that are ackclock's own: (pattern, replacement), per layout
+# the fields that are ackclock's own: (pattern, replacement), per layout; and
+# the duration field of a CBK drop, which ackclock leaves 0 (docs/wireless.md)
 OWN_FIELDS = {
     False: [
-        (re.compile(r"^(\S+ \S+ _\d+_ MAC +\S+) \d+ "), r"\1 UID "),
+        (re.compile(r"^(\S+ \S+ _\d+_ +\S+ +\S+) \d+ "), r"\1 UID "),
         (re.compile(r"(------- \[\S+ \S+) \d+ "), r"\1 TTL "),
+        (re.compile(r"^(D \S+ _\d+_ RTR +CBK \S+ \S+ \d+ \[)\w+ "), r"\1DUR "),
     ],
-    True: [(re.compile(r"-Ii \d+ "), "-Ii UID "), (re.compile(r"-Iv \d+ "), "-Iv TTL ")],
+    True: [
+        (re.compile(r"-Ii \d+ "), "-Ii UID "),
+        (re.compile(r"-Iv \d+ "), "-Iv TTL "),
+        (re.compile(r"(-Nw CBK -Ma )\w+ "), r"\1DUR "),
+    ],
 }
 
 
@@ -163,13 +169,14 @@ NS2_SATURATED_SINK_COLLISIONS = 286.05
 
 def test_a_saturated_sink_drops_as_many_collided_rts_as_ns2s(tmp_path: Path) -> None:
     collided = []
-    for seed in range(2, 8):
+    for seed in range(2, 11):
         script = str(saturation.SCRIPT)
         assert run_cli("tcl", "--seed", str(seed), script, str(seed), cwd=tmp_path).returncode == 0
         counted = saturation.count(tmp_path / "mac80211_saturation.tr")
         if counted is not None:
             collided.append(counted[2])
-    assert len(collided) >= 4, "most seeds route every sender straight to the sink"
+    # ns-2: 20 of its 30 seeds
+    assert len(collided) >= 5, "most seeds route every sender straight to the sink"
     # ns-2's runs spread with a standard deviation of 34: 10% is about two
     # standard errors of a mean over 6 runs.
     assert statistics.mean(collided) == pytest.approx(NS2_SATURATED_SINK_COLLISIONS, rel=0.1)

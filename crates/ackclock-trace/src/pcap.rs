@@ -210,4 +210,24 @@ mod tests {
         assert_eq!(&out[22..24], &[0x30, 0x12], "sequence number 0x123 above the fragment number");
         assert_eq!(out.len(), 24, "no packet, no LLC");
     }
+
+    #[test]
+    fn an_arp_reply_is_llc_snap_0806_then_rfc_826() {
+        use ackclock_net::{Ecn, Ipv4Header, Transport, UdpHeader, ARP_REPLY};
+        let ip = Ipv4Header { src: 1, dst: 0, ttl: 64, ecn: Ecn::NotEct };
+        let transport = Transport::Udp(UdpHeader { src_port: 0, dst_port: 0 });
+        let created = Instant::ZERO;
+        let reply = Packet { uid: 7, ip, transport, size: 28, flow: ARP_FLOW, seq: ARP_REPLY, created };
+        let mut f = frame(FrameKind::Data, LinkAddress::Node(0), 314);
+        f.packet = Some(reply);
+        let mut out = Vec::new();
+        frame_bytes(&f, &mut out);
+        assert_eq!(&out[24..32], &[0xaa, 0xaa, 3, 0, 0, 0, 0x08, 0x06]);
+        let arp = &out[32..];
+        assert_eq!(arp.len(), 28);
+        assert_eq!(&arp[..8], &[0, 1, 0x08, 0, 6, 4, 0, 2], "Ethernet, IPv4, reply");
+        assert_eq!(&arp[8..14], &[2, 0, 0, 0, 0, 1], "the sender's MAC");
+        assert_eq!(&arp[14..18], &[10, 0, 0, 2], "and IP address");
+        assert_eq!(&arp[18..28], &[2, 0, 0, 0, 0, 0, 10, 0, 0, 1], "the target's");
+    }
 }
