@@ -86,7 +86,10 @@ def test_nodes_before_node_config_stay_wired(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        ("-adhocRouting TORA", "-adhocRouting TORA: TORA is not modelled (supported: AODV, DSDV)"),
+        (
+            "-adhocRouting TORA",
+            "-adhocRouting TORA: TORA is not modelled (supported: AODV, DSDV, DumbAgent)",
+        ),
         ("-adhocRouting OLSR", "-adhocRouting OLSR: no such routing protocol"),
         ("-macType Mac/Tdma", "-macType Mac/Tdma: only Mac/802_11 is modelled as the MAC"),
         ("-macType Mac/Nope", "-macType Mac/Nope: there is no class Mac/Nope"),

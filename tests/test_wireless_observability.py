@@ -115,8 +115,8 @@ def test_route_changes_are_kept_only_when_asked():
 
 def burst(tmp_path):
     """a queues 10 packets 10 us apart for b behind a 5-packet interface
-    queue, and captures its frames."""
-    sim, (a, b), (nic, _) = chain("ab", spacing=100.0, queue_limit=5)
+    queue, and captures its frames (ARP off: b's address is known)."""
+    sim, (a, b), (nic, _) = chain("ab", spacing=100.0, queue_limit=5, arp=False)
     nic.record_queue()
     sim.pcap(tmp_path / "a.pcap", interface=nic)
     sim.cbr(a, b, rate="400Mb", packet_size=500, start=1.0, max_packets=10)
@@ -129,11 +129,11 @@ def test_the_interface_queue_series_fills_to_its_limit_and_drains_one_per_ack(tm
     nic = burst(tmp_path)
     series = nic.queue_series()
     # The first packet goes to the idle MAC at once; the next five queue,
-    # the last four are refused.
+    # the last four are refused; each after the link layer's 25 us.
     assert series["packets"] == [0, 1, 2, 3, 4, 5, 4, 3, 2, 1, 0]
     assert series["bytes"] == [500 * n for n in series["packets"]]
     assert series["time_s"][:6] == pytest.approx(
-        [0.0, *(1.0 + k * 10 * US for k in range(1, 6))], abs=1e-12
+        [0.0, *(1.0 + 25 * US + k * 10 * US for k in range(1, 6))], abs=1e-12
     )
     assert nic.stats()["queue_drops"] == 4
     # The MAC takes the next packet as the previous exchange's ACK ends at a.
@@ -149,7 +149,7 @@ def test_an_unrecorded_queue_has_an_empty_series():
 
 def test_a_radio_nic_capture_holds_one_rts_cts_data_ack_exchange_at_its_timing(tmp_path):
     distance = 200.0
-    sim, (a, b), (nic, _) = chain("ab", spacing=distance)
+    sim, (a, b), (nic, _) = chain("ab", spacing=distance, arp=False)
     sim.pcap(tmp_path / "a.pcap", interface=nic)
     sim.cbr(a, b, rate="100kb", packet_size=500, max_packets=1)
     sim.run(until=1)

@@ -27,7 +27,8 @@ of 4883 over the 40 seeds).
 
 `--compare` runs the same variants under `ackclock tcl` instead and prints
 ackclock's numbers beside the fixture's (the MAC-traced variant is left out:
-tests/test_wireless_mac_trace.py compares its MAC frames; the seeded ones over `--seeds` seeds).
+tests/test_wireless_mac_trace.py compares its MAC frames; the seeded ones over
+`--seeds` seeds).
 """
 
 from __future__ import annotations

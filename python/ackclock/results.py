@@ -108,6 +108,7 @@ class NicResult(TypedDict):
     queue_drops: int
     rx_errors: int
     link_failures: int
+    arp_drops: int
     queued: int
     utilization: float
 

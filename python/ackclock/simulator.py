@@ -329,13 +329,18 @@ class Simulator:
         phy: wireless.WirelessPhy | None = None,
         mac: wireless.Mac80211 | None = None,
         queue_limit: int = 50,
+        arp: bool = True,
+        ll_delay: units.Duration = "25us",
     ) -> Radio:
         """A radio channel (ns-2's Channel/WirelessChannel with the node-config
         of its nodes): a frame reaches every NIC on it that senses at least
         `phy.cs_threshold` with `propagation` (default `TwoRayGround()`), after
         distance / c. Each NIC runs ns-2's 802.11 DCF MAC (`mac`, default
         `Mac80211()`; docs/mac80211.md) and queues at most `queue_limit`
-        packets, routing packets first (docs/wireless.md)."""
+        packets, routing packets first (docs/wireless.md). Between a node and
+        its NIC is ns-2's link layer: packets cross it in `ll_delay` each way
+        (ns-2's `LL delay_`), and with `arp` a node resolves each neighbour
+        with ARP before its first unicast frame to it (docs/wireless.md)."""
         propagation_spec = wireless.propagation_spec(
             wireless.TwoRayGround() if propagation is None else propagation, "propagation"
         )
@@ -352,7 +357,14 @@ class Simulator:
             "ackclock.Mac80211(...)",
         )
         limit = checks.integer(queue_limit, "queue_limit", "queue limit", minimum=1)
-        medium = self._native.add_radio(propagation_spec, phy_spec, mac_spec, limit)
+        medium = self._native.add_radio(
+            propagation_spec,
+            phy_spec,
+            mac_spec,
+            limit,
+            units.duration_ps(ll_delay, "ll_delay"),
+            checks.flag(arp, "arp"),
+        )
         radio = Radio(self._native, medium, self._own_node)
         self._radios.append(radio)
         return radio

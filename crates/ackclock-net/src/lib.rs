@@ -14,6 +14,7 @@ pub mod drr;
 pub mod fq_codel;
 pub mod held;
 pub mod jitter;
+pub mod link_layer;
 pub mod loss;
 pub mod mac80211;
 pub mod medium;
@@ -38,6 +39,7 @@ pub use discipline::{Admission, Backlog, Discipline, DropTail, HoldingQueue, Que
 pub use drr::{Drr, DrrParams};
 pub use fq_codel::{FqCoDel, FqCoDelParams};
 pub use jitter::{Jitter, JitterDistribution};
+pub use link_layer::{ArpTable, LinkLayer, LinkLayerConfig, Resolution, ARP_DELAY, ARP_PACKET_BYTES, NS2_LL_DELAY};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
 pub use mac80211::{Dcf, DcfConfig, DcfStats};
 pub use medium::{
@@ -47,7 +49,9 @@ pub use medium::{
 pub use mobility::{Motion, Position, Track};
 pub use node::{Interface, Node, NodeStats};
 pub use ns2_link::{Ns2Link, Ns2Offer};
-pub use packet::{Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, CONTROL_FLOW};
+pub use packet::{
+    Ecn, FlowId, Ipv4Header, NodeId, Packet, Transport, UdpHeader, ARP_FLOW, ARP_REPLY, ARP_REQUEST, CONTROL_FLOW,
+};
 pub use pie::{Pie, PieParams};
 pub use pool::{PacketId, PacketPool};
 pub use processor::{Processor, ProcessorConfig, ProcessorStats, ServiceTime};

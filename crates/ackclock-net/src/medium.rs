@@ -13,6 +13,7 @@
 //! 802.11 MAC plug in as new variants. The model here is the simplest
 //! that uses the whole path: a LAN segment without contention.
 
+use crate::link_layer::LinkLayer;
 use crate::mac80211::Dcf;
 use crate::packet::NodeId;
 use crate::pool::PacketId;
@@ -420,6 +421,9 @@ pub struct NicStats {
     pub rx_errors: u64,
     /// Packets the MAC gave up on after its retries.
     pub link_failures: u64,
+    /// Packets the link layer dropped while resolving their neighbour
+    /// (ns-2's `IFQ ARP`).
+    pub arp_drops: u64,
     /// Time spent sending.
     pub busy: Duration,
 }
@@ -435,11 +439,13 @@ pub struct Nic {
     /// (time, packets, bytes) waiting in the queue at every change, when
     /// asked for.
     pub queue_series: Option<Vec<(Instant, u32, u64)>>,
+    /// ns-2's link layer (delay, ARP), on radio NICs that model it.
+    pub link_layer: Option<LinkLayer>,
 }
 
 impl Nic {
     pub fn new(node: NodeId, medium: MediumId, queue: InterfaceQueue, mac: MacModel) -> Self {
-        Nic { node, medium, queue, mac, stats: NicStats::default(), queue_series: None }
+        Nic { node, medium, queue, mac, stats: NicStats::default(), queue_series: None, link_layer: None }
     }
 
     /// Starts recording the queue at every change, from what waits now.

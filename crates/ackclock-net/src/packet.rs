@@ -44,6 +44,14 @@ pub enum Transport {
 /// simulation keeps while the packet travels (messages are not `Copy`).
 pub const CONTROL_FLOW: FlowId = FlowId::MAX;
 
+/// The flow of ARP packets on radio NICs (see `arp.rs`): link-layer
+/// packets that never leave their hop. Their source and destination are
+/// the ARP sender and target, their `seq` the operation (`ARP_REQUEST`,
+/// `ARP_REPLY`).
+pub const ARP_FLOW: FlowId = FlowId::MAX - 1;
+pub const ARP_REQUEST: u64 = 1;
+pub const ARP_REPLY: u64 = 2;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
     /// Unique per run, in creation order (ns-2's packet id).

@@ -307,18 +307,24 @@ impl Sim {
         self.guarded(|s| s.add_lan(&nodes, bandwidth, Duration::from_ps(delay_ps), queue_limit))
     }
 
-    /// A radio channel; returns its medium id.
+    /// A radio channel; returns its medium id. Its link layer delays each
+    /// packet `ll_delay_ps` each way and resolves neighbours with ARP if
+    /// `arp`.
+    #[allow(clippy::too_many_arguments)] // the radio's parts, one each
     fn add_radio(
         &mut self,
         propagation: &Bound<'_, PyDict>,
         phy: &Bound<'_, PyDict>,
         mac: &Bound<'_, PyDict>,
         queue_limit: usize,
+        ll_delay_ps: u64,
+        arp: bool,
     ) -> PyResult<u32> {
         let propagation = spec::propagation(propagation).map_err(config_err)?;
         let phy = spec::phy(phy).map_err(config_err)?;
         let mac = spec::dcf(mac).map_err(config_err)?;
-        self.guarded(|s| s.add_radio(propagation, phy, mac, queue_limit))
+        let link_layer = ackclock_net::LinkLayerConfig { delay: Duration::from_ps(ll_delay_ps), arp };
+        self.guarded(|s| s.add_radio(propagation, phy, mac, queue_limit, link_layer))
     }
 
     /// Gives a node a NIC on a radio channel at (x, y, z); returns the NIC.

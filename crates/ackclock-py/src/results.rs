@@ -59,6 +59,7 @@ pub fn nic_dict<'py>(py: Python<'py>, r: &NicReport) -> PyResult<Bound<'py, PyDi
     d.set_item("queue_drops", r.queue_drops)?;
     d.set_item("rx_errors", r.rx_errors)?;
     d.set_item("link_failures", r.link_failures)?;
+    d.set_item("arp_drops", r.arp_drops)?;
     d.set_item("queued", r.queued)?;
     d.set_item("utilization", r.utilization)?;
     Ok(d)

@@ -92,6 +92,9 @@ pub struct NicReport {
     pub rx_errors: u64,
     /// Packets the MAC gave up on (no link-layer acknowledgement).
     pub link_failures: u64,
+    /// Packets dropped while their neighbour's address was resolved
+    /// (ns-2's `IFQ ARP`).
+    pub arp_drops: u64,
     /// Packets in the interface queue now.
     pub queued: usize,
     /// Time spent sending over elapsed time.

@@ -1,6 +1,7 @@
 //! The simulation world and its event loop.
 
 mod frame_capture;
+mod link_layer;
 mod medium;
 mod network;
 mod notice;
@@ -71,6 +72,9 @@ enum Event {
     FrameArrival(u32, u32),
     /// A node starts a scheduled move (an index into `moves`).
     Move(u32),
+    /// A packet crosses a radio NIC's link layer (an index into
+    /// `ll_pending`).
+    LinkLayer(u32),
 }
 
 /// Why `run` returned.
@@ -147,6 +151,9 @@ pub struct Simulation {
     /// Frames on a shared medium, until every NIC that hears them is done.
     frames: Vec<Option<FrameInFlight>>,
     free_frames: Vec<u32>,
+    /// Packets on their way through radio NICs' link layers.
+    ll_pending: Vec<Option<link_layer::Crossing>>,
+    ll_free: Vec<u32>,
     /// Reused for each transmission on a shared medium.
     receptions: Vec<Reception>,
     /// How each radio channel's NICs are made.
@@ -213,6 +220,8 @@ impl Simulation {
             nic_armed: Vec::new(),
             frames: Vec::new(),
             free_frames: Vec::new(),
+            ll_pending: Vec::new(),
+            ll_free: Vec::new(),
             receptions: Vec::new(),
             radios: Vec::new(),
             last_rx_mac: None,
@@ -670,6 +679,7 @@ impl Simulation {
                 Event::NicTimer(nic) => self.on_nic_timer(now, nic),
                 Event::FrameArrival(slot, index) => self.on_frame_arrival(now, slot, index),
                 Event::Move(id) => self.on_move(now, id),
+                Event::LinkLayer(slot) => self.on_link_layer(now, slot),
             }
         }
     }
@@ -778,8 +788,8 @@ impl Simulation {
         let packet = &self.packets[id];
         if packet.flow == CONTROL_FLOW {
             self.release_message(packet.seq as u32);
-        } else {
-            let f = &mut self.flows[packet.flow as usize];
+        } else if let Some(f) = self.flows.get_mut(packet.flow as usize) {
+            // (ARP packets belong to no flow.)
             if packet.ip.src == f.src {
                 f.monitor.dropped(link);
             }

@@ -8,7 +8,7 @@
 
 use crate::record::{FlowView, LinkRecord, PacketRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
-use ackclock_net::{ControlKind, NodeId, Packet, Transport, CONTROL_FLOW};
+use ackclock_net::{ControlKind, NodeId, Packet, Transport, ARP_FLOW, CONTROL_FLOW};
 use std::io::{self, Write};
 
 /// Seconds rounded to the microsecond, as ns-2's `%.15g` of a
@@ -112,6 +112,7 @@ pub(crate) fn type_and_seq(packet: &Packet, view: Option<&FlowView>) -> (&'stati
         (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),
         // ns-2 numbers its traffic generators' packets, not its pings.
         (Transport::Udp(_), Some(&FlowView::Udp { type_name: "ping", .. })) => ("ping", -1),
+        (_, _) if packet.flow == ARP_FLOW => ("ARP", packet.seq as i64),
         (Transport::Udp(_), Some(&FlowView::Udp { type_name, .. })) => (type_name, packet.seq as i64),
         (Transport::Udp(h), _) if packet.flow == CONTROL_FLOW => {
             (ControlKind::from_port(h.dst_port).map_or("udp", ControlKind::ns2_name), -1)

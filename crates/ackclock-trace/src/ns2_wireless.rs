@@ -20,7 +20,7 @@ use crate::record::{
     AodvFields, ControlFrameRecord, FlowView, MacFields, MovementRecord, WirelessEvent, WirelessLayer, WirelessRecord,
 };
 use ackclock_core::Instant;
-use ackclock_net::{Transport, BROADCAST, CONTROL_FLOW};
+use ackclock_net::{Transport, ARP_FLOW, ARP_REQUEST, BROADCAST, CONTROL_FLOW};
 use std::io::{self, Write};
 
 /// Which of the two layouts.
@@ -91,6 +91,14 @@ enum App {
     Udp,
     Tcp,
     Aodv(AodvFields),
+    /// An ARP packet: its operation, sender and target (ns-2 prints each
+    /// as hardware/protocol address, both the node id here; a request's
+    /// target hardware address is 0, being what it asks for).
+    Arp {
+        request: bool,
+        sender: i64,
+        target: i64,
+    },
     /// A routing message ns-2 prints no fields of.
     Opaque,
 }
@@ -113,6 +121,9 @@ fn fields(r: &WirelessRecord, view: Option<&FlowView>) -> Fields {
     };
     let dst = if p.ip.dst == BROADCAST { -1 } else { i64::from(p.ip.dst) };
     let app = match (r.aodv, p.transport) {
+        _ if p.flow == ARP_FLOW => {
+            App::Arp { request: p.seq == ARP_REQUEST, sender: i64::from(p.ip.src), target: i64::from(p.ip.dst) }
+        }
         (Some(a), _) => App::Aodv(a),
         _ if control => App::Opaque,
         (None, Transport::Tcp(_)) => App::Tcp,
@@ -128,7 +139,7 @@ pub(crate) fn kind_and_uid(r: &WirelessRecord, view: Option<&FlowView>) -> (&'st
 }
 
 fn printed_uid(r: &WirelessRecord) -> u64 {
-    if r.packet.flow == CONTROL_FLOW {
+    if r.packet.flow >= ARP_FLOW {
         0
     } else {
         r.packet.uid
@@ -205,12 +216,26 @@ fn write_new_head(
     )
 }
 
+/// An ARP packet's operation and target hardware address.
+fn arp_op(request: bool, target: i64) -> (&'static str, i64) {
+    if request {
+        ("REQUEST", 0)
+    } else {
+        ("REPLY", target)
+    }
+}
+
 fn write_old(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<()> {
     write!(out, "{} ", op(r.event, WirelessFormat::Old))?;
     write_secs9(out, r.time)?;
     let uid = printed_uid(r);
     write!(out, " _{}_ {:>3} {:>4} {uid} {} {}", r.node, r.layer.name(), r.reason, f.kind, r.packet.size)?;
     write_mac_old(out, &r.mac)?;
+    // An ARP packet has no IP header: its own fields follow the MAC's.
+    if let App::Arp { request, sender, target } = f.app {
+        let (op, hw) = arp_op(request, target);
+        return writeln!(out, "------- [{op} {sender}/{sender} {hw}/{target}]");
+    }
     write!(out, "------- [{}:{} {}:{} {} {}] ", f.src.0, f.src.1, f.dst.0, f.dst.1, f.ttl, r.next_hop.max(0))?;
     let fw = r.forwards;
     match &f.app {
@@ -225,13 +250,17 @@ fn write_old(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<
         App::Aodv(AodvFields::Error { count, dst, dst_seq }) => {
             writeln!(out, "[0x8 {count} [{dst} {dst_seq}] 0.000000] (ERROR)")
         }
-        App::Opaque => writeln!(out),
+        App::Arp { .. } | App::Opaque => writeln!(out),
     }
 }
 
 fn write_new(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<()> {
     write_new_head(out, r.event, r.time, r.node, r.next_hop, r.position, r.layer, r.reason)?;
     write_mac_new(out, &r.mac)?;
+    if let App::Arp { request, sender, target } = f.app {
+        let (op, hw) = arp_op(request, target);
+        return writeln!(out, "-P arp -Po {op} -Pms {sender} -Ps {sender} -Pmd {hw} -Pd {target} ");
+    }
     let uid = printed_uid(r);
     write!(
         out,
@@ -252,7 +281,7 @@ fn write_new(out: &mut dyn Write, r: &WirelessRecord, f: &Fields) -> io::Result<
         App::Aodv(AodvFields::Error { count, dst, dst_seq }) => {
             writeln!(out, "-P aodv -Pt 0x8 -Ph {count} -Pd {dst} -Pds {dst_seq} -Pl 0.000000 -Pc ERROR ")
         }
-        App::Opaque => writeln!(out),
+        App::Arp { .. } | App::Opaque => writeln!(out),
     }
 }
 

@@ -7,7 +7,7 @@
 use crate::address::ipv4_of;
 use crate::record::FrameRecord;
 use ackclock_core::Instant;
-use ackclock_net::{FrameKind, LinkAddress, NodeId, Packet, Transport};
+use ackclock_net::{FrameKind, LinkAddress, NodeId, Packet, Transport, ARP_FLOW, ARP_REQUEST};
 use ackclock_wire::ip::{emit_tcp, emit_udp, Ipv4Repr, PROTO_TCP, PROTO_UDP};
 use std::io::{self, Write};
 
@@ -130,8 +130,22 @@ fn address(to: LinkAddress) -> [u8; 6] {
     }
 }
 
-/// LLC/SNAP with the ether type of IPv4, before a data frame's packet.
+/// LLC/SNAP with the ether type of IPv4 (or ARP), before a data frame's
+/// packet.
 const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00];
+const LLC_SNAP_ARP: [u8; 8] = [0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x06];
+
+/// An ARP packet (RFC 826, Ethernet and IPv4 addresses): a request asks
+/// for the target's hardware address, so it leaves it zero.
+fn arp_bytes(p: &Packet, out: &mut Vec<u8>) {
+    let op: u16 = if p.seq == ARP_REQUEST { 1 } else { 2 };
+    out.extend_from_slice(&[0, 1, 0x08, 0x00, 6, 4]);
+    out.extend_from_slice(&op.to_be_bytes());
+    out.extend_from_slice(&mac_of(p.ip.src));
+    out.extend_from_slice(&ipv4_of(p.ip.src));
+    out.extend_from_slice(&if p.seq == ARP_REQUEST { [0; 6] } else { mac_of(p.ip.dst) });
+    out.extend_from_slice(&ipv4_of(p.ip.dst));
+}
 
 /// The frame as 802.11 puts it on the air, less the PLCP preamble and the
 /// FCS: control frames with their receiver (and, for RTS, transmitter)
@@ -149,9 +163,16 @@ pub fn frame_bytes(f: &FrameRecord, out: &mut Vec<u8>) {
             out.extend_from_slice(&mac_of(f.from));
             out.extend_from_slice(&[0; 6]);
             out.extend_from_slice(&((f.header.seq & 0x0fff) << 4).to_le_bytes());
-            if let Some(p) = &f.packet {
-                out.extend_from_slice(&LLC_SNAP_IPV4);
-                packet_bytes(p, out);
+            match &f.packet {
+                Some(p) if p.flow == ARP_FLOW => {
+                    out.extend_from_slice(&LLC_SNAP_ARP);
+                    arp_bytes(p, out);
+                }
+                Some(p) => {
+                    out.extend_from_slice(&LLC_SNAP_IPV4);
+                    packet_bytes(p, out);
+                }
+                None => {}
             }
         }
     }
@@ -188,5 +209,25 @@ mod tests {
         assert_eq!(&out[4..10], &[0xff; 6]);
         assert_eq!(&out[22..24], &[0x30, 0x12], "sequence number 0x123 above the fragment number");
         assert_eq!(out.len(), 24, "no packet, no LLC");
+    }
+
+    #[test]
+    fn an_arp_reply_is_llc_snap_0806_then_rfc_826() {
+        use ackclock_net::{Ecn, Ipv4Header, Transport, UdpHeader, ARP_REPLY};
+        let ip = Ipv4Header { src: 1, dst: 0, ttl: 64, ecn: Ecn::NotEct };
+        let transport = Transport::Udp(UdpHeader { src_port: 0, dst_port: 0 });
+        let created = Instant::ZERO;
+        let reply = Packet { uid: 7, ip, transport, size: 28, flow: ARP_FLOW, seq: ARP_REPLY, created };
+        let mut f = frame(FrameKind::Data, LinkAddress::Node(0), 314);
+        f.packet = Some(reply);
+        let mut out = Vec::new();
+        frame_bytes(&f, &mut out);
+        assert_eq!(&out[24..32], &[0xaa, 0xaa, 3, 0, 0, 0, 0x08, 0x06]);
+        let arp = &out[32..];
+        assert_eq!(arp.len(), 28);
+        assert_eq!(&arp[..8], &[0, 1, 0x08, 0, 6, 4, 0, 2], "Ethernet, IPv4, reply");
+        assert_eq!(&arp[8..14], &[2, 0, 0, 0, 0, 1], "the sender's MAC");
+        assert_eq!(&arp[14..18], &[10, 0, 0, 2], "and IP address");
+        assert_eq!(&arp[18..28], &[2, 0, 0, 0, 0, 0, 10, 0, 0, 1], "the target's");
     }
 }

@@ -625,6 +625,9 @@ class RadioTable(Table):
     phy: Optional[WirelessPhyTable] = None
     mac: Optional[Mac80211Table] = None
     queue_limit: Optional[int] = None
+    # ns-2's link layer: ARP, and its delay each way
+    arp: Optional[bool] = None
+    ll_delay: Optional[DurationValue] = None
     nodes: list[RadioNodeTable]
     # Keep each node's interface queue and waypoints (ackclock run --out
     # writes radio-queues.csv and positions.csv).

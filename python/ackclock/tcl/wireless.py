@@ -52,11 +52,13 @@ class RadioParams:
     phy: WirelessPhy
     mac: Mac80211
     queue_limit: int
+    ll_delay_ps: int  # LL's delay_
 
 
 # --- the ns-2 classes node-config takes, and their variables ---------------------
 
-ROUTING = ("AODV", "DSDV")
+# DumbAgent sends each packet straight to its destination: static routing.
+ROUTING = ("AODV", "DSDV", "DumbAgent")
 ROUTING_REFUSED = {
     "DSR": "DSR",
     "TORA": "TORA",
@@ -68,7 +70,6 @@ ROUTING_REFUSED = {
     "Directed_Diffusion": "directed diffusion",
     "FLOODING": "flooding",
     "OMNIMCAST": "omnicast",
-    "DumbAgent": "DumbAgent",
     "ManualRtg": "manual routing",
 }
 PROPAGATION = {
@@ -370,8 +371,11 @@ def phy_params(world: World, phy_cls: str, antenna_cls: str) -> WirelessPhy:
     return WirelessPhy(**params)
 
 
-def routing_protocol(world: World, routing: str) -> AODV | DSDV:
-    """The routing agent's class variables as its protocol's parameters."""
+def routing_protocol(world: World, routing: str) -> AODV | DSDV | None:
+    """The routing agent's class variables as its protocol's parameters
+    (None for DumbAgent, which has neither)."""
+    if routing == "DumbAgent":
+        return None
     agent = ROUTING_AGENTS[routing]
     values = _class_values(world, agent)
     if routing == "AODV":
@@ -567,7 +571,9 @@ def _interface(world: World) -> tuple[RadioParams, str, str]:
         if not world.wireless.typed_channel:
             world.wireless.typed_channel = world.tcl.call("new", config.classes["channelType"])
         channel = world.wireless.typed_channel
-    for cls in (config.classes["llType"], config.classes["ifqType"], "Channel/WirelessChannel"):
+    ll = _class_values(world, config.classes["llType"])
+    _check_unmodelled(config.classes["llType"], ll, {"delay_"})
+    for cls in (config.classes["ifqType"], "Channel/WirelessChannel"):
         _check_unmodelled(cls, _class_values(world, cls), set())
     assert config.queue_limit is not None
     propagation = world.shadow(config.propagation, PropagationObject, "a Propagation object")
@@ -576,6 +582,7 @@ def _interface(world: World) -> tuple[RadioParams, str, str]:
         phy=phy_params(world, config.classes["phyType"], config.classes["antType"]),
         mac=mac_params(world, config.classes["macType"]),
         queue_limit=config.queue_limit,
+        ll_delay_ps=ns2_units.duration_ps(ll["delay_"], "LL delay_"),
     )
     return radio, channel, config.topography
 
@@ -664,12 +671,14 @@ def build(world: World, sim: Simulator) -> None:
             phy=params.phy,
             mac=params.mac,
             queue_limit=params.queue_limit,
+            ll_delay=f"{params.ll_delay_ps}ps",
         )
         for node in nodes:
             radio.attach(node.handle, position=node.position())
-    by_protocol: dict[AODV | DSDV, list[Node]] = {}
+    by_protocol: dict[AODV | DSDV | None, list[Node]] = {}
     for node in mobile:
         assert node.handle is not None
         by_protocol.setdefault(node.protocol, []).append(node.handle)
     for protocol, handles in by_protocol.items():
-        sim.routing(protocol, nodes=handles)
+        if protocol is not None:
+            sim.routing(protocol, nodes=handles)

@@ -91,6 +91,7 @@ impl Simulation {
             queue_drops: n.stats.queue_drops,
             rx_errors: n.stats.rx_errors,
             link_failures: n.stats.link_failures,
+            arp_drops: n.stats.arp_drops,
             queued: n.queue.len(),
             utilization: if elapsed > 0.0 { n.stats.busy.as_ps() as f64 / elapsed } else { 0.0 },
         })
@@ -102,6 +103,15 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn send_on_nic(&mut self, now: Instant, nic: NicId, to: LinkAddress, id: PacketId) {
+        if self.nics[nic as usize].link_layer.is_some() {
+            self.link_layer_down(now, nic, to, id);
+        } else {
+            self.enqueue_on_nic(now, nic, to, id);
+        }
+    }
+
+    /// Puts a packet in a NIC's interface queue, or drops it if full.
+    pub(super) fn enqueue_on_nic(&mut self, now: Instant, nic: NicId, to: LinkAddress, id: PacketId) {
         let bytes = self.packets[id].size;
         // A radio's queue puts routing packets first (ns-2's PriQueue).
         let first = self.packets[id].flow == CONTROL_FLOW && self.is_radio(nic);
@@ -260,20 +270,30 @@ impl Simulation {
         let node = n.node;
         if deliver && for_us {
             n.stats.rx_packets += 1;
+            let has_link_layer = n.link_layer.is_some();
             let packet = if last { packet } else { self.copy_packet(packet) };
-            if self.tracer.is_some() {
-                if self.mac_traced {
-                    self.trace_mac_receive(now, node, packet, &frame);
-                }
-                self.trace_reception(now, node, packet, &frame);
+            if self.tracer.is_some() && self.mac_traced {
+                self.trace_mac_receive(now, node, packet, &frame);
             }
-            if self.packets[packet].ip.dst == BROADCAST {
-                self.packets[packet].ip.dst = node; // taken by every node that hears it
+            if has_link_layer {
+                self.link_layer_up(now, nic, packet, frame);
+            } else {
+                self.deliver_up(now, node, packet, &frame);
             }
-            self.receive(now, node, packet);
         } else if last {
             self.discard_packet(packet);
         }
+    }
+
+    /// A packet from the air reaches its node.
+    pub(super) fn deliver_up(&mut self, now: Instant, node: NodeId, packet: PacketId, frame: &Frame) {
+        if self.tracer.is_some() {
+            self.trace_reception(now, node, packet, frame);
+        }
+        if self.packets[packet].ip.dst == BROADCAST {
+            self.packets[packet].ip.dst = node; // taken by every node that hears it
+        }
+        self.receive(now, node, packet);
     }
 
     /// ns-2's AGT record of a packet that reached its destination, else the

@@ -9,7 +9,8 @@ use crate::report::{NodeReport, RouteChange};
 use ackclock_core::{Duration, Instant};
 use ackclock_net::{
     shortest_paths, Adjacency, AfterFailure, ChannelId, Flushed, Interface, LinkAddress, Medium, NextHop, NicId,
-    NodeId, PacketId, Queued, Retimed, RouteQueue, Router, RouterOutput, RoutingProtocol, BROADCAST, CONTROL_FLOW,
+    NodeId, PacketId, Queued, Retimed, RouteQueue, Router, RouterOutput, RoutingProtocol, ARP_FLOW, BROADCAST,
+    CONTROL_FLOW,
 };
 use ackclock_trace::{LinkRecord, PacketEvent, TraceRecord, WirelessEvent, WirelessLayer};
 
@@ -276,6 +277,10 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn link_failed(&mut self, now: Instant, nic: NicId, queued: Queued) {
         let node = self.nics[nic as usize].node;
+        if !self.has_failure_callback(node, queued.packet) {
+            self.drop_packet(queued.packet, None); // the MAC's RET drop is all
+            return;
+        }
         let packet = &self.packets[queued.packet];
         let (dst, ttl, data) = (packet.ip.dst, packet.ip.ttl, packet.flow != CONTROL_FLOW);
         let neighbor = match queued.to {
@@ -306,6 +311,13 @@ impl Simulation {
             }
         }
         self.apply_router_output(now, node, out);
+    }
+
+    /// Whether ns-2 would call back the node's routing for a packet its MAC
+    /// gives up on: not for ARP packets, nor on a node without ad hoc
+    /// routing (ns-2's DumbAgent sets no callback).
+    pub(super) fn has_failure_callback(&self, node: NodeId, packet: PacketId) -> bool {
+        self.packets[packet].flow != ARP_FLOW && self.nodes[node as usize].protocol.is_some()
     }
 
     /// ns-2's drop of a packet the MAC could not deliver (its "CBK": the

@@ -6,7 +6,8 @@ use crate::error::ConfigError;
 use ackclock_core::Instant;
 use ackclock_net::mac80211::{Dcf, DcfConfig};
 use ackclock_net::{
-    Interface, MacModel, MediumId, MediumModel, NicId, NodeId, PhyConfig, Position, Propagation, Radio,
+    Interface, LinkLayer, LinkLayerConfig, MacModel, MediumId, MediumModel, NicId, NodeId, PhyConfig, Position,
+    Propagation, Radio,
 };
 
 /// How NICs on a radio channel are made.
@@ -16,6 +17,7 @@ pub(super) struct RadioSetup {
     /// Every NIC's 802.11 MAC, with the PHY's thresholds.
     pub mac: DcfConfig,
     pub queue_limit: usize,
+    pub link_layer: LinkLayerConfig,
 }
 
 /// A scheduled `setdest`.
@@ -32,13 +34,15 @@ impl Simulation {
     /// `propagation` gives for the distance, after distance / c, unless
     /// below the carrier-sense threshold. Its NICs run the 802.11 MAC `mac`
     /// (with the PHY's receive and capture thresholds) and queue at most
-    /// `queue_limit` packets.
+    /// `queue_limit` packets; between each node and its NIC is the link
+    /// layer `link_layer` (ns-2's LL: a delay each way, ARP).
     pub fn add_radio(
         &mut self,
         propagation: Propagation,
         phy: PhyConfig,
         mac: DcfConfig,
         queue_limit: usize,
+        link_layer: LinkLayerConfig,
     ) -> Result<MediumId, ConfigError> {
         check_phy(&phy)?;
         check_propagation(&propagation)?;
@@ -49,7 +53,7 @@ impl Simulation {
         let rng = self.streams.stream(&format!("radio/{medium}"));
         self.media.push(MediumModel::Radio(Radio::new(propagation, phy, rng)));
         let mac = DcfConfig { rx_threshold_w: phy.rx_threshold_w, capture_ratio: phy.capture_threshold, ..mac };
-        self.radios.push(RadioSetup { medium, mac, queue_limit });
+        self.radios.push(RadioSetup { medium, mac, queue_limit, link_layer });
         Ok(medium)
     }
 
@@ -69,6 +73,7 @@ impl Simulation {
         let rng = self.streams.stream(&format!("802.11/{}", self.nodes[node as usize].name));
         let mac = MacModel::Dcf(Box::new(Dcf::new(node, setup.mac, rng)));
         let nic = self.add_nic(node, medium, mac, setup.queue_limit);
+        self.nics[nic as usize].link_layer = LinkLayer::new(setup.link_layer);
         let now = self.now();
         self.radio_of(nic).set_position(nic, now, at);
         Ok(nic)

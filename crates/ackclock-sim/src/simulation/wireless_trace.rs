@@ -8,7 +8,7 @@ use super::{Simulation, INITIAL_TTL};
 use ackclock_core::Instant;
 use ackclock_net::{
     aodv, ControlMessage, Frame, FrameKind, LinkAddress, MacDrop, MacEvent, NicId, NodeId, PacketId, Position,
-    BROADCAST, CONTROL_FLOW,
+    ARP_FLOW, BROADCAST, CONTROL_FLOW,
 };
 use ackclock_trace::{
     AodvFields, ControlFrameRecord, ControlKind, MacFields, MovementRecord, TraceRecord, WirelessEvent, WirelessLayer,
@@ -18,8 +18,9 @@ use ackclock_trace::{
 /// ns-2's next hop before routing chose one.
 pub(super) const NO_NEXT_HOP: i64 = -2;
 
-/// ns-2's ether type of IP, in the MAC header of a data frame.
+/// ns-2's ether types of IP and ARP, in the MAC header of a data frame.
 const ETHERTYPE_IP: i64 = 0x800;
+const ETHERTYPE_ARP: i64 = 0x806;
 
 /// A packet event to trace at a radio node.
 pub(super) struct RadioEvent {
@@ -155,10 +156,15 @@ impl Simulation {
             Some(Some((ControlMessage::Aodv(m), _))) if packet.flow == CONTROL_FLOW => Some(aodv_fields(m)),
             _ => None,
         };
+        let mut mac = e.mac;
         // ns-2's AODV gives a route error next hop 0 (aodv.cc, sendError),
-        // which its broadcast keeps.
+        // which its broadcast keeps; ARP packets never get one.
         let next_hop = match aodv {
             Some(AodvFields::Error { .. }) if e.next_hop == NO_NEXT_HOP => 0,
+            _ if packet.flow == ARP_FLOW => {
+                mac.ether_type = ETHERTYPE_ARP;
+                NO_NEXT_HOP
+            }
             _ => e.next_hop,
         };
         // ns-2 counts a hop when a node receives the packet from the air.
@@ -173,7 +179,7 @@ impl Simulation {
             reason: e.reason,
             packet,
             next_hop,
-            mac: e.mac,
+            mac,
             forwards: u32::from(hops),
             aodv,
         })
@@ -217,7 +223,12 @@ impl Simulation {
         match why {
             // Dropped on arrival, before ns-2's MAC strips its header.
             MacDrop::Collision => self.trace_radio(now, node, id, RadioEvent { size: Some(frame.bytes), ..e }),
-            MacDrop::RetryLimit => return self.radio_record(now, node, id, e),
+            // Shown without its MAC header if routing was called back
+            // (ns-2's MAC strips it for the callback).
+            MacDrop::RetryLimit => {
+                let size = (!self.has_failure_callback(node, id)).then_some(frame.bytes);
+                return self.radio_record(now, node, id, RadioEvent { size, ..e });
+            }
             // Taken, then refused: header stripped, hop counted.
             MacDrop::Duplicate | MacDrop::Busy | MacDrop::InvalidState => {
                 self.trace_radio(now, node, id, RadioEvent { hop_counted: true, ..e });
