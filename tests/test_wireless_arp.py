@@ -47,6 +47,17 @@ def test_arp_hold_trace_equals_ns2s_line_for_line(tmp_path: Path) -> None:
     assert masked(ackclock_arp_hold(tmp_path)) == theirs
 
 
+def test_ll_delay_set_by_the_script_delays_as_ns2s_does(tmp_path: Path) -> None:
+    # tests/fixtures/ll_delay.tcl with `LL set delay_ 1ms`: ns-2's trace
+    # (ll_delay_1ms.tr) has each packet 1 ms later on the way down and up,
+    # but the one ARP held, which goes down after ARP's 5 us.
+    (tmp_path / "ll_delay.tcl").write_text((FIXTURES / "ll_delay.tcl").read_text())
+    done = run_cli("tcl", "ll_delay.tcl", "1ms", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    theirs = masked((FIXTURES / "ll_delay_1ms.tr").read_text())
+    assert masked((tmp_path / "ll_delay.tr").read_text()) == theirs
+
+
 def link_layer_counts(text: str) -> Counter[tuple[str, str, str]]:
     """(node, what, ARP operation or packet type) of the IFQ ARP drops and
     the ARP frames sent."""
