@@ -670,9 +670,16 @@ class Sim:
     ) -> list[int]:
         """A contention-free LAN joining the nodes; returns their NIC ids."""
     def add_radio(
-        self, propagation: PropagationSpec, phy: PhySpec, mac: MacSpec, queue_limit: int
+        self,
+        propagation: PropagationSpec,
+        phy: PhySpec,
+        mac: MacSpec,
+        queue_limit: int,
+        ll_delay_ps: int,
+        arp: bool,
     ) -> int:
-        """A radio channel; returns its medium id."""
+        """A radio channel whose NICs have ns-2's link layer (`ll_delay_ps`
+        each way, ARP if `arp`); returns its medium id."""
     def attach_radio(self, medium: int, node: int, x: float, y: float, z: float) -> int:
         """Gives a node a NIC on a radio channel at (x, y, z); returns the NIC."""
     def schedule_move(self, node: int, at_ps: int, x: float, y: float, speed: float) -> None:
