@@ -190,7 +190,7 @@ def test_shadowing_parameters_come_from_the_propagation_object(tmp_path: Path) -
         ("Mac/802_11 set SlotTime_ 0.000009", "Mac/802_11's SlotTime_ (only ns-2's default"),
         ("Antenna/OmniAntenna set Gt_ 2.0", "Antenna/OmniAntenna's Gt_"),
         ("Queue/DropTail/PriQueue set Prefer_Routing_Protocols 0", "Prefer_Routing_Protocols"),
-        ("LL set delay_ 1ms", "does not model LL's delay_"),
+        ("LL set mindelay_ 1ms", "does not model LL's mindelay_"),
         ("Agent/AODV set sport_ 7", "does not model Agent/AODV's sport_"),
         ("Mac/802_11 set dataRate_ fast", "Mac/802_11 dataRate_ 'fast' is not a bandwidth"),
         ("Mac/802_11 set CWMin_ 15.5", "Mac/802_11 CWMin_ 15.5: must be a whole number"),
