@@ -612,6 +612,19 @@ impl Simulation {
         self.interrupted = true;
     }
 
+    /// What interrupted the run: the next notice (the flag stays set, as
+    /// more notices or a stop may be waiting) or a stop; `None` clears it.
+    #[cold]
+    #[inline(never)]
+    fn take_interruption(&mut self) -> Option<RunOutcome> {
+        if let Some(notice) = self.notices.pop_front() {
+            self.in_callback = true;
+            return Some(RunOutcome::Notice(notice));
+        }
+        self.interrupted = false;
+        std::mem::take(&mut self.stop_requested).then_some(RunOutcome::Stopped)
+    }
+
     /// Processes events up to and including `until` (or until none remain).
     pub fn run(&mut self, until: Option<Instant>) -> Result<RunOutcome, ConfigError> {
         self.run_at_most(until, u64::MAX)
@@ -636,14 +649,8 @@ impl Simulation {
         let limit = self.queue.delivered().saturating_add(max_events);
         loop {
             if self.interrupted {
-                if let Some(notice) = self.notices.pop_front() {
-                    // Stays set: more notices or a stop may be waiting.
-                    self.in_callback = true;
-                    return Ok(RunOutcome::Notice(notice));
-                }
-                self.interrupted = false;
-                if std::mem::take(&mut self.stop_requested) {
-                    return Ok(RunOutcome::Stopped);
+                if let Some(outcome) = self.take_interruption() {
+                    return Ok(outcome);
                 }
             }
             match self.queue.peek_time() {
