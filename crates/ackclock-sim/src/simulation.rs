@@ -458,11 +458,23 @@ impl Simulation {
         dst: NodeId,
         config: UdpSourceConfig,
     ) -> Result<u32, ConfigError> {
+        self.push_udp_flow(name, src, dst, config, false)
+    }
+
+    /// A UDP flow's source and ends (an echo flow's sink answers each request).
+    fn push_udp_flow(
+        &mut self,
+        name: &str,
+        src: NodeId,
+        dst: NodeId,
+        config: UdpSourceConfig,
+        echo: bool,
+    ) -> Result<u32, ConfigError> {
         let id = self.check_flow_ends(src, dst)?;
         let rng = self.streams.stream(&format!("flow/{id}"));
         let port = UDP_PORT_BASE.wrapping_add(id as u16);
         let ports = config.label.map_or((port, port), |l| (l.src_port, l.dst_port));
-        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), echo: false };
+        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), echo };
         self.flows.push(Flow {
             name: name.to_string(),
             src,

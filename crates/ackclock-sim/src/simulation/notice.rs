@@ -5,13 +5,11 @@
 //! other event, so the front end acts at that instant and in event order.
 //! Nothing here is on the packet path of flows that are not watched.
 
-use super::{Event, Flow, Simulation, Transfer};
+use super::{Event, Simulation, Transfer};
 use crate::error::ConfigError;
 use crate::label::FlowLabel;
-use crate::monitor::FlowMonitor;
-use crate::source::{SizeModel, Traffic, UdpSource, UdpSourceConfig};
+use crate::source::{SizeModel, Traffic, UdpSourceConfig};
 use crate::tcp_flow::Side;
-use crate::udp::UdpFlow;
 use ackclock_core::{Bandwidth, Instant};
 use ackclock_net::{Ecn, NodeId, PacketId, Transport, UdpHeader};
 
@@ -38,7 +36,6 @@ impl Simulation {
         size: u32,
         label: FlowLabel,
     ) -> Result<u32, ConfigError> {
-        let id = self.check_flow_ends(src, dst)?;
         // A source that never departs on its own: requests leave on demand.
         let config = UdpSourceConfig {
             traffic: Traffic::Cbr { rate: Bandwidth::from_bps(1).expect("1 bit/s is a rate"), jitter: false },
@@ -49,17 +46,7 @@ impl Simulation {
             ecn: false,
             label: Some(label),
         };
-        let rng = self.streams.stream(&format!("flow/{id}"));
-        let udp = UdpFlow { ports: (label.src_port, label.dst_port), source: UdpSource::new(config, rng), echo: true };
-        self.flows.push(Flow {
-            name: name.to_string(),
-            src,
-            dst,
-            scheduled: false,
-            detached: [false; 2],
-            transfer: Transfer::Udp(Box::new(udp)),
-            monitor: FlowMonitor::default(),
-        });
+        let id = self.push_udp_flow(name, src, dst, config, true)?;
         // Requests may leave before the next run prepares its flows.
         self.register_flow_views();
         Ok(id)
