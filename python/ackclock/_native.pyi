@@ -15,6 +15,9 @@ in place.
 
 from typing import Callable, Literal, TypedDict, final
 
+NS2_VARS: list[str]
+"""The sender variables ns-2's `tracevar` can follow, in the core's order."""
+
 class UnitError(ValueError):
     """A unit string could not be parsed; the message quotes it."""
 

@@ -933,6 +933,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnitError", m.py().get_type::<UnitError>())?;
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
+    // The sender variables ns-2's `tracevar` can follow, in the core's order.
+    m.add("NS2_VARS", ackclock_sim::NS2_VARS.to_vec())?;
     m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bandwidth, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;

@@ -22,4 +22,4 @@ pub use label::FlowLabel;
 pub use report::{FlowReport, LinkReport, NicReport, NodeReport, ProcessorReport, RouteChange, TcpReport};
 pub use simulation::{CallbackId, Notice, RunOutcome, Simulation};
 pub use source::{SizeModel, Traffic, UdpSourceConfig};
-pub use tcp_flow::{Side, TcpApp, TcpFlowConfig, SERIES_NAMES};
+pub use tcp_flow::{Side, TcpApp, TcpFlowConfig, NS2_VARS, SERIES_NAMES};

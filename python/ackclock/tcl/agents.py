@@ -12,6 +12,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ackclock import units
+from ackclock._native import NS2_VARS
 from ackclock.handles import EchoFlow, Flow, TcpFlow
 from ackclock.tcl import tracevars
 from ackclock.tcl.errors import TclScriptError
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
     from ackclock.tcl.nodes import NodeObject
     from ackclock.tcl.world import World
 
-# The sender variables `tracevar` can follow (ackclock-sim's NS2_VARS).
-TRACEABLE = ("cwnd_", "ssthresh_", "ack_", "maxseq_", "rtt_", "srtt_", "rttvar_", "backoff_")
+# The sender variables `tracevar` can follow.
+TRACEABLE = tuple(NS2_VARS)
 TCP_HEADER_BYTES = 40
 
 # The algorithm each ns-2 agent class runs, from the core's registry.
