@@ -65,3 +65,15 @@ def test_import_ackclock_loads_no_heavy_library() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout == "[]\n", done.stderr
+
+
+def test_cli_loads_no_sweep_or_scenario_library() -> None:
+    # `ackclock tcl` and `ackclock --help` must not pay for pandas and
+    # pydantic (about 0.4 s), which only sweeps and scenario files need.
+    code = (
+        "import sys, ackclock.cli\n"
+        "heavy = ('numpy', 'pandas', 'scipy', 'pydantic', 'dask', 'ackclock.sweeps')\n"
+        "print([name for name in heavy if name in sys.modules])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "[]\n", done.stderr

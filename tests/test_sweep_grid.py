@@ -1,7 +1,7 @@
 """Sweep parameter values and points: lists, inclusive ranges, zips, products."""
 
 import pytest
-from ackclock.sweeps.errors import SweepError
+from ackclock.errors import SweepError
 from ackclock.sweeps.grid import Grid, parse_assignment, values_of
 from ackclock.sweeps.scenario_base import parse_path, set_field
 from ackclock.sweeps.script_base import parse_output

@@ -37,6 +37,7 @@ from ackclock.errors import (
     ScenarioError,
     ScenarioWarning,
     SimulationError,
+    SweepError,
     UnitError,
 )
 from ackclock.exit_status import CORE_ERROR, INTERRUPTED, RUNS_FAILED, USAGE_ERROR
@@ -55,7 +56,6 @@ from ackclock.progress import RunProgress
 from ackclock.series import csv_file_name, to_csv
 from ackclock.simulator import Simulator
 from ackclock.summary import format_summary
-from ackclock.sweeps.errors import SweepError
 from ackclock.tcl import TclScriptError, run_script
 from ackclock.tcp_specs import congestion_controls
 

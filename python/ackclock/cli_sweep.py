@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
+from ackclock.errors import SweepError
 from ackclock.exit_status import INTERRUPTED, RUNS_FAILED
-from ackclock.sweeps.errors import SweepError
 
 
 def _base_and_defaults(
@@ -126,7 +126,7 @@ def sweep_command(
         ackclock sweep basic2.tcl {delayB} -p delayB=0:400:5 \\
             --columns -,-,recv0,recv1,-,-,-,ratio1,ratio2
     """
-    from ackclock.sweeps.errors import SweepInterrupted
+    from ackclock.errors import SweepInterrupted
     from ackclock.sweeps.grid import parse_assignment
     from ackclock.sweeps.study import parse_shard, sweep
 

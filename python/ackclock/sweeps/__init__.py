@@ -8,7 +8,7 @@ database that a repeated sweep resumes (see docs/sweeps.md).
     ac.sweeps.summarize(frame, metrics=["flow.tcp0.goodput_bps"])
 """
 
-from ackclock.sweeps.errors import SweepError, SweepInterrupted
+from ackclock.errors import SweepError, SweepInterrupted
 from ackclock.sweeps.function_base import FunctionBase as Function
 from ackclock.sweeps.scenario_base import ScenarioBase as Scenario
 from ackclock.sweeps.script_base import ScriptBase as Script

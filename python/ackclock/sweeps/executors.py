@@ -19,7 +19,7 @@ import signal
 from collections.abc import Sequence
 from typing import Any, Union
 
-from ackclock.sweeps.errors import SweepError
+from ackclock.errors import SweepError
 from ackclock.sweeps.runs import Run, execute
 
 ExecutorSpec = Union[str, Any]  # "processes", "threads", "local[:N]", "tcp://host:port" or a Client

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ackclock.sweeps.errors import SweepError
+from ackclock.errors import SweepError
 from ackclock.sweeps.grid import Point
 from ackclock.sweeps.runs import Scalar
 from ackclock.sweeps.scenario_base import flatten

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Union
 
-from ackclock.sweeps.errors import SweepError
+from ackclock.errors import SweepError
 
 Value = Union[str, int, float, bool]
 Point = dict[str, Value]

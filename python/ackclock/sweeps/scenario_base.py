@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ackclock.errors import ScenarioError
+from ackclock.errors import ScenarioError, SweepError
 from ackclock.results import RunResult
 from ackclock.scenario.load import read_toml, scenario_from_data
-from ackclock.sweeps.errors import SweepError
 from ackclock.sweeps.grid import Point, Value
 from ackclock.sweeps.runs import Scalar
 from ackclock.units import Duration

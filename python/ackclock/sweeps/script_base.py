@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ackclock.sweeps.errors import SweepError
+from ackclock.errors import SweepError
 from ackclock.sweeps.function_base import function_results, resolve, source_of
 from ackclock.sweeps.grid import Point, Value, scalar
 from ackclock.sweeps.runs import Scalar

@@ -25,8 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ackclock.errors import SweepError
 from ackclock.files import write_atomically
-from ackclock.sweeps.errors import SweepError
 from ackclock.sweeps.runs import Outcome
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Union
 
-from ackclock.sweeps.errors import SweepError, SweepInterrupted
+from ackclock.errors import SweepError, SweepInterrupted
 from ackclock.sweeps.executors import Executor, ExecutorSpec, make_executor
 from ackclock.sweeps.function_base import FunctionBase, FunctionJob
 from ackclock.sweeps.grid import Grid

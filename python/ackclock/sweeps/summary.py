@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ackclock.confidence import mean_confidence_interval
-from ackclock.sweeps.errors import SweepError
+from ackclock.errors import SweepError
 from ackclock.tables import format_table
 
 if TYPE_CHECKING:

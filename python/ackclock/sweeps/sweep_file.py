@@ -14,7 +14,7 @@ name with .db.
 from pathlib import Path
 from typing import Any, Optional, Union
 
-from ackclock.sweeps.errors import SweepError
+from ackclock.errors import SweepError
 
 BASE_KEYS = ("scenario", "script", "function")
 
