@@ -1,5 +1,6 @@
-"""Notices from the core (python/ackclock/notices.py): echo replies and TCP
-byte marks, at the instant they happen, against times computed by hand."""
+"""Notices from the core (python/ackclock/notices.py): echo replies,
+messages and TCP byte marks, at the instant they happen, against times
+computed by hand."""
 
 import ackclock as ac
 import pytest
@@ -33,6 +34,30 @@ def test_pings_sent_together_queue_behind_each_other():
     sim.run()
     # 125 bytes take 1 ms: the n-th request waits n-1 ms; replies do not wait.
     assert rtts == pytest.approx([0.022, 0.023, 0.024], abs=1e-12)
+
+
+def test_messages_arrive_with_what_they_carry_after_their_transmission_and_delay():
+    sim, a, b = two_nodes()
+    got = []
+    there = sim.messages(a, b, lambda data: got.append((sim.now, data)))
+    back = sim.messages(b, a, lambda data: got.append((sim.now, data)))
+
+    def answer():
+        got.append((sim.now, "asked"))
+        back.send(250, {"answer": 1})
+
+    sim.at(0.2, lambda: there.send(125, "question"))
+    sim.at(0.2, lambda: there.send(125))  # behind it, carrying nothing
+    sim.at(0.5, answer)
+    sim.run()
+    # 125 bytes take 1 ms at 1 Mb/s, 250 bytes 2 ms; 10 ms to cross.
+    assert got == [
+        (pytest.approx(0.211, abs=1e-12), "question"),
+        (pytest.approx(0.212, abs=1e-12), None),
+        (0.5, "asked"),
+        (pytest.approx(0.512, abs=1e-12), {"answer": 1}),
+    ]
+    assert there.stats()["tx_packets"] == 2
 
 
 def test_byte_marks_fire_in_order_once_each_when_the_bytes_have_arrived():
@@ -81,6 +106,10 @@ def test_bad_ping_and_mark_arguments_are_refused_by_name():
     sim, a, b = two_nodes()
     with pytest.raises(ac.ConfigError, match="on_reply"):
         sim.ping(a, b, "not callable")
+    with pytest.raises(ac.ConfigError, match="on_message"):
+        sim.messages(a, b, "not callable")
+    with pytest.raises(ac.ConfigError, match="size"):
+        sim.messages(a, b, print).send(0)
     flow = sim.tcp(a, b, app=ac.Manual())
     with pytest.raises(ac.ConfigError, match="nbytes"):
         flow.when_received(0, lambda: None)

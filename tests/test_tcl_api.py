@@ -406,6 +406,24 @@ def test_ping_oneway_and_a_ping_to_another_agent_are_refused(tmp_path: Path) -> 
     assert "must connect to another Agent/Ping" in done.stderr
 
 
+def test_udp_data_calls_process_data_and_an_unconnected_sender_is_refused(
+    tmp_path: Path,
+) -> None:
+    agents = (
+        "set u [new Agent/UDP]\n$ns attach-agent $A $u\n"
+        "set v [new Agent/UDP]\n$ns attach-agent $B $v\n"
+        "Agent/UDP instproc process_data {from data} {\n"
+        '    global ns\n    puts "[format %.6f [$ns now]] $from $data"\n}\n'
+    )
+    script = TOPOLOGY + agents + '$ns connect $u $v\n$ns at 1 "$u send 125 {a b}"\n$ns run\n'
+    done = run_tcl(tmp_path, script)
+    # 125 bytes take 1 ms at 1 Mb/s, plus 10 ms.
+    assert (done.returncode, done.stdout) == (0, "1.011000 0 a b\n")
+    done = run_tcl(tmp_path, TOPOLOGY + agents + '$ns at 1 "$u send 10 x"\n$ns run\n')
+    assert done.returncode == 2
+    assert "is not connected: use $ns connect" in done.stderr
+
+
 def test_tcpapp_needs_a_fulltcp_agent(tmp_path: Path) -> None:
     script = TOPOLOGY + TCP_PAIR + "set app [new Application/TcpApp $tcp]\n$app send 10 {}\n"
     done = run_tcl(tmp_path, script)

@@ -627,6 +627,9 @@ class Sim:
     @property
     def now_ps(self) -> int: ...
     @property
+    def now_s(self) -> float:
+        """The time in seconds: under ns-2's order, the double ns-2's clock holds."""
+    @property
     def events(self) -> int:
         """Events processed so far."""
     def add_node(self, name: str) -> int:
@@ -781,13 +784,20 @@ class Sim:
     def ping(self, flow: int) -> None:
         """Sends an echo request now; when its reply reaches the source, run()
         returns ("notice", None)."""
+    def add_message_flow(self, name: str, src: int, dst: int, label: tuple[int, int, int]) -> int:
+        """A message flow (ns-2's `$udp send`): packets sent on demand from
+        `src` to `dst`; returns the flow id."""
+    def post_message(self, flow: int, size: int) -> int:
+        """Sends a `size`-byte packet on a message flow now and returns its
+        sequence number; when it reaches the sink, run() returns
+        ("notice", None)."""
     def watch_received(self, flow: int, server: bool, bytes: int) -> None:
         """run() returns ("notice", None) once the client (or `server`) of a TCP
         flow has received `bytes` bytes in order; replaces that end's watch."""
     def take_notice(self) -> tuple[int, bool, int] | None:
         """The notice run() last returned for, once: (flow, at the server end,
-        value): an echo reply's request send time (ps), or the bytes the TCP
-        end has received."""
+        value): an echo reply's request send time (ps), a message's sequence
+        number, or the bytes the TCP end has received."""
     def tcp_close(self, flow: int) -> None:
         """The client of a TCP flow closes its side (FIN after its data)."""
     def ns2_vars(self, flow: int) -> dict[str, float | int]:

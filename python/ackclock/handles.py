@@ -317,6 +317,28 @@ class EchoFlow(Flow):
         self._native.ping(self.id)
 
 
+class MessageFlow(Flow):
+    """Packets from `src` to `dst` sent on demand, each handed with the
+    object it carries to the flow's `on_message` on arrival; see
+    `Simulator.messages`."""
+
+    def __init__(self, native: Sim, flow_id: int, name: str, kind: str, src: Node, dst: Node):
+        super().__init__(native, flow_id, name, kind, src, dst)
+        # sequence number -> the object its packet carries
+        self._carried: dict[int, Any] = {}
+
+    def send(self, size: int, data: Any = None) -> None:
+        """Sends one packet of `size` bytes now, carrying `data`."""
+        size = checks.integer(size, "size", "packet size", minimum=1)
+        seq = self._native.post_message(self.id, size)
+        if data is not None:
+            self._carried[seq] = data
+
+    def take(self, seq: int) -> Any:
+        """What packet `seq` carried (None if nothing), once."""
+        return self._carried.pop(seq, None)
+
+
 class TcpFlow(Flow):
     """A TCP connection: the client on `src` and the server on `dst`.
 

@@ -1,5 +1,6 @@
 """What the core tells Python when a watched thing happens: an echo reply
-reaching its source (`Simulator.ping`), or a TCP end having received a
+reaching its source (`Simulator.ping`), a message reaching its sink
+(`Simulator.messages`), or a TCP end having received a
 given number of bytes (`TcpFlow.when_received`). The core's run stops
 right after the event that caused it, so the handler runs at that instant,
 before any later event, like a callback from `Simulator.at`."""
@@ -19,14 +20,16 @@ class Notices:
 
     def __init__(self, native: Sim) -> None:
         self._native = native
-        # echo flow id -> handler(request send time in ps)
-        self._echo: dict[int, Callable[[int], object]] = {}
+        # echo or message flow id -> handler(the notice's value)
+        self._by_flow: dict[int, Callable[[int], object]] = {}
         # (TCP flow id, server end) -> heap of (bytes, order, handler)
         self._marks: dict[tuple[int, bool], list[tuple[int, int, Callable[[], object]]]] = {}
         self._order = itertools.count()
 
-    def on_echo_reply(self, flow_id: int, handler: Callable[[int], object]) -> None:
-        self._echo[flow_id] = handler
+    def on_flow(self, flow_id: int, handler: Callable[[int], object]) -> None:
+        """`handler(value)` for each notice of an echo flow (the request's
+        send time in ps) or message flow (the message's sequence number)."""
+        self._by_flow[flow_id] = handler
 
     def when_received(
         self, flow_id: int, server: bool, nbytes: int, handler: Callable[[], object]
@@ -41,8 +44,8 @@ class Notices:
         notice = self._native.take_notice()
         assert notice is not None, "run returned 'notice' without one"
         flow_id, server, value = notice
-        if flow_id in self._echo:
-            self._echo[flow_id](value)
+        if flow_id in self._by_flow:
+            self._by_flow[flow_id](value)
             return
         marks = self._marks[(flow_id, server)]
         due = []

@@ -37,6 +37,7 @@ from ackclock.handles import (
     Flow,
     Lan,
     Link,
+    MessageFlow,
     Monitor,
     Node,
     Radio,
@@ -114,8 +115,9 @@ class Simulator:
 
     @property
     def now(self) -> float:
-        """The simulated time in seconds."""
-        return self._native.now_ps / units.PS_PER_S
+        """The simulated time in seconds (with `ns2_order`, the double ns-2's
+        clock would hold, which can differ from `now_ps` in the last bits)."""
+        return self._native.now_s
 
     @property
     def now_ps(self) -> int:
@@ -728,9 +730,33 @@ class Simulator:
         flow = EchoFlow(self._native, flow_id, name, "ping", src, dst)
         self._flows.append(flow)
         native = self._native
-        self._notices.on_echo_reply(
+        self._notices.on_flow(
             flow_id, lambda sent_ps: on_reply((native.now_ps - sent_ps) / units.PS_PER_S)
         )
+        return flow
+
+    def messages(
+        self,
+        src: Node,
+        dst: Node,
+        on_message: Callable[[Any], object],
+        name: str | None = None,
+        label: specs.FlowLabel | None = None,
+    ) -> MessageFlow:
+        """Packets from `src` to `dst` sent on demand (ns-2's `$udp send`
+        between two Agent/UDP): each `send(size, data)` sends one packet of
+        `size` bytes now; when it reaches `dst`, `on_message(data)` is called
+        with the object it carried (None if none)."""
+        src = self._own_node(src, "src")
+        dst = self._own_node(dst, "dst")
+        if not callable(on_message):
+            raise ParameterError("on_message", f"{on_message!r} is not callable")
+        name = self._new_flow_name(name, "udp")
+        ends = specs.label_native(label, "label") or (0, 0, len(self._flows))
+        flow_id = self._native.add_message_flow(name, src.id, dst.id, ends)
+        flow = MessageFlow(self._native, flow_id, name, "udp", src, dst)
+        self._flows.append(flow)
+        self._notices.on_flow(flow_id, lambda seq: on_message(flow.take(seq)))
         return flow
 
     def _not_in_past(self, time: Any, parameter: str) -> int:

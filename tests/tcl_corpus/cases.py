@@ -41,6 +41,7 @@ CASES = [
     Case("fulltcp.tcl", approximate="FullTcp's delayed-ACK timer and window arithmetic"),
     Case("suite.tcl", ("reno",), approximate="two Reno flows sharing a queue"),
     Case("ping.tcl"),
+    Case("udpdata.tcl"),
     Case(
         "tcpapp.tcl",
         approximate="ns-2's FullTcp acknowledges the SYN-ACK in a packet of its own, "

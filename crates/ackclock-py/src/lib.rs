@@ -194,6 +194,12 @@ impl Sim {
         self.inner.now().as_ps()
     }
 
+    /// The time in seconds: under ns-2's order, the double ns-2's clock holds.
+    #[getter]
+    fn now_s(&self) -> f64 {
+        self.inner.now_seconds()
+    }
+
     #[getter]
     fn events(&self) -> u64 {
         self.inner.events()
@@ -498,6 +504,18 @@ impl Sim {
     /// Sends an echo request now; its reply ends a `run` with "notice".
     fn ping(&mut self, flow: u32) -> PyResult<()> {
         self.guarded(|s| s.ping(flow))
+    }
+
+    /// Adds a message flow (ns-2's `$udp send` between two Agent/UDP).
+    fn add_message_flow(&mut self, name: &str, src: u32, dst: u32, label: (u16, u16, u32)) -> PyResult<u32> {
+        let (src_port, dst_port, fid) = label;
+        self.guarded(|s| s.add_message_flow(name, src, dst, FlowLabel { src_port, dst_port, fid }))
+    }
+
+    /// Sends a `size`-byte packet on a message flow now and returns its
+    /// sequence number; its arrival ends a `run` with "notice".
+    fn post_message(&mut self, flow: u32, size: u32) -> PyResult<u64> {
+        self.guarded(|s| s.post_message(flow, size))
     }
 
     /// A "notice" from `run` once the client (or `server`) of TCP flow

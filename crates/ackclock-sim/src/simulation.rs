@@ -18,7 +18,7 @@ use crate::monitor::FlowMonitor;
 use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
-use crate::udp::UdpFlow;
+use crate::udp::{UdpFlow, UdpRole};
 use ackclock_core::{
     Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a, OrderKey, RngStreams, SimRng, PS_PER_SEC,
 };
@@ -283,6 +283,21 @@ impl Simulation {
         self.queue.now()
     }
 
+    /// The time in seconds; under ns-2's order, the double ns-2's clock
+    /// holds at this event (its time as ns-2 sums it, which can differ from
+    /// the whole picoseconds of `now` in the last bits).
+    pub fn now_seconds(&self) -> f64 {
+        let secs = self.now().as_ps() as f64 / PS_PER_SEC as f64;
+        let ns2 = self.queue.current_key().ns2_time();
+        // The current key is the last event's; the clock may have moved on
+        // without an event (a run to a given end).
+        if self.queue.is_ns2_order() && (ns2 - secs).abs() < 1e-9 {
+            ns2
+        } else {
+            secs
+        }
+    }
+
     /// Events processed so far.
     pub fn events(&self) -> u64 {
         self.queue.delivered()
@@ -458,23 +473,23 @@ impl Simulation {
         dst: NodeId,
         config: UdpSourceConfig,
     ) -> Result<u32, ConfigError> {
-        self.push_udp_flow(name, src, dst, config, false)
+        self.push_udp_flow(name, src, dst, config, UdpRole::Source)
     }
 
-    /// A UDP flow's source and ends (an echo flow's sink answers each request).
+    /// A UDP flow's source, ends and role.
     fn push_udp_flow(
         &mut self,
         name: &str,
         src: NodeId,
         dst: NodeId,
         config: UdpSourceConfig,
-        echo: bool,
+        role: UdpRole,
     ) -> Result<u32, ConfigError> {
         let id = self.check_flow_ends(src, dst)?;
         let rng = self.streams.stream(&format!("flow/{id}"));
         let port = UDP_PORT_BASE.wrapping_add(id as u16);
         let ports = config.label.map_or((port, port), |l| (l.src_port, l.dst_port));
-        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), echo };
+        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), role };
         self.flows.push(Flow {
             name: name.to_string(),
             src,
@@ -891,8 +906,10 @@ impl Simulation {
         if udp.source.is_halted() {
             return; // stopped after this departure was scheduled
         }
-        if udp.echo {
-            return self.send_request(now, id);
+        match udp.role {
+            UdpRole::Source => {}
+            UdpRole::Echo => return self.send_request(now, id),
+            UdpRole::Messages { .. } => return self.send_posted_message(now, id),
         }
         let (size, next) = udp.source.emit(now);
         let ecn = if udp.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
@@ -1196,8 +1213,12 @@ impl Simulation {
             }
             if matches!(packet.transport, Transport::Tcp(_)) {
                 self.receive_tcp(now, node, id);
-            } else if matches!(&f.transfer, Transfer::Udp(u) if u.echo) {
-                self.on_echo(now, node, id);
+            } else {
+                match &f.transfer {
+                    Transfer::Udp(u) if matches!(u.role, UdpRole::Echo) => self.on_echo(now, node, id),
+                    Transfer::Udp(u) if matches!(u.role, UdpRole::Messages { .. }) => self.on_message_arrival(id),
+                    _ => {}
+                }
             }
         }
         self.packets.free(id);

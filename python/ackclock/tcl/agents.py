@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ackclock import units
 from ackclock._native import NS2_VARS
-from ackclock.handles import EchoFlow, Flow, TcpFlow
+from ackclock.handles import EchoFlow, Flow, MessageFlow, TcpFlow
 from ackclock.tcl import tracevars
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Kind, Shadow, Var, whole
@@ -457,7 +457,18 @@ class TcpSink(Agent):
 
 
 class UdpAgent(Agent):
-    pass
+    """ns-2's Agent/UDP. Besides carrying a source's packets, `send NBYTES
+    ?DATA?` sends NBYTES now in packetSize_ pieces to the connected agent;
+    a packet with DATA calls that agent's `process_data FROM {DATA}` when it
+    arrives (FROM: the sending node), as ns-2's UdpAgent::recv does."""
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.messages: MessageFlow | None = None
+
+    def cmd_send(self, nbytes: str, data: str | None = None) -> None:
+        count = whole(nbytes, f"{self} send")
+        self.world.when_running(lambda: self.world.udp_send(self, count, data))
 
 
 class PingAgent(Agent):

@@ -178,7 +178,7 @@ class FlowMonitor(QueueMonitor):
         if self.channel is None:
             raise TclScriptError(f"{self} dump: attach a channel first ($fmon attach $file)")
         total = self.totals()
-        now = self.world.now_ps() / 1e12
+        now = self.world.now_s()
         self.cmd_flows()
         for record in self.records.values():
             f = record.totals()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ackclock import units
 from ackclock.tcl.dynamics import links_of
 from ackclock.tcl.errors import NestedTclError, TclScriptError
 from ackclock.tcl.links import ErrorModelObject
@@ -222,7 +221,7 @@ class SimulatorObject(WirelessCommands, Shadow):
         return round(seconds * 1e12)
 
     def cmd_now(self) -> str:
-        return ns2_real(self.world.now_ps() / units.PS_PER_S)
+        return ns2_real(self.world.now_s())
 
     def cmd_run(self) -> None:
         self.world.run()

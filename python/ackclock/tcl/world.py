@@ -225,6 +225,10 @@ class World:
     def now_ps(self) -> int:
         return 0 if self.sim is None else self.sim.now_ps
 
+    def now_s(self) -> float:
+        """The time as ns-2's clock holds it (`$ns now`, trace annotations)."""
+        return 0.0 if self.sim is None else self.sim.now
+
     def at(self, at_ps: int, action: Callable[[], object]) -> None:
         """Runs `action` when the clock reaches `at_ps` (now if earlier)."""
         if self.sim is None:
@@ -427,6 +431,29 @@ class World:
             self.flow_started(agent, agent.echo)
         agent.echo.send()
 
+    def udp_send(self, agent: UdpAgent, nbytes: int, data: str | None) -> None:
+        """ns-2's UdpAgent::sendmsg: `nbytes` in packets of packetSize_ bytes
+        and one of the rest, each carrying `data`; data must fit one packet."""
+        size = agent.integer("packetSize_")
+        if data is not None and nbytes > size:
+            # ns-2 prints this on stdout and sends nothing.
+            self.run_script('puts "Error: data greater than maximum UDP packet size"')
+            return
+        if agent.messages is None:
+            peer = agent.peer
+            src, dst, label = self._ends(agent)
+            sender = str(agent.address()[0].id)
+
+            def on_message(carried: object) -> None:
+                if carried is not None and peer is not None:
+                    self.run_script(f"{peer.name} process_data {sender} {{{carried}}}")
+
+            agent.messages = self.built().messages(src, dst, on_message, label=label)
+            self.flow_started(agent, agent.messages)
+        pieces = [size] * (nbytes // size) + ([nbytes % size] if nbytes % size else [])
+        for piece in pieces:
+            agent.messages.send(piece, data)
+
     # --- running ------------------------------------------------------------
 
     def run(self) -> None:
@@ -471,7 +498,7 @@ class World:
     def annotate(self, text: str) -> None:
         """`$ns trace-annotate`: a line in the traces at the current time,
         numbered in the nam trace as ns-2 numbers them."""
-        now = self.now_ps() / 1e12
+        now = self.now_s()
         self.annotations += 1
         for channel in self.trace_all:
             self.write_line(channel, f"v {ns2_real(now)} eval {{set sim_annotation {{{text}}}}}")

@@ -1,5 +1,6 @@
 //! Telling the front end when something it watches happens: an echo reply
-//! reaching its source (ns-2's Agent/Ping), a TCP side having received a
+//! reaching its source (ns-2's Agent/Ping), a message reaching its sink
+//! (ns-2's `$udp send` with data), a TCP side having received a
 //! given number of bytes (ns-2's Application/TcpApp). `run` returns a
 //! [`crate::RunOutcome::Notice`] right after the event that caused it, before any
 //! other event, so the front end acts at that instant and in event order.
@@ -10,8 +11,10 @@ use crate::error::ConfigError;
 use crate::label::FlowLabel;
 use crate::source::{SizeModel, Traffic, UdpSourceConfig};
 use crate::tcp_flow::Side;
+use crate::udp::UdpRole;
 use ackclock_core::{Bandwidth, Instant};
 use ackclock_net::{Ecn, NodeId, PacketId, Transport, UdpHeader};
+use std::collections::VecDeque;
 
 /// A watched happening, handed out by `run` as [`crate::RunOutcome::Notice`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +23,8 @@ pub struct Notice {
     /// The end it happened at.
     pub side: Side,
     /// For an echo reply, when its request was sent (picoseconds); for a
-    /// TCP watch, the bytes that side has received in order.
+    /// message, its sequence number; for a TCP watch, the bytes that side
+    /// has received in order.
     pub value: u64,
 }
 
@@ -36,7 +40,32 @@ impl Simulation {
         size: u32,
         label: FlowLabel,
     ) -> Result<u32, ConfigError> {
-        // A source that never departs on its own: requests leave on demand.
+        self.add_on_demand_flow(name, (src, dst), size, label, UdpRole::Echo)
+    }
+
+    /// Adds a message flow: `post_message` sends packets from `src` to
+    /// `dst`, and each one's arrival is a notice carrying its sequence
+    /// number (ns-2's `$udp send` with a `process_data` at the far end).
+    pub fn add_message_flow(
+        &mut self,
+        name: &str,
+        src: NodeId,
+        dst: NodeId,
+        label: FlowLabel,
+    ) -> Result<u32, ConfigError> {
+        self.add_on_demand_flow(name, (src, dst), 1, label, UdpRole::Messages { pending: VecDeque::new() })
+    }
+
+    /// A UDP flow whose packets leave only when the front end asks.
+    fn add_on_demand_flow(
+        &mut self,
+        name: &str,
+        (src, dst): (NodeId, NodeId),
+        size: u32,
+        label: FlowLabel,
+        role: UdpRole,
+    ) -> Result<u32, ConfigError> {
+        // A source that never departs on its own.
         let config = UdpSourceConfig {
             traffic: Traffic::Cbr { rate: Bandwidth::from_bps(1).expect("1 bit/s is a rate"), jitter: false },
             size: SizeModel::Fixed(size),
@@ -46,10 +75,31 @@ impl Simulation {
             ecn: false,
             label: Some(label),
         };
-        let id = self.push_udp_flow(name, src, dst, config, true)?;
-        // Requests may leave before the next run prepares its flows.
+        let id = self.push_udp_flow(name, src, dst, config, role)?;
+        // Packets may leave before the next run prepares its flows.
         self.register_flow_views();
         Ok(id)
+    }
+
+    /// Sends a packet of `size` bytes from the source of message flow
+    /// `flow` now, after the events already due at this instant (as `ping` does);
+    /// returns its sequence number, which its arrival's notice carries.
+    pub fn post_message(&mut self, flow: u32, size: u32) -> Result<u64, ConfigError> {
+        if size == 0 {
+            return Err(ConfigError::invalid("size", size, "a packet has at least one byte"));
+        }
+        let f = self.flows.get_mut(flow as usize);
+        let Some((Transfer::Udp(u), monitor)) = f.map(|f| (&mut f.transfer, &f.monitor)) else {
+            return Err(ConfigError::invalid("flow", flow, "is not a message flow"));
+        };
+        let UdpRole::Messages { pending } = &mut u.role else {
+            return Err(ConfigError::invalid("flow", flow, "is not a message flow"));
+        };
+        let seq = monitor.tx_packets + pending.len() as u64;
+        pending.push_back(size);
+        let now = self.now();
+        self.schedule_from_now(now, now, Event::Departure(flow));
+        Ok(seq)
     }
 
     /// Sends an echo request from the source of echo flow `flow` now, after
@@ -57,7 +107,7 @@ impl Simulation {
     /// sends its first packet).
     pub fn ping(&mut self, flow: u32) -> Result<(), ConfigError> {
         match self.flows.get(flow as usize).map(|f| &f.transfer) {
-            Some(Transfer::Udp(u)) if u.echo => {}
+            Some(Transfer::Udp(u)) if matches!(u.role, UdpRole::Echo) => {}
             _ => return Err(ConfigError::invalid("flow", flow, "is not an echo flow")),
         }
         let now = self.now();
@@ -76,6 +126,25 @@ impl Simulation {
         }
         let transport = Transport::Udp(UdpHeader { src_port: u.ports.0, dst_port: u.ports.1 });
         let SizeModel::Fixed(size) = u.source.config.size else { unreachable!("echo flows have one size") };
+        let seq = f.monitor.tx_packets;
+        f.monitor.sent(now, size);
+        let (src, dst) = (f.src, f.dst);
+        let packet = self.new_packet(now, flow, (src, dst), Ecn::NotEct, transport, size, seq);
+        self.receive(now, src, packet);
+    }
+
+    /// A message flow's oldest asked-for packet leaves.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn send_posted_message(&mut self, now: Instant, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        let Transfer::Udp(u) = &mut f.transfer else { unreachable!("message flows are UDP flows") };
+        let UdpRole::Messages { pending } = &mut u.role else { unreachable!("a message flow") };
+        let size = pending.pop_front().expect("a departure per asked-for packet");
+        if f.detached[Side::Client as usize] {
+            return;
+        }
+        let transport = Transport::Udp(UdpHeader { src_port: u.ports.0, dst_port: u.ports.1 });
         let seq = f.monitor.tx_packets;
         f.monitor.sent(now, size);
         let (src, dst) = (f.src, f.dst);
@@ -115,6 +184,16 @@ impl Simulation {
             self.receive(now, node, reply);
         } else if !f.detached[Side::Client as usize] {
             self.notify(Notice { flow: p.flow, side: Side::Client, value: p.seq });
+        }
+    }
+
+    /// A message flow's packet reached its sink: a notice with its number.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn on_message_arrival(&mut self, id: PacketId) {
+        let p = self.packets[id];
+        if !self.flows[p.flow as usize].detached[Side::Server as usize] {
+            self.notify(Notice { flow: p.flow, side: Side::Server, value: p.seq });
         }
     }
 
@@ -162,5 +241,31 @@ mod tests {
         // 64 bytes at 1 Mb/s is 512 us; two of them plus two 10 ms delays.
         assert_eq!(sim.now().as_ps(), 2 * (512_000_000 + 10_000_000_000));
         assert_eq!(sim.run(None).unwrap(), RunOutcome::Idle);
+    }
+
+    #[test]
+    fn posted_messages_arrive_in_order_each_a_notice_with_its_number() {
+        let mut sim = Simulation::new(1, 0);
+        let a = sim.add_node("a");
+        let b = sim.add_node("b");
+        let rate = Bandwidth::from_bps(1_000_000).unwrap();
+        let delay = ackclock_core::Duration::from_millis(10);
+        sim.add_duplex(a, b, rate, delay, ackclock_net::Discipline::ns2_drop_tail(50)).unwrap();
+        let label = FlowLabel { src_port: 0, dst_port: 0, fid: 0 };
+        let flow = sim.add_message_flow("udp", a, b, label).unwrap();
+        assert_eq!(sim.post_message(flow, 100).unwrap(), 0);
+        assert_eq!(sim.post_message(flow, 25).unwrap(), 1);
+        let first = outcome_is_notice(sim.run(None).unwrap()).expect("the first message");
+        assert_eq!(first, Notice { flow, side: Side::Server, value: 0 });
+        // 100 bytes at 1 Mb/s is 800 us, then the 10 ms delay.
+        assert_eq!(sim.now().as_ps(), 800_000_000 + 10_000_000_000);
+        let second = outcome_is_notice(sim.run(None).unwrap()).expect("the second message");
+        assert_eq!(second.value, 1);
+        // It waited for the first: 800 + 200 us of transmission.
+        assert_eq!(sim.now().as_ps(), 1_000_000_000 + 10_000_000_000);
+        assert_eq!(sim.run(None).unwrap(), RunOutcome::Idle);
+        assert!(sim.post_message(flow, 0).is_err());
+        let echo = sim.add_echo_flow("ping", a, b, 64, label).unwrap();
+        assert!(sim.post_message(echo, 10).is_err());
     }
 }
