@@ -33,6 +33,7 @@ from ackclock.results import FlowResult, LinkResult, NicResult, NodeResult, RunR
 from ackclock.simulator import Simulator
 from ackclock.specs import (
     DRR,
+    FQ,
     PIE,
     RED,
     SFQ,
@@ -70,6 +71,7 @@ __all__ = [
     "DSDV",
     "DV",
     "DRR",
+    "FQ",
     "RED",
     "PIE",
     "SFQ",

@@ -164,6 +164,14 @@ class SfqSpec(TypedDict):
     maxqueue: int
     buckets: int
 
+# ns-2.35's FQ (FQLink): a DropTail queue of `limit` packets per flow id,
+# the head with the smallest finish time sent; `secs_per_byte` defaults to
+# the link's rate's.
+class FqSpec(TypedDict, total=False):
+    type: Literal["fq"]
+    limit: int
+    secs_per_byte: float
+
 QueueSpec = (
     DropTailSpec
     | RedSpec
@@ -173,6 +181,7 @@ QueueSpec = (
     | PieSpec
     | DrrSpec
     | SfqSpec
+    | FqSpec
     | DelayBufferSpec
 )
 

@@ -714,6 +714,7 @@ impl Simulation {
             self.check_path(f)?;
         }
         self.register_flow_views();
+        self.tell_flow_ids();
         self.mac_traced = self.tracer.as_ref().is_some_and(|t| t.wants_mac());
         for nic in &mut self.nics {
             nic.mac.set_traced(self.mac_traced);
@@ -1264,8 +1265,31 @@ impl Simulation {
         self.tracer = None;
     }
 
+    /// Disciplines that key their queues by the flows' own ids (ns-2's FQ,
+    /// by `fid_`) learn each flow's.
+    fn tell_flow_ids(&mut self) {
+        if !self.channels.iter().any(Channel::holds) {
+            return;
+        }
+        let fids: Vec<u32> = (0..self.flows.len() as u32).map(|id| self.flow_fid(id)).collect();
+        for ch in self.channels.iter_mut().filter(|c| c.holds()) {
+            ch.set_flow_ids(&fids);
+        }
+    }
+
+    /// A flow's id in headers and traces (ns-2's `fid_`).
+    fn flow_fid(&self, id: u32) -> u32 {
+        let label = match &self.flows[id as usize].transfer {
+            Transfer::Udp(u) => u.source.config.label,
+            Transfer::Tcp(t) => t.config.label,
+        };
+        label.map_or(id, |l| l.fid)
+    }
+
     fn register_flow_views(&mut self) {
-        let Some(tracer) = &mut self.tracer else { return };
+        if self.tracer.is_none() {
+            return;
+        }
         for (id, f) in self.flows.iter().enumerate() {
             let view = match &f.transfer {
                 Transfer::Udp(u) => FlowView::Udp {
@@ -1273,17 +1297,17 @@ impl Simulation {
                         kind @ ("cbr" | "ping") => kind,
                         _ => "udp",
                     },
-                    fid: u.source.config.label.map_or(id as u32, |l| l.fid),
+                    fid: self.flow_fid(id as u32),
                 },
                 Transfer::Tcp(t) => FlowView::Tcp {
                     client: f.src,
                     client_iss: t.client.iss(),
                     server_iss: t.server.iss(),
                     mss: t.client.mss(),
-                    fid: t.config.label.map_or(id as u32, |l| l.fid),
+                    fid: self.flow_fid(id as u32),
                 },
             };
-            tracer.set_flow_view(id as u32, view);
+            self.tracer.as_mut().expect("tracing").set_flow_view(id as u32, view);
         }
     }
 

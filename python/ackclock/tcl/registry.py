@@ -100,6 +100,7 @@ IMPLEMENTED: dict[str, type[Shadow]] = {
     "Queue/PIE": links.PieQueue,
     "Queue/DRR": links.DrrQueue,
     "Queue/SFQ": links.SfqQueue,
+    "Queue/FQ": links.FqQueue,
     "QueueMonitor": monitors.QueueMonitor,
     "QueueMonitor/ED/Flowmon": monitors.FlowMonitor,
     "QueueMonitor/ED/Flow": monitors.FlowRecord,
