@@ -24,10 +24,10 @@ if TYPE_CHECKING:
         DropSegmentsSpec,
         DropTailSpec,
         DrrSpec,
-        FqSpec,
         ExponentialJitterSpec,
         ExponentialSizeSpec,
         FqCoDelSpec,
+        FqSpec,
         GilbertElliottSpec,
         JitterSpec,
         LossSpec,
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         SfqSpec,
         SizeSpec,
         StepMarkSpec,
+        TokenBucketSpec,
         TwoStateLossSpec,
         UniformJitterSpec,
         UniformLossSpec,
@@ -360,6 +361,27 @@ class FQ(Spec):
         if self.rate is not None:
             spec["secs_per_byte"] = 8 / units.bandwidth_bps(self.rate, "rate")
         return spec
+
+
+@dataclass(frozen=True)
+class TokenBucket(Spec):
+    """ns-2's token bucket filter (`TBF`, `attach-tbf-agent`) between a UDP
+    source and its node (`Flow.shape`): `bucket_bits` tokens at most, filled
+    at `rate`, full at the first packet. A packet leaves when the bucket holds
+    its size in bits (spending them), else waits behind the others, at most
+    `limit` waiting (0: dropped, a policer). Defaults are ns-2.35's.
+    """
+
+    rate: units.Bandwidth = "64kb"
+    bucket_bits: int = 1024
+    limit: int = 0
+
+    def to_native(self) -> TokenBucketSpec:
+        return {
+            "rate_bps": float(units.bandwidth_bps(self.rate, "rate")),
+            "bucket_bits": checks.integer(self.bucket_bits, "bucket_bits", "bucket", 0, 2**63 - 1),
+            "limit": checks.integer(self.limit, "limit", "queue limit", 0, 2**32 - 1),
+        }
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ use ackclock_net::{
     ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams, ShadowingParams,
     StepMark, TwoState,
 };
-use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
+use ackclock_sim::{
+    ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, TokenBucketParams, Traffic,
+};
 use ackclock_tcp::cc::Flavour;
 use ackclock_tcp::{AckPolicy, CcKind, TcpConfig};
 use pyo3::prelude::*;
@@ -294,6 +296,16 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
             "droptail, red, step_mark, codel, fq_codel, pie, drr, sfq, fq or delay_buffer",
         )),
     }
+}
+
+/// A token bucket shaper (ns-2's TBF).
+pub fn token_bucket(dict: &Bound<'_, PyDict>) -> Result<TokenBucketParams, ConfigError> {
+    let s = Spec::new(dict, "shaper", &["rate_bps", "bucket_bits", "limit"])?;
+    Ok(TokenBucketParams {
+        rate: s.positive_f64("rate_bps", None)?,
+        bucket_bits: s.required::<u64>("bucket_bits", "a whole number of bits")?,
+        limit: s.required::<u32>("limit", "a whole number of packets")?,
+    })
 }
 
 const CODEL_KEYS: &[&str] = &["target_ps", "interval_ps", "mtu", "ecn"];

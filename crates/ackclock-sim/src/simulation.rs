@@ -16,6 +16,7 @@ use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
 use crate::monitor::FlowMonitor;
 use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
+use crate::shaper::{Shaped, TokenBucket, TokenBucketParams};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::UdpFlow;
@@ -50,6 +51,8 @@ enum Event {
     Arrival(ChannelId),
     /// A UDP source's next packet is due.
     Departure(u32),
+    /// A UDP flow's token bucket lets its next waiting packet go.
+    ShaperWake(u32),
     /// A TCP endpoint's timer (lazy: it may have moved later meanwhile).
     TcpTimer(u32, Side),
     /// A TCP flow's application wants to act.
@@ -474,7 +477,7 @@ impl Simulation {
         let rng = self.streams.stream(&format!("flow/{id}"));
         let port = UDP_PORT_BASE.wrapping_add(id as u16);
         let ports = config.label.map_or((port, port), |l| (l.src_port, l.dst_port));
-        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), echo };
+        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), echo, shaper: None };
         self.flows.push(Flow {
             name: name.to_string(),
             src,
@@ -526,6 +529,19 @@ impl Simulation {
             ));
         }
         Ok(self.flows.len() as u32)
+    }
+
+    /// Puts a token bucket between a UDP flow's source and its node (ns-2's
+    /// TBF, `attach-tbf-agent`).
+    pub fn shape_flow(&mut self, flow: u32, params: TokenBucketParams) -> Result<(), ConfigError> {
+        let f = self.flows.get_mut(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
+        match &mut f.transfer {
+            Transfer::Udp(u) if !u.echo => {
+                u.shaper = Some(TokenBucket::new(params));
+                Ok(())
+            }
+            _ => Err(ConfigError::invalid("flow", f.name.clone(), "only a UDP traffic source can be shaped")),
+        }
     }
 
     /// Stops a flow's sender now: a UDP source sends no more, a TCP
@@ -684,6 +700,7 @@ impl Simulation {
             match event {
                 Event::Arrival(ch) => self.on_arrival(now, ch),
                 Event::Departure(flow) => self.on_departure(now, flow),
+                Event::ShaperWake(flow) => self.on_shaper_wake(now, flow),
                 Event::TcpTimer(flow, side) => self.on_tcp_timer(now, flow, side),
                 Event::AppWake(flow) => self.on_app_wake(now, flow),
                 Event::Callback(id) => {
@@ -904,6 +921,26 @@ impl Simulation {
             self.queue.schedule(t, Event::Departure(id));
         }
         let packet = self.new_packet(now, id, (src, dst), ecn, transport, size, seq);
+        let Transfer::Udp(udp) = &mut self.flows[id as usize].transfer else { unreachable!() };
+        match udp.shaper.as_mut().map(|s| s.offer(now, packet, size)) {
+            None | Some(Shaped::Send) => self.receive(now, src, packet),
+            Some(Shaped::Queued(wake)) => {
+                if let Some(t) = wake {
+                    self.queue.schedule(t, Event::ShaperWake(id));
+                }
+            }
+            Some(Shaped::Dropped) => self.packets.free(packet),
+        }
+    }
+
+    fn on_shaper_wake(&mut self, now: Instant, id: u32) {
+        let flow = &mut self.flows[id as usize];
+        let src = flow.src;
+        let Transfer::Udp(udp) = &mut flow.transfer else { return };
+        let Some((packet, next)) = udp.shaper.as_mut().and_then(|s| s.release(now)) else { return };
+        if let Some(t) = next {
+            self.queue.schedule(t, Event::ShaperWake(id));
+        }
         self.receive(now, src, packet);
     }
 

@@ -2,7 +2,9 @@
 //! (what arrives is counted by the flow's monitor), or an echo pair (ns-2's
 //! Agent/Ping): requests sent on demand, answered by the far end.
 
+use crate::shaper::TokenBucket;
 use crate::source::{Traffic, UdpSource};
+use ackclock_net::PacketId;
 
 pub struct UdpFlow {
     pub ports: (u16, u16),
@@ -10,6 +12,8 @@ pub struct UdpFlow {
     /// An echo flow: its sink answers each request with a reply to the
     /// source, which reports it as a [`crate::simulation::Notice`].
     pub echo: bool,
+    /// A token bucket between the source and its node (ns-2's TBF).
+    pub shaper: Option<TokenBucket<PacketId>>,
 }
 
 impl UdpFlow {

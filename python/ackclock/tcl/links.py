@@ -413,8 +413,8 @@ class FqQueue(QueueObject):
     def class_value(self, cls: str, var: str) -> str:
         """`var` as a new `cls` object would get it: the class's or its
         nearest superclass's (`$cls set var` reads the class's own)."""
-        script = f"foreach c [::otcl::heritage {cls}] {{ if {{![catch {{$c set {var}}} v]}} {{ return $v }} }}"
-        return self.world.tcl.eval(script)
+        script = "foreach c [::otcl::heritage CLS] { if {![catch {$c set VAR} v]} { return $v } }"
+        return self.world.tcl.eval(script.replace("CLS", cls).replace("VAR", var))
 
     def spec(self) -> specs.Queue:
         management = self.class_value("FQLink", "queueManagement_")
