@@ -36,6 +36,16 @@ def test_a_tbf_on_a_tcp_agent_is_refused(tmp_path: Path) -> None:
     assert "attach-tbf: ackclock shapes UDP agents only" in done.stderr
 
 
+@pytest.mark.parametrize("setting", ["rate_ 0", "qlen_ -1"])
+def test_bad_tbf_variables_are_refused_naming_them(setting: str, tmp_path: Path) -> None:
+    script = tmp_path / "bad.tcl"
+    text = (FIXTURES / "ns2_tbf.tcl").read_text()
+    script.write_text(text.replace("$policer set bucket_ 4096", f"$policer set {setting}"))
+    done = run_cli("tcl", str(script), "10", str(tmp_path / "bad.tr"))
+    assert done.returncode == 2
+    assert f"(TBF) {setting}: must be at least" in done.stderr
+
+
 def delivered(shaper: ac.TokenBucket | None) -> int:
     """1 Mibit/s of 1024-byte packets (128 a second) for 10 s over a 10
     Mbit/s link; binary rates keep the bucket's arithmetic exact."""

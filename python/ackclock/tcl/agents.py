@@ -483,6 +483,9 @@ class TbfObject(Shadow):
 
     def spec(self) -> specs.TokenBucket:
         rate, bucket, qlen = self.number("rate_"), self.integer("bucket_"), self.integer("qlen_")
+        for var, value, least in (("rate_", rate, 1), ("bucket_", bucket, 0), ("qlen_", qlen, 0)):
+            if value < least:
+                raise TclScriptError(f"{self} {var} {value:g}: must be at least {least}")
         return specs.TokenBucket(rate=rate, bucket_bits=bucket, limit=qlen)
 
     # ns-2's plumbing (attach-tbf wires it): the agent's packets pass through it.
