@@ -149,8 +149,8 @@ USER_ERRORS = {
     ),
     "unknown queue type": (
         ('delay = "10ms"', 'delay = "10ms"\nqueue = { type = "fifo" }'),
-        "links[0].queue.type: unknown queue type 'fifo' "
-        "(use droptail, red, step_mark, codel, fq_codel, pie, drr, sfq or delay_buffer) (line 15)",
+        "links[0].queue.type: unknown queue type 'fifo' (use droptail, red, step_mark, "
+        "codel, fq_codel, pie, drr, sfq, fq or delay_buffer) (line 15)",
     ),
     "undefined node": (
         ('to = "B"\nbandwidth', 'to = "Z"\nbandwidth'),

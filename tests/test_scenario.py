@@ -144,13 +144,13 @@ def test_minimal_file_runs_until_idle(tmp_path):
             'type = "droptail", limit = 50',
             'type = "fifo", limit = 50',
             "links[0].queue.type: unknown queue type 'fifo' (use droptail, red, "
-            "step_mark, codel, fq_codel, pie, drr, sfq or delay_buffer) (line 17)",
+            "step_mark, codel, fq_codel, pie, drr, sfq, fq or delay_buffer) (line 17)",
         ),
         (
             'type = "droptail", limit = 50',
             "limit = 50",
-            "links[0].queue.type: missing (the queue type: "
-            "droptail, red, step_mark, codel, fq_codel, pie, drr, sfq or delay_buffer) (line 17)",
+            "links[0].queue.type: missing (the queue type: droptail, red, "
+            "step_mark, codel, fq_codel, pie, drr, sfq, fq or delay_buffer) (line 17)",
         ),
         (
             "limit = 50,",

@@ -215,7 +215,7 @@ def test_unsupported_queue_type_is_refused_with_the_supported_ones(tmp_path: Pat
     assert done.returncode == 2
     assert (
         "queue type 'CBQ' is not supported"
-        " (supported: CoDel, DRR, DropTail, FQ-CoDel, PIE, RED, SFQ)" in done.stderr
+        " (supported: CoDel, DRR, DropTail, FQ, FQ-CoDel, PIE, RED, SFQ)" in done.stderr
     )
 
 

@@ -33,6 +33,7 @@ from ackclock.results import FlowResult, LinkResult, NicResult, NodeResult, RunR
 from ackclock.simulator import Simulator
 from ackclock.specs import (
     DRR,
+    FQ,
     PIE,
     RED,
     SFQ,
@@ -50,6 +51,7 @@ from ackclock.specs import (
     LinkParams,
     Periodic,
     StepMark,
+    TokenBucket,
     TwoStateLoss,
     UniformDelay,
     UniformLoss,
@@ -70,6 +72,7 @@ __all__ = [
     "DSDV",
     "DV",
     "DRR",
+    "FQ",
     "RED",
     "PIE",
     "SFQ",
@@ -118,6 +121,7 @@ __all__ = [
     "Simulator",
     "StaticRouting",
     "StepMark",
+    "TokenBucket",
     "TcpFlow",
     "TcpParams",
     "Telnet",

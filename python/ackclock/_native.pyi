@@ -164,6 +164,21 @@ class SfqSpec(TypedDict):
     maxqueue: int
     buckets: int
 
+# ns-2.35's FQ (FQLink): a DropTail queue of `limit` packets per flow id,
+# the head with the smallest finish time sent; `secs_per_byte` defaults to
+# the link's rate's.
+class FqSpec(TypedDict, total=False):
+    type: Literal["fq"]
+    limit: int
+    secs_per_byte: float
+
+# ns-2.35's TBF between a UDP source and its node: `bucket_bits` tokens at
+# most, filled at `rate_bps`, at most `limit` packets waiting (0: a policer).
+class TokenBucketSpec(TypedDict):
+    rate_bps: float
+    bucket_bits: int
+    limit: int
+
 QueueSpec = (
     DropTailSpec
     | RedSpec
@@ -173,6 +188,7 @@ QueueSpec = (
     | PieSpec
     | DrrSpec
     | SfqSpec
+    | FqSpec
     | DelayBufferSpec
 )
 
@@ -764,6 +780,9 @@ class Sim:
         """{name: (times_s, values)} recorded on change for a flow added with
         record_series=True: cwnd, ssthresh (bytes), srtt, rto (s),
         bytes_in_flight, rwnd (bytes), loss_events (count)."""
+    def shape_flow(self, flow: int, shaper: TokenBucketSpec) -> None:
+        """Puts a token bucket between a UDP flow's source and its node;
+        before the flow's first packet."""
     def stop_flow(self, flow: int) -> None:
         """Stops a flow's sender now: a UDP source sends no more; a TCP
         application writes no more, but what it wrote is still delivered."""

@@ -293,6 +293,13 @@ class Flow:
         link = self._native.link_stats(channel)
         return f"{self._native.node_name(link['src'])}->{self._native.node_name(link['dst'])}"
 
+    def shape(self, shaper: specs.TokenBucket) -> None:
+        """Puts a token bucket (ns-2's TBF) between a UDP source and its
+        node, before the flow starts."""
+        if not isinstance(shaper, specs.TokenBucket):
+            raise ParameterError("shaper", f"{shaper!r} is not an ackclock.TokenBucket(...)")
+        self._native.shape_flow(self.id, shaper.to_native())
+
     def stop(self) -> None:
         """Stops the sender now (ns-2's `$app stop`): a UDP source sends no
         more; a TCP application writes no more, what it wrote still arrives."""

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         ExponentialJitterSpec,
         ExponentialSizeSpec,
         FqCoDelSpec,
+        FqSpec,
         GilbertElliottSpec,
         JitterSpec,
         LossSpec,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
         SfqSpec,
         SizeSpec,
         StepMarkSpec,
+        TokenBucketSpec,
         TwoStateLossSpec,
         UniformJitterSpec,
         UniformLossSpec,
@@ -339,6 +341,50 @@ class DRR(Spec):
 
 
 @dataclass(frozen=True)
+class FQ(Spec):
+    """ns-2's fair queueing (`duplex-link ... FQ`): a DropTail queue of
+    `limit` packets per flow id (the flow's head of line included, as ns-2
+    counts it); a free link sends the head with the smallest finish time,
+    a flow's finish time advancing by its head's transmission time at `rate`
+    times the number of flows with a head. `rate` defaults to the link's,
+    as ns-2 sets it; `limit` to ns-2.35's 50.
+    """
+
+    limit: int = 50
+    rate: units.Bandwidth | None = None
+
+    def to_native(self) -> FqSpec:
+        spec: FqSpec = {
+            "type": "fq",
+            "limit": checks.integer(self.limit, "limit", "queue limit", 1, 2**32 - 1),
+        }
+        if self.rate is not None:
+            spec["secs_per_byte"] = 8 / units.bandwidth_bps(self.rate, "rate")
+        return spec
+
+
+@dataclass(frozen=True)
+class TokenBucket(Spec):
+    """ns-2's token bucket filter (`TBF`, `attach-tbf-agent`) between a UDP
+    source and its node (`Flow.shape`): `bucket_bits` tokens at most, filled
+    at `rate`, full at the first packet. A packet leaves when the bucket holds
+    its size in bits (spending them), else waits behind the others, at most
+    `limit` waiting (0: dropped, a policer). Defaults are ns-2.35's.
+    """
+
+    rate: units.Bandwidth = "64kb"
+    bucket_bits: int = 1024
+    limit: int = 0
+
+    def to_native(self) -> TokenBucketSpec:
+        return {
+            "rate_bps": float(units.bandwidth_bps(self.rate, "rate")),
+            "bucket_bits": checks.integer(self.bucket_bits, "bucket_bits", "bucket", 0, 2**63 - 1),
+            "limit": checks.integer(self.limit, "limit", "queue limit", 0, 2**32 - 1),
+        }
+
+
+@dataclass(frozen=True)
 class SFQ(Spec):
     """ns-2's stochastic fair queueing (`Queue/SFQ`): `buckets` queues by a
     hash of source plus destination node, served one packet each in turn.
@@ -636,8 +682,8 @@ class DelayBuffer(Spec):
         return spec
 
 
-Queue = Union[DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DRR, SFQ, DelayBuffer]
-QUEUES = (DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DRR, SFQ, DelayBuffer)
+Queue = Union[DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DRR, SFQ, FQ, DelayBuffer]
+QUEUES = (DropTail, RED, StepMark, CoDel, FQCoDel, PIE, DRR, SFQ, FQ, DelayBuffer)
 
 
 def queue_spec(queue: Any, parameter: str) -> QueueSpec:

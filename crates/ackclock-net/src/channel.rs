@@ -19,7 +19,7 @@
 //! In ns-2's event order, an [`Ns2Link`] beside the channel keeps its times
 //! as ns-2 computes them; `send` takes it along.
 
-use crate::discipline::{Admission, Backlog, Discipline, Next};
+use crate::discipline::{Admission, Backlog, Discipline, HoldingQueue, Next};
 use crate::held::Held;
 use crate::jitter::Jitter;
 use crate::loss::{FlowFilter, LossModel, LossPosition, LossProcess};
@@ -283,13 +283,19 @@ impl Channel {
         let reorder = config.jitter.is_some_and(|j| j.reorder);
         let head_checks = config.loss.as_ref().is_some_and(|l| l.position == LossPosition::BeforeQueue);
         let picks_segments = config.loss.as_ref().is_some_and(|l| matches!(l.process, LossProcess::Segments { .. }));
+        let mut discipline = config.discipline;
+        if let Discipline::Holding(q) = &mut discipline {
+            if let HoldingQueue::Fq(fq) = &mut **q {
+                fq.fit_link(config.bandwidth);
+            }
+        }
         Channel {
             from: config.from,
             to: config.to,
             bandwidth: config.bandwidth,
             last_tx_time: (0, config.bandwidth.tx_time(0)),
             delay: config.delay,
-            discipline: config.discipline,
+            discipline,
             losses: config.loss.into_iter().map(|m| (m, FlowFilter::All)).collect(),
             jitter: config.jitter,
             loss_rng: streams.stream(&format!("channel/{id}/loss")),
@@ -596,6 +602,14 @@ impl Channel {
         self.line.push(InFlight { at, order: self.sent_order, arrival });
         self.sent_order += 1;
         at
+    }
+
+    /// The flow id of each simulation flow, by index, for a discipline
+    /// that keys its queues by them (ns-2's FQ).
+    pub fn set_flow_ids(&mut self, fids: &[u32]) {
+        if let Discipline::Holding(q) = &mut self.discipline {
+            q.set_flow_ids(fids);
+        }
     }
 
     /// Whether the discipline decides at dequeue time, so that the
@@ -962,7 +976,6 @@ mod tests {
 
     fn codel_channel() -> Channel {
         use crate::codel::{CoDel, CoDelParams};
-        use crate::discipline::HoldingQueue;
         let hard = DropTail { limit: QueueLimit::Packets(100), ns2_limit: false };
         let discipline = Discipline::Holding(Box::new(HoldingQueue::CoDel(CoDel::new(CoDelParams::default(), hard))));
         let config =

@@ -3,12 +3,13 @@
 //!
 //! Most decide at enqueue time only, so the channel can compute every
 //! accepted packet's departure the moment it arrives (see channel.rs). A
-//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE, ns-2's DRR and SFQ, a delaying
+//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE, ns-2's DRR, SFQ and FQ, a delaying
 //! buffer) keeps its packets until the transmitter asks for the next one.
 
 use crate::codel::{CoDel, Dequeued};
 use crate::delay_buffer::DelayBuffer;
 use crate::drr::Drr;
+use crate::fq::Fq;
 use crate::fq_codel::FqCoDel;
 use crate::held::Held;
 use crate::pie::Pie;
@@ -280,6 +281,7 @@ pub enum HoldingQueue {
     Pie(Pie),
     Drr(Drr),
     Sfq(Sfq),
+    Fq(Fq),
     DelayBuffer(DelayBuffer),
 }
 
@@ -306,11 +308,13 @@ impl HoldingQueue {
             HoldingQueue::CoDel(c) if c.hard.is_full(b, size) => Admission::Drop,
             HoldingQueue::DelayBuffer(d) if d.hard.is_full(b, size) => Admission::Drop,
             // These decide when they hold the packet (`hold`): FQ-CoDel and
-            // DRR make room by dropping from the fattest queue, SFQ refuses.
+            // DRR make room by dropping from the fattest queue, SFQ and FQ
+            // refuse.
             HoldingQueue::CoDel(_)
             | HoldingQueue::FqCoDel(_)
             | HoldingQueue::Drr(_)
             | HoldingQueue::Sfq(_)
+            | HoldingQueue::Fq(_)
             | HoldingQueue::DelayBuffer(_) => Admission::Accept,
             HoldingQueue::Pie(p) => p.admit(now, b, size, ecn_capable, rng),
         }
@@ -324,6 +328,7 @@ impl HoldingQueue {
             HoldingQueue::Pie(q) => q.hold(p),
             HoldingQueue::Drr(q) => q.hold(p, dropped),
             HoldingQueue::Sfq(q) => q.hold(p, dropped),
+            HoldingQueue::Fq(q) => q.hold(p, dropped),
             HoldingQueue::DelayBuffer(d) => d.hold(p, rng),
         }
     }
@@ -337,6 +342,7 @@ impl HoldingQueue {
             HoldingQueue::DelayBuffer(d) => d.dequeue(now),
             HoldingQueue::Drr(q) => q.dequeue().into(),
             HoldingQueue::Sfq(q) => q.dequeue().into(),
+            HoldingQueue::Fq(q) => q.dequeue(now).into(),
         }
     }
 
@@ -348,7 +354,16 @@ impl HoldingQueue {
             HoldingQueue::Pie(q) => q.queue_mut().drain().collect(),
             HoldingQueue::Drr(q) => q.drain(),
             HoldingQueue::Sfq(q) => q.drain(),
+            HoldingQueue::Fq(q) => q.drain(),
             HoldingQueue::DelayBuffer(d) => d.drain(),
+        }
+    }
+
+    /// Tells a discipline that keys its queues by the flows' own ids
+    /// (ns-2's FQ, by `fid_`) the id of each simulation flow, by index.
+    pub fn set_flow_ids(&mut self, fids: &[u32]) {
+        if let HoldingQueue::Fq(q) = self {
+            q.set_flow_ids(fids);
         }
     }
 }

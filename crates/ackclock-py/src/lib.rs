@@ -479,6 +479,12 @@ impl Sim {
         self.guarded(|s| s.add_tcp_flow(name, src, dst, config))
     }
 
+    /// Puts a token bucket between a UDP flow's source and its node.
+    fn shape_flow(&mut self, flow: u32, shaper: &Bound<'_, PyDict>) -> PyResult<()> {
+        let params = spec::token_bucket(shaper).map_err(config_err)?;
+        self.guarded(|s| s.shape_flow(flow, params))
+    }
+
     fn stop_flow(&mut self, flow: u32) -> PyResult<()> {
         self.guarded(|s| s.stop_flow(flow))
     }

@@ -7,12 +7,14 @@
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
     aodv::AodvConfig, dsdv::DsdvConfig, dv::DvConfig, mac80211::DcfConfig, CoDel, CoDelParams, DelayBuffer,
-    DelayBufferParams, Discipline, DropTail, Drr, DrrParams, FqCoDel, FqCoDelParams, HoldingQueue, Jitter,
-    JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, PhyConfig, Pie, PieParams,
+    DelayBufferParams, Discipline, DropTail, Drr, DrrParams, Fq, FqCoDel, FqCoDelParams, FqParams, HoldingQueue,
+    Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, PhyConfig, Pie, PieParams,
     ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams, ShadowingParams,
     StepMark, TwoState,
 };
-use ackclock_sim::{ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, Traffic};
+use ackclock_sim::{
+    ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, TokenBucketParams, Traffic,
+};
 use ackclock_tcp::cc::Flavour;
 use ackclock_tcp::{AckPolicy, CcKind, TcpConfig};
 use pyo3::prelude::*;
@@ -279,12 +281,31 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
             };
             Ok(Discipline::Holding(Box::new(HoldingQueue::Sfq(Sfq::new(params)))))
         }
+        "fq" => {
+            let s = Spec::new(dict, "queue", &["limit", "secs_per_byte"])?;
+            let secs_per_byte = match s.given("secs_per_byte") {
+                Some(true) => Some(s.positive_f64("secs_per_byte", None)?),
+                _ => None,
+            };
+            let params = FqParams { limit: positive_u32(&s, "limit", "a whole number of packets")?, secs_per_byte };
+            Ok(Discipline::Holding(Box::new(HoldingQueue::Fq(Fq::new(params)))))
+        }
         other => Err(unknown_type(
             "queue",
             other,
-            "droptail, red, step_mark, codel, fq_codel, pie, drr, sfq or delay_buffer",
+            "droptail, red, step_mark, codel, fq_codel, pie, drr, sfq, fq or delay_buffer",
         )),
     }
+}
+
+/// A token bucket shaper (ns-2's TBF).
+pub fn token_bucket(dict: &Bound<'_, PyDict>) -> Result<TokenBucketParams, ConfigError> {
+    let s = Spec::new(dict, "shaper", &["rate_bps", "bucket_bits", "limit"])?;
+    Ok(TokenBucketParams {
+        rate: s.positive_f64("rate_bps", None)?,
+        bucket_bits: s.required::<u64>("bucket_bits", "a whole number of bits")?,
+        limit: s.required::<u32>("limit", "a whole number of packets")?,
+    })
 }
 
 const CODEL_KEYS: &[&str] = &["target_ps", "interval_ps", "mtu", "ecn"];

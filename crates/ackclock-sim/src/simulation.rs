@@ -16,6 +16,7 @@ use crate::dynamics::{FailureModel, LinkChange};
 use crate::error::ConfigError;
 use crate::monitor::FlowMonitor;
 use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
+use crate::shaper::{Shaped, TokenBucket, TokenBucketParams};
 use crate::source::{UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::{UdpFlow, UdpRole};
@@ -50,6 +51,8 @@ enum Event {
     Arrival(ChannelId),
     /// A UDP source's next packet is due.
     Departure(u32),
+    /// A UDP flow's token bucket lets its next waiting packet go.
+    ShaperWake(u32),
     /// A TCP endpoint's timer (lazy: it may have moved later meanwhile).
     TcpTimer(u32, Side),
     /// A TCP flow's application wants to act.
@@ -489,7 +492,7 @@ impl Simulation {
         let rng = self.streams.stream(&format!("flow/{id}"));
         let port = UDP_PORT_BASE.wrapping_add(id as u16);
         let ports = config.label.map_or((port, port), |l| (l.src_port, l.dst_port));
-        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), role };
+        let udp = UdpFlow { ports, source: UdpSource::new(config, rng), role, shaper: None };
         self.flows.push(Flow {
             name: name.to_string(),
             src,
@@ -541,6 +544,19 @@ impl Simulation {
             ));
         }
         Ok(self.flows.len() as u32)
+    }
+
+    /// Puts a token bucket between a UDP flow's source and its node (ns-2's
+    /// TBF, `attach-tbf-agent`).
+    pub fn shape_flow(&mut self, flow: u32, params: TokenBucketParams) -> Result<(), ConfigError> {
+        let f = self.flows.get_mut(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
+        match &mut f.transfer {
+            Transfer::Udp(u) if matches!(u.role, UdpRole::Source) => {
+                u.shaper = Some(TokenBucket::new(params));
+                Ok(())
+            }
+            _ => Err(ConfigError::invalid("flow", f.name.clone(), "only a UDP traffic source can be shaped")),
+        }
     }
 
     /// Stops a flow's sender now: a UDP source sends no more, a TCP
@@ -699,6 +715,7 @@ impl Simulation {
             match event {
                 Event::Arrival(ch) => self.on_arrival(now, ch),
                 Event::Departure(flow) => self.on_departure(now, flow),
+                Event::ShaperWake(flow) => self.on_shaper_wake(now, flow),
                 Event::TcpTimer(flow, side) => self.on_tcp_timer(now, flow, side),
                 Event::AppWake(flow) => self.on_app_wake(now, flow),
                 Event::Callback(id) => {
@@ -729,6 +746,7 @@ impl Simulation {
             self.check_path(f)?;
         }
         self.register_flow_views();
+        self.tell_flow_ids();
         self.mac_traced = self.tracer.as_ref().is_some_and(|t| t.wants_mac());
         for nic in &mut self.nics {
             nic.mac.set_traced(self.mac_traced);
@@ -920,6 +938,26 @@ impl Simulation {
             self.queue.schedule(t, Event::Departure(id));
         }
         let packet = self.new_packet(now, id, (src, dst), ecn, transport, size, seq);
+        let Transfer::Udp(udp) = &mut self.flows[id as usize].transfer else { unreachable!() };
+        match udp.shaper.as_mut().map(|s| s.offer(now, packet, size)) {
+            None | Some(Shaped::Send) => self.receive(now, src, packet),
+            Some(Shaped::Queued(wake)) => {
+                if let Some(t) = wake {
+                    self.queue.schedule(t, Event::ShaperWake(id));
+                }
+            }
+            Some(Shaped::Dropped) => self.packets.free(packet),
+        }
+    }
+
+    fn on_shaper_wake(&mut self, now: Instant, id: u32) {
+        let flow = &mut self.flows[id as usize];
+        let src = flow.src;
+        let Transfer::Udp(udp) = &mut flow.transfer else { return };
+        let Some((packet, next)) = udp.shaper.as_mut().and_then(|s| s.release(now)) else { return };
+        if let Some(t) = next {
+            self.queue.schedule(t, Event::ShaperWake(id));
+        }
         self.receive(now, src, packet);
     }
 
@@ -1285,8 +1323,31 @@ impl Simulation {
         self.tracer = None;
     }
 
+    /// Disciplines that key their queues by the flows' own ids (ns-2's FQ,
+    /// by `fid_`) learn each flow's.
+    fn tell_flow_ids(&mut self) {
+        if !self.channels.iter().any(Channel::holds) {
+            return;
+        }
+        let fids: Vec<u32> = (0..self.flows.len() as u32).map(|id| self.flow_fid(id)).collect();
+        for ch in self.channels.iter_mut().filter(|c| c.holds()) {
+            ch.set_flow_ids(&fids);
+        }
+    }
+
+    /// A flow's id in headers and traces (ns-2's `fid_`).
+    fn flow_fid(&self, id: u32) -> u32 {
+        let label = match &self.flows[id as usize].transfer {
+            Transfer::Udp(u) => u.source.config.label,
+            Transfer::Tcp(t) => t.config.label,
+        };
+        label.map_or(id, |l| l.fid)
+    }
+
     fn register_flow_views(&mut self) {
-        let Some(tracer) = &mut self.tracer else { return };
+        if self.tracer.is_none() {
+            return;
+        }
         for (id, f) in self.flows.iter().enumerate() {
             let view = match &f.transfer {
                 Transfer::Udp(u) => FlowView::Udp {
@@ -1294,17 +1355,17 @@ impl Simulation {
                         kind @ ("cbr" | "ping") => kind,
                         _ => "udp",
                     },
-                    fid: u.source.config.label.map_or(id as u32, |l| l.fid),
+                    fid: self.flow_fid(id as u32),
                 },
                 Transfer::Tcp(t) => FlowView::Tcp {
                     client: f.src,
                     client_iss: t.client.iss(),
                     server_iss: t.server.iss(),
                     mss: t.client.mss(),
-                    fid: t.config.label.map_or(id as u32, |l| l.fid),
+                    fid: self.flow_fid(id as u32),
                 },
             };
-            tracer.set_flow_view(id as u32, view);
+            self.tracer.as_mut().expect("tracing").set_flow_view(id as u32, view);
         }
     }
 

@@ -4,13 +4,17 @@
 //! message sender (ns-2's `$udp send`): packets sent on demand, each
 //! arrival told to the front end.
 
+use crate::shaper::TokenBucket;
 use crate::source::{Traffic, UdpSource};
+use ackclock_net::PacketId;
 use std::collections::VecDeque;
 
 pub struct UdpFlow {
     pub ports: (u16, u16),
     pub source: UdpSource,
     pub role: UdpRole,
+    /// A token bucket between the source and its node (ns-2's TBF).
+    pub shaper: Option<TokenBucket<PacketId>>,
 }
 
 /// What a UDP flow's ends do besides carrying packets.

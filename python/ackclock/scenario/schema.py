@@ -209,6 +209,13 @@ class SfqTable(SpecTable):
     buckets: Optional[int] = None
 
 
+class FqTable(SpecTable):
+    spec = specs.FQ
+    type: Literal["fq"]
+    limit: Optional[int] = None
+    rate: Optional[BandwidthValue] = None
+
+
 class DelayBufferTable(SpecTable):
     spec = specs.DelayBuffer
     type: Literal["delay_buffer"]
@@ -227,6 +234,7 @@ _QUEUE_TABLES = (
     PieTable,
     DrrTable,
     SfqTable,
+    FqTable,
     DelayBufferTable,
 )
 QueueTable = Annotated[

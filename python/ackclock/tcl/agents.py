@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ackclock import units
+from ackclock import specs, units
 from ackclock._native import NS2_VARS
 from ackclock.handles import EchoFlow, Flow, MessageFlow, TcpFlow
 from ackclock.tcl import tracevars
@@ -112,6 +112,9 @@ class Agent(Shadow):
         self.traced.append(var)
 
     cmd_trace = cmd_tracevar
+
+    def cmd_attach_tbf(self, tbf: str) -> None:
+        raise TclScriptError(f"{self} attach-tbf: ackclock shapes UDP agents only (Agent/UDP)")
 
     def cmd_attach_app(self, kind: str) -> str:
         app = self.world.tcl.call("new", f"Application/{kind}")
@@ -460,15 +463,48 @@ class UdpAgent(Agent):
     """ns-2's Agent/UDP. Besides carrying a source's packets, `send NBYTES
     ?DATA?` sends NBYTES now in packetSize_ pieces to the connected agent;
     a packet with DATA calls that agent's `process_data FROM {DATA}` when it
-    arrives (FROM: the sending node), as ns-2's UdpAgent::recv does."""
+    arrives (FROM: the sending node), as ns-2's UdpAgent::recv does. A TBF
+    attached to it (`attach-tbf`) shapes its source's packets."""
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
         self.messages: MessageFlow | None = None
+        self.tbf: TbfObject | None = None
 
     def cmd_send(self, nbytes: str, data: str | None = None) -> None:
         count = whole(nbytes, f"{self} send")
         self.world.when_running(lambda: self.world.udp_send(self, count, data))
+
+    def cmd_attach_tbf(self, tbf: str) -> None:
+        """A token bucket between this agent and its node (ns-2's
+        `attach-tbf`, which `$ns attach-tbf-agent` calls)."""
+        self.tbf = self.world.shadow(tbf, TbfObject, "a TBF")
+
+
+class TbfObject(Shadow):
+    """ns-2.35's TBF (adc/tbf.cc): rate_ tokens (bits) per second, at most
+    bucket_ of them (full at the first packet), at most qlen_ packets waiting
+    for tokens (0: a policer). Shapes the UDP agent it is attached to."""
+
+    variables = {
+        "rate_": Var(Kind.BANDWIDTH),
+        "bucket_": Var(Kind.INT),
+        "qlen_": Var(Kind.INT),
+    }
+
+    def spec(self) -> specs.TokenBucket:
+        rate, bucket, qlen = self.number("rate_"), self.integer("bucket_"), self.integer("qlen_")
+        for var, value, least in (("rate_", rate, 1), ("bucket_", bucket, 0), ("qlen_", qlen, 0)):
+            if value < least:
+                raise TclScriptError(f"{self} {var} {value:g}: must be at least {least}")
+        return specs.TokenBucket(rate=rate, bucket_bits=bucket, limit=qlen)
+
+    # ns-2's plumbing (attach-tbf wires it): the agent's packets pass through it.
+    def cmd_target(self, *args: str) -> str:
+        return ""
+
+    def cmd_drop_target(self, *args: str) -> str:
+        return ""
 
 
 class PingAgent(Agent):

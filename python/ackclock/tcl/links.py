@@ -10,7 +10,7 @@ from ackclock import specs
 from ackclock.specs import LossPosition
 from ackclock.tcl import ns2_units
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, whole
+from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, parse_bool, whole
 
 if TYPE_CHECKING:
     from ackclock.handles import Flow, Link
@@ -31,7 +31,7 @@ class LinkObject(Shadow):
         self.set_bandwidth(args[2])
         self.set_delay(args[3])
         self.queue: QueueObject = world.shadow(args[4], QueueObject, "a queue")
-        self.queue.link = self
+        self.queue.attach(self)
         self.losses: list[tuple[ErrorModelObject | ErrorModule, LossPosition]] = []
         # each core loss model with the flow ids it takes (or all but those)
         self.loss_filters: list[tuple[int, set[int], bool]] = []
@@ -155,6 +155,10 @@ class QueueObject(Shadow):
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
         self.link: LinkObject | None = None
+
+    def attach(self, link: LinkObject) -> None:
+        """The queue becomes `link`'s."""
+        self.link = link
 
     def spec(self) -> specs.Queue:
         raise NotImplementedError  # every queue class the registry maps overrides it
@@ -391,6 +395,43 @@ class SfqQueue(QueueObject):
 
     def cmd_buckets(self, value: str) -> None:
         self.set_var("buckets_", value)
+
+
+class FqQueue(QueueObject):
+    """ns-2.35's Queue/FQ behind the FQLink `duplex-link ... FQ` builds: a
+    DropTail queue per flow id, each `Queue/DropTail set limit_` packets
+    (the class's, read when the simulation starts, as ns-2 makes them for
+    each new flow); the link sets secsPerByte_ from its bandwidth. limit_
+    (so `$ns queue-limit`) is ignored, as in ns-2."""
+
+    variables = {"secsPerByte_": Var(Kind.REAL)}
+
+    def attach(self, link: LinkObject) -> None:
+        super().attach(link)
+        self.set_var("secsPerByte_", ns2_real(8.0 / link.bandwidth_bps))
+
+    def class_value(self, cls: str, var: str) -> str:
+        """`var` as a new `cls` object would get it: the class's or its
+        nearest superclass's (`$cls set var` reads the class's own)."""
+        script = "foreach c [::otcl::heritage CLS] { if {![catch {$c set VAR} v]} { return $v } }"
+        return self.world.tcl.eval(script.replace("CLS", cls).replace("VAR", var))
+
+    def spec(self) -> specs.Queue:
+        management = self.class_value("FQLink", "queueManagement_")
+        if management != "DropTail":
+            raise TclScriptError(
+                f"FQLink queueManagement_ {management} is not supported: ackclock's FQ "
+                "keeps a DropTail queue per flow (ns-2's default)"
+            )
+        for var in ("drop_front_", "queue_in_bytes_"):
+            value = self.class_value("Queue/DropTail", var)
+            if parse_bool(value, f"Queue/DropTail {var}"):
+                raise TclScriptError(
+                    f"Queue/DropTail {var} {value} is not supported with FQ: ackclock's "
+                    "per-flow queues drop arrivals and count packets (ns-2's default)"
+                )
+        limit = whole(self.class_value("Queue/DropTail", "limit_"), "Queue/DropTail limit_")
+        return specs.FQ(limit=limit, rate=8.0 / self.number("secsPerByte_"))
 
 
 class ErrorModelObject(Shadow):

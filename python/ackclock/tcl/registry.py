@@ -100,6 +100,7 @@ IMPLEMENTED: dict[str, type[Shadow]] = {
     "Queue/PIE": links.PieQueue,
     "Queue/DRR": links.DrrQueue,
     "Queue/SFQ": links.SfqQueue,
+    "Queue/FQ": links.FqQueue,
     "QueueMonitor": monitors.QueueMonitor,
     "QueueMonitor/ED/Flowmon": monitors.FlowMonitor,
     "QueueMonitor/ED/Flow": monitors.FlowRecord,
@@ -115,6 +116,7 @@ IMPLEMENTED: dict[str, type[Shadow]] = {
     "Agent/TCP/Vegas": agents.VegasAgent,
     "Agent/TCP/Linux": agents.LinuxAgent,
     "Agent/UDP": agents.UdpAgent,
+    "TBF": agents.TbfObject,
     "Agent/Null": agents.UdpSink,
     "Agent/Ping": agents.PingAgent,
     "Agent/LossMonitor": agents.UdpSink,
@@ -172,7 +174,6 @@ UNSUPPORTED: dict[str, str] = {
     "LanNode": "LANs (a shared medium) wait for the network layer v2 (issue 16)",
     "Mac": "MAC layers wait for the network layer v2 (issue 16)",
     "Channel": "shared channels wait for the network layer v2 (issue 16)",
-    "TBF": "token bucket shapers are not implemented",
 }
 
 

@@ -137,6 +137,10 @@ class SimulatorObject(WirelessCommands, Shadow):
     def cmd_attach_agent(self, node: str, agent: str) -> None:
         self.world.attach(self.world.node(node), self.world.agent(agent))
 
+    def cmd_attach_tbf_agent(self, node: str, agent: str, tbf: str) -> None:
+        self.cmd_attach_agent(node, agent)
+        self.world.tcl.call(agent, "attach-tbf", tbf)
+
     def cmd_detach_agent(self, node: str, agent: str) -> None:
         self.world.detach(self.world.agent(agent))
 

@@ -390,6 +390,8 @@ class World:
             )
         else:
             raise TclScriptError(f"{app.cls} is not supported yet (use CBR or Exponential)")
+        if agent.tbf is not None:
+            flow.shape(agent.tbf.spec())
         self.flow_started(agent, flow)
         return flow
 
