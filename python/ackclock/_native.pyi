@@ -89,6 +89,7 @@ class RedSpec(TypedDict, total=False):
     byte_mode: bool  # count bytes; large packets more likely dropped (ns-2's bytes_)
     mark_p: float | None  # with ecn: mark only while p <= mark_p, else drop
     ns2: bool  # ns-2's red.cc details
+    ns1_compat: bool  # ns-2's ns1_compat_: forced drops keep the count
 
 # DCTCP's step marking (RFC 8257): an ECN-capable arrival that finds `k` or
 # more packets waiting is marked CE; `limit` drops as DropTail does.
@@ -179,15 +180,20 @@ QueueSpec = (
 # Error (loss) models, one per link direction. `position`: "queue" drops the
 # packet at the link head before it enters the queue (ns-2's `lossmodel`);
 # "wire" (default) lets it use the link and discards it on arrival.
+# Any of them with position "queue" may give delay_ps: the packets it picks
+# are held that long at the link head, then queued, instead of lost (ns-2's
+# ErrorModel with delay_pkt_).
 class UniformLossSpec(TypedDict, total=False):
     type: Literal["uniform"]
     p: float  # per-packet loss probability in [0, 1]
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class BitErrorSpec(TypedDict, total=False):
     type: Literal["ber"]
     ber: float  # bit-error rate in [0, 1]; loss prob = 1 - (1-ber)^(8*size)
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class GilbertElliottSpec(TypedDict, total=False):
     type: Literal["gilbert_elliott"]
@@ -196,11 +202,13 @@ class GilbertElliottSpec(TypedDict, total=False):
     loss_good: float  # loss probability in each state (defaults 0 and 1)
     loss_bad: float
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class DropListSpec(TypedDict, total=False):
     type: Literal["list"]
     drops: list[int]  # 1-based indices of the packets (in crossing order) to drop
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class PeriodicLossSpec(TypedDict, total=False):
     type: Literal["periodic"]
@@ -210,6 +218,7 @@ class PeriodicLossSpec(TypedDict, total=False):
     bytes: bool  # count bytes instead of packets
     inverted: bool  # keep only those packets (ns-2's default_drop_)
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class TwoStateLossSpec(TypedDict, total=False):
     type: Literal["two_state"]
@@ -218,6 +227,7 @@ class TwoStateLossSpec(TypedDict, total=False):
     bad: tuple[str, float, float | None]
     bytes: bool  # lengths in bytes instead of packets
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 # TCP data segments by sequence number: [offset from the sender's ISN of the
 # first data byte (the first segment is 1, as tcpdump numbers it), which
@@ -226,6 +236,7 @@ class DropSegmentsSpec(TypedDict, total=False):
     type: Literal["segments"]
     drops: list[tuple[int, int]]
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 LossSpec = (
     UniformLossSpec
@@ -845,6 +856,12 @@ class Sim:
         channel, after `preamble`: the header lines (V A c n l q), written once
         before the first event (see ackclock.nam.preamble). The file is opened
         now; `append` and the id as trace_ns2."""
+    def trace_red(
+        self, path: str, channel: int, queue: bool, average: bool, append: bool = False
+    ) -> int:
+        """ns-2's trace of a RED queue's variables (`$redq trace curq_`, `trace
+        ave_`): `Q TIME CURQ` (queue) and `a TIME AVE` (average) lines when they
+        change at an arrival. `append` and the id as trace_ns2."""
     def add_monitor(self, channels: list[int] | None = None) -> int:
         """A queue/flow monitor of the given channels (all when None); its id."""
     def monitor_counts(self, monitor: int) -> list[MonitorCounts]:

@@ -901,6 +901,27 @@ class Simulator:
             path, lambda file: self._native.trace_nam(file, preamble, append), append
         )
 
+    def trace_red(
+        self,
+        path: str | os.PathLike[str],
+        link: Link,
+        queue: bool = True,
+        average: bool = True,
+        append: bool = False,
+    ) -> int:
+        """ns-2's trace of the RED queue of `link` (`$redq trace curq_`,
+        `trace ave_`, `attach`): a line `Q TIME CURQ` when the queue an arrival
+        finds changes (with `queue`), `a TIME AVE` when the average does (with
+        `average`). `append` and the id returned as for `trace_ns2`."""
+        channel = self._own_link(link, "link").id
+        queue, average = checks.flag(queue, "queue"), checks.flag(average, "average")
+        append = checks.flag(append, "append")
+        return self._open_trace(
+            path,
+            lambda file: self._native.trace_red(file, channel, queue, average, append),
+            append,
+        )
+
     def monitor(self, links: list[Link] | None = None) -> Monitor:
         """Counts the packets of `links` (every link direction when None) as
         they arrive at the queue, leave it and are dropped (ns-2's

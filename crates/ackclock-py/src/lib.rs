@@ -21,7 +21,7 @@ use ackclock_trace::ns2_wireless::{WirelessFormat, WirelessTrace};
 use ackclock_trace::pcap::{LinkType, PcapWriter};
 use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
 use ackclock_trace::view::{self, IndexError, ViewSink};
-use ackclock_trace::{Monitor, VarValue};
+use ackclock_trace::{Monitor, RedVars, VarValue};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -686,6 +686,27 @@ impl Sim {
     fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
         let out = trace_file(py, path, append)?;
         self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
+    }
+
+    /// ns-2's trace of the RED queue of `channel` (`$redq trace curq_`,
+    /// `trace ave_`, `attach`): a line when a traced variable changes.
+    #[pyo3(signature = (path, channel, queue, average, append = false))]
+    fn trace_red(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        channel: u32,
+        queue: bool,
+        average: bool,
+        append: bool,
+    ) -> PyResult<SinkId> {
+        let out = trace_file(py, path, append)?;
+        self.guarded(|s| {
+            if s.queue_now(channel)?.2.is_none() {
+                return Err(CoreConfigError::invalid("channel", channel, "has no RED queue to trace"));
+            }
+            Ok(s.tracer().add_sink(Sink::RedVars { out, vars: RedVars::new(channel, queue, average) }))
+        })
     }
 
     /// The viewer's index of every channel's packets and the TCP senders'

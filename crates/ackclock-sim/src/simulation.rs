@@ -30,7 +30,8 @@ use ackclock_net::{
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{
-    FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue, WirelessEvent, WirelessLayer,
+    FlowView, PacketEvent, PacketRecord, RedQueueRecord, TraceRecord, Tracer, VarRecord, VarValue, WirelessEvent,
+    WirelessLayer,
 };
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
@@ -75,6 +76,9 @@ enum Event {
     /// A packet crosses a radio NIC's link layer (an index into
     /// `ll_pending`).
     LinkLayer(u32),
+    /// A packet an error model held at a link head goes into the link's
+    /// queue (an index into `held_at_head`).
+    HeadRelease(u32),
 }
 
 /// Why `run` returned.
@@ -154,6 +158,9 @@ pub struct Simulation {
     /// Packets on their way through radio NICs' link layers.
     ll_pending: Vec<Option<link_layer::Crossing>>,
     ll_free: Vec<u32>,
+    /// Packets error models hold at link heads (ns-2's `delay_pkt_`).
+    held_at_head: Vec<Option<(ChannelId, PacketId)>>,
+    free_held_at_head: Vec<u32>,
     /// Reused for each transmission on a shared medium.
     receptions: Vec<Reception>,
     /// How each radio channel's NICs are made.
@@ -222,6 +229,8 @@ impl Simulation {
             free_frames: Vec::new(),
             ll_pending: Vec::new(),
             ll_free: Vec::new(),
+            held_at_head: Vec::new(),
+            free_held_at_head: Vec::new(),
             receptions: Vec::new(),
             radios: Vec::new(),
             last_rx_mac: None,
@@ -699,6 +708,7 @@ impl Simulation {
                 Event::FrameArrival(slot, index) => self.on_frame_arrival(now, slot, index),
                 Event::Move(id) => self.on_move(now, id),
                 Event::LinkLayer(slot) => self.on_link_layer(now, slot),
+                Event::HeadRelease(slot) => self.on_head_release(now, slot),
             }
         }
     }
@@ -1122,17 +1132,28 @@ impl Simulation {
                 return;
             }
         };
+        self.offer(now, ch, id, false);
+    }
+
+    /// Offers a packet to channel `ch`; `past_losses` when an error model
+    /// at its head has held it already.
+    #[inline(always)]
+    fn offer(&mut self, now: Instant, ch: ChannelId, id: PacketId, past_losses: bool) {
+        let packet = &self.packets[id];
         let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
         let ends = (packet.ip.src, packet.ip.dst);
-        let segment_lost = self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);
+        let segment_lost = !past_losses && self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);
         let ns2 = match self.ns2_links.get_mut(ch as usize) {
             Some(link) => Some((link, Ns2Offer { during: self.queue.current_key(), seq: self.queue.reserve_seq() })),
             None => None,
         };
+        let channel = &mut self.channels[ch as usize];
         let outcome = if segment_lost {
             SendOutcome::Dropped(DropReason::Loss)
+        } else if past_losses {
+            channel.send_past_losses(now, ns2, id, size, flow, ends, ecn_capable)
         } else {
-            self.channels[ch as usize].send(now, ns2, id, size, flow, ends, ecn_capable)
+            channel.send(now, ns2, id, size, flow, ends, ecn_capable)
         };
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
@@ -1149,8 +1170,31 @@ impl Simulation {
                     self.schedule_arrival(ch, t);
                 }
             }
+            SendOutcome::Delayed(delay) => self.hold_at_head(now + delay, ch, id),
             SendOutcome::Dropped(_) => self.drop_packet(id, Some(ch)),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn hold_at_head(&mut self, until: Instant, ch: ChannelId, id: PacketId) {
+        let slot = match self.free_held_at_head.pop() {
+            Some(slot) => {
+                self.held_at_head[slot as usize] = Some((ch, id));
+                slot
+            }
+            None => {
+                self.held_at_head.push(Some((ch, id)));
+                (self.held_at_head.len() - 1) as u32
+            }
+        };
+        self.queue.schedule(until, Event::HeadRelease(slot));
+    }
+
+    fn on_head_release(&mut self, now: Instant, slot: u32) {
+        let (ch, id) = self.held_at_head[slot as usize].take().expect("a packet held at a link head");
+        self.free_held_at_head.push(slot);
+        self.offer(now, ch, id, true);
     }
 
     /// Applies what a dequeue-time discipline did by `now`: marks and
@@ -1339,6 +1383,7 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn trace_send(&mut self, now: Instant, ch: ChannelId, packet: Packet, outcome: SendOutcome) {
+        self.trace_red(now, ch);
         match outcome {
             SendOutcome::Accepted { departs, .. } => {
                 self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
@@ -1356,8 +1401,19 @@ impl Simulation {
                 self.trace_packet(now, PacketEvent::Drop, ch, packet);
             }
             SendOutcome::Dropped(DropReason::Loss) => self.trace_packet(now, PacketEvent::Drop, ch, packet),
-            // ns-2's dynamic link drops these without a trace record.
-            SendOutcome::Dropped(DropReason::LinkDown) => {}
+            // ns-2's dynamic link drops these without a trace record; a
+            // held packet has its records when it enters the queue.
+            SendOutcome::Dropped(DropReason::LinkDown) | SendOutcome::Delayed(_) => {}
+        }
+    }
+
+    /// What a traced RED queue saw at an arrival (its sink writes what
+    /// changed).
+    fn trace_red(&mut self, now: Instant, ch: ChannelId) {
+        let tracer = self.tracer.as_mut().expect("called while tracing");
+        if let Some((queue, average)) = self.channels[ch as usize].red_seen().filter(|_| tracer.wants_red(ch)) {
+            let rec = RedQueueRecord { time: now, channel: ch, queue, average };
+            tracer.record(TraceRecord::RedQueue(rec), self.queue.current_key());
         }
     }
 

@@ -160,15 +160,20 @@ pub(crate) fn link_event(l: &LinkRecord) -> &'static str {
 
 /// `x` as C's `%.17g` prints it.
 pub(crate) fn write_g17(out: &mut dyn Write, x: f64) -> io::Result<()> {
-    // `{:.16e}` gives the same seventeen significant digits, rounded as
-    // printf rounds them; only the layout differs.
-    let sci = format!("{x:.16e}");
+    write_g(out, x, 17)
+}
+
+/// `x` (not negative) as C's `%.{precision}g` prints it (`%g` is 6).
+pub(crate) fn write_g(out: &mut dyn Write, x: f64, precision: usize) -> io::Result<()> {
+    // `{:.Ne}` gives the same significant digits, rounded as printf rounds
+    // them; only the layout differs.
+    let sci = format!("{x:.*e}", precision - 1);
     let (mantissa, exp) = sci.split_once('e').expect("exponent form");
     let exp: i32 = exp.parse().expect("an integer exponent");
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let digits = digits.trim_end_matches('0');
     let digits = if digits.is_empty() { "0" } else { digits };
-    if !(-4..17).contains(&exp) {
+    if !(-4..precision as i32).contains(&exp) {
         let (lead, rest) = digits.split_at(1);
         let dot = if rest.is_empty() { "" } else { "." };
         let sign = if exp < 0 { '-' } else { '+' };

@@ -28,6 +28,16 @@ impl PacketEvent {
     }
 }
 
+/// What a RED queue saw at an arrival: the queue it found (packets, or
+/// bytes when it counts bytes) and its average after the arrival.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RedQueueRecord {
+    pub time: Instant,
+    pub channel: ChannelId,
+    pub queue: f64,
+    pub average: f64,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PacketRecord {
     pub time: Instant,
@@ -210,6 +220,7 @@ pub struct FrameRecord {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceRecord {
     Packet(PacketRecord),
+    RedQueue(RedQueueRecord),
     Var(VarRecord),
     Link(LinkRecord),
     /// Boxed: wireless records are rare next to link records and larger.
@@ -224,6 +235,7 @@ impl TraceRecord {
     pub fn time(&self) -> Instant {
         match self {
             TraceRecord::Packet(p) => p.time,
+            TraceRecord::RedQueue(r) => r.time,
             TraceRecord::Var(v) => v.time,
             TraceRecord::Link(l) => l.time,
             TraceRecord::Wireless(w) => w.time,

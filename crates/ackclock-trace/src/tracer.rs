@@ -7,6 +7,7 @@ use crate::ns2_wireless::{self, WirelessTrace};
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
 use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, WirelessLayer};
+use crate::red::RedVars;
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
 use ackclock_core::{Instant, OrderKey};
@@ -103,6 +104,11 @@ pub enum Sink {
         out: Output,
         preamble: String,
     },
+    /// A RED queue's traced variables (red.rs).
+    RedVars {
+        out: Output,
+        vars: RedVars,
+    },
     /// Counts, not lines: a queue or flow monitor (monitor.rs).
     Monitor(Monitor),
     /// The viewer's index (`ackclock view`), complete when the tracer finishes.
@@ -146,6 +152,7 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 nam::write_packet(out, p, view(p.packet.flow).as_ref())
             }
+            (Sink::RedVars { out, vars }, TraceRecord::RedQueue(r)) if r.channel == vars.channel => vars.write(out, r),
             (Sink::Monitor(m), TraceRecord::Packet(p)) => {
                 m.record(p, view(p.packet.flow).as_ref());
                 Ok(())
@@ -174,7 +181,7 @@ impl Sink {
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
-            Sink::Ns2 { out, .. } | Sink::Tcpdump { out, .. } => out.flush(),
+            Sink::Ns2 { out, .. } | Sink::Tcpdump { out, .. } | Sink::RedVars { out, .. } => out.flush(),
             Sink::Pcap { out, .. } => out.flush(),
             Sink::Nam { out, preamble } => {
                 write_preamble(out, preamble)?;
@@ -263,6 +270,11 @@ impl Tracer {
     /// Whether a sink captures the frames of `nic`.
     pub fn wants_frames(&self, nic: NicId) -> bool {
         self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::Pcap { capture: Capture::Nic(n), .. } if *n == nic))
+    }
+
+    /// Whether a sink traces the RED queue of `channel`.
+    pub fn wants_red(&self, channel: ChannelId) -> bool {
+        self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::RedVars { vars, .. } if vars.channel == channel))
     }
 
     /// Whether some sink shows radio MACs' frames (ns-2's `-macTrace`).

@@ -19,7 +19,7 @@ from ackclock.tcl import registry, wireless
 from ackclock.tcl.agents import Agent, FullTcp, PingAgent, TcpAgent, TcpSink, UdpAgent
 from ackclock.tcl.dynamics import Dynamics
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.links import LinkObject
+from ackclock.tcl.links import LinkObject, Ns2Queue
 from ackclock.tcl.nodes import NodeObject
 from ackclock.tcl.shadow import Shadow, normalize, ns2_real, whole
 from ackclock.tcl.wireless import Wireless
@@ -454,9 +454,9 @@ class World:
                 while channel in pending:
                     pending.remove(channel)
             self.link_traces = [(link, c) for link, c in self.link_traces if c != channel]
-            for agent in self.shadows.values():
-                if isinstance(agent, Agent) and agent.trace_channel == channel:
-                    agent.trace_channel = None
+            for shadow in self.shadows.values():
+                if isinstance(shadow, (Agent, Ns2Queue)) and shadow.trace_channel == channel:
+                    shadow.trace_channel = None
             return
         for trace in self.trace_ids.pop(channel, []):
             self.sim.close_trace(trace)
