@@ -801,6 +801,10 @@ class Sim:
         end has received."""
     def tcp_close(self, flow: int) -> None:
         """The client of a TCP flow closes its side (FIN after its data)."""
+    def trace_tcp_events(self, flow: int, fast_retransmit: str) -> None:
+        """ns-2's event-trace lines (E) of a TCP sender, into the ns-2 traces opened
+        with events: TIMEOUT, the fast retransmit as its agent names it (FAST_RETX,
+        RENO_FAST_RETX, NEWRENO_FAST_RETX or FAST_RECOVERY), SLOW_START."""
     def ns2_vars(self, flow: int) -> dict[str, float | int]:
         """A TCP sender's variables now, in ns-2's units: cwnd_ (packets, a
         float), ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
@@ -837,6 +841,7 @@ class Sim:
         append: bool = False,
         radio: tuple[bool, bool, bool, bool] | None = None,
         traced_initial: bool = True,
+        events: bool = False,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
         ones; with `radio` (newtrace, agent, router, mac), radio nodes' records in

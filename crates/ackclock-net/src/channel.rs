@@ -567,8 +567,10 @@ impl Channel {
 
     /// Offers a packet of `size` bytes of flow `flow` from node `ends.0` to
     /// node `ends.1` to the channel at `now` (in ns-2's order: with the
-    /// channel's `Ns2Link` and the packet's place).
+    /// channel's `Ns2Link` and the packet's place). Always inlined: the
+    /// engine's per-packet path calls it, and `send_past_losses` too.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn send(
         &mut self,
         now: Instant,

@@ -650,7 +650,8 @@ impl Sim {
     /// end of an existing file instead of replacing it. Returns the trace's
     /// id for `close_trace`.
     #[pyo3(signature = (
-        path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true
+        path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true,
+        events = false
     ))]
     #[allow(clippy::too_many_arguments)] // the Python signature's keywords
     fn trace_ns2(
@@ -663,6 +664,7 @@ impl Sim {
         append: bool,
         radio: Option<(bool, bool, bool, bool)>,
         traced_initial: bool,
+        events: bool,
     ) -> PyResult<SinkId> {
         let wireless = radio.map(|(newtrace, agent, router, mac)| {
             let format = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
@@ -677,7 +679,7 @@ impl Sim {
             (None, false) => TracedVars::None,
         };
         let out = trace_file(py, path, append)?;
-        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless })))
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless, events })))
     }
 
     /// ns-2 nam events (`namtrace-all`) for every channel, after the
@@ -686,6 +688,23 @@ impl Sim {
     fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
         let out = trace_file(py, path, append)?;
         self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
+    }
+
+    /// ns-2's event trace of a TCP flow's sender into the ns-2 traces with
+    /// `events`; `fast_retransmit` is what its agent calls a fast
+    /// retransmit.
+    fn trace_tcp_events(&mut self, flow: u32, fast_retransmit: &str) -> PyResult<()> {
+        let name = match fast_retransmit {
+            "FAST_RETX" => "FAST_RETX",
+            "RENO_FAST_RETX" => "RENO_FAST_RETX",
+            "NEWRENO_FAST_RETX" => "NEWRENO_FAST_RETX",
+            "FAST_RECOVERY" => "FAST_RECOVERY",
+            other => {
+                let why = "must be FAST_RETX, RENO_FAST_RETX, NEWRENO_FAST_RETX or FAST_RECOVERY";
+                return Err(config_err(CoreConfigError::invalid("fast_retransmit", other, why)));
+            }
+        };
+        self.guarded(|s| s.trace_tcp_events(flow, name))
     }
 
     /// ns-2's trace of the RED queue of `channel` (`$redq trace curq_`,

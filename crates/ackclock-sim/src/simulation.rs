@@ -30,8 +30,8 @@ use ackclock_net::{
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{
-    FlowView, PacketEvent, PacketRecord, RedQueueRecord, TraceRecord, Tracer, VarRecord, VarValue, WirelessEvent,
-    WirelessLayer,
+    FlowView, PacketEvent, PacketRecord, RedQueueRecord, TcpEventRecord, TraceRecord, Tracer, VarRecord, VarValue,
+    WirelessEvent, WirelessLayer,
 };
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
@@ -597,6 +597,15 @@ impl Simulation {
         Ok((c.snd_una(), c.snd_max()))
     }
 
+    /// Writes ns-2's event-trace records of a TCP flow's sender (timeouts,
+    /// fast retransmits, which its agent calls `fast_retransmit`, and the
+    /// slow starts after them) to the traces that show events.
+    pub fn trace_tcp_events(&mut self, flow: u32, fast_retransmit: &'static str) -> Result<(), ConfigError> {
+        self.tcp_flow(flow)?;
+        self.tcp(flow).watch_events(fast_retransmit);
+        Ok(())
+    }
+
     /// A TCP flow's sender variables in ns-2's units, by ns-2 name.
     pub fn ns2_vars(&self, flow: u32) -> Result<Vec<(&'static str, VarValue)>, ConfigError> {
         Ok(NS2_VARS.into_iter().zip(self.tcp_flow(flow)?.ns2_vars()).collect())
@@ -1019,6 +1028,7 @@ impl Simulation {
         // segment after a window cut carries ns-2's `A` flag.
         let tracing_sender = side == Side::Client && self.tracer.is_some();
         if tracing_sender {
+            self.record_tcp_events(now, id);
             self.trace_tcp_vars(now, id);
         }
         loop {
@@ -1035,6 +1045,9 @@ impl Simulation {
             }
         }
         let Transfer::Tcp(flow) = &mut self.flows[id as usize].transfer else { unreachable!("TCP flow") };
+        if tracing_sender {
+            flow.note_sent_for_events();
+        }
         let send_delay = flow.draw_send_delay(now, side, self.ns2_rng.as_mut());
         if side == Side::Client {
             flow.note_cwnd(now);
@@ -1414,6 +1427,22 @@ impl Simulation {
         if let Some((queue, average)) = self.channels[ch as usize].red_seen().filter(|_| tracer.wants_red(ch)) {
             let rec = RedQueueRecord { time: now, channel: ch, queue, average };
             tracer.record(TraceRecord::RedQueue(rec), self.queue.current_key());
+        }
+    }
+
+    /// Event-trace records for what the client's last input did.
+    #[cold]
+    #[inline(never)]
+    fn record_tcp_events(&mut self, now: Instant, id: u32) {
+        let (src, dst) = (self.flows[id as usize].src, self.flows[id as usize].dst);
+        let flow = self.tcp(id);
+        let fid = flow.config.label.map_or(id, |l| l.fid);
+        let events = flow.ns2_events();
+        let place = self.queue.current_key();
+        let tracer = self.tracer.as_mut().expect("called while tracing");
+        for (event, seqno, cwnd) in events {
+            let rec = TcpEventRecord { time: now, src, dst, event, fid, seqno, cwnd };
+            tracer.record(TraceRecord::TcpEvent(rec), place);
         }
     }
 

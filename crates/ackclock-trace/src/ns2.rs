@@ -6,7 +6,7 @@
 //!
 //! `0.58616  0  0  2  0  cwnd_ 20.935`: a traced variable's new value.
 
-use crate::record::{FlowView, LinkRecord, PacketRecord, VarRecord, VarValue};
+use crate::record::{FlowView, LinkRecord, PacketRecord, TcpEventRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
 use ackclock_net::{ControlKind, NodeId, Packet, Transport, ARP_FLOW, CONTROL_FLOW};
 use std::io::{self, Write};
@@ -156,6 +156,12 @@ pub(crate) fn link_event(l: &LinkRecord) -> &'static str {
     } else {
         "link-down"
     }
+}
+
+/// An event-trace line (tcp.cc's trace_event).
+pub fn write_tcp_event(out: &mut dyn Write, e: &TcpEventRecord) -> io::Result<()> {
+    let TcpEventRecord { src, dst, event, fid, seqno, cwnd, .. } = *e;
+    writeln!(out, "E {} {src} {dst} TCP {event} {fid} {seqno} {cwnd}", time(e.time))
 }
 
 /// `x` as C's `%.17g` prints it.

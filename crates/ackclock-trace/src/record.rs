@@ -28,6 +28,20 @@ impl PacketEvent {
     }
 }
 
+/// An event of a TCP sender as ns-2's event trace names it (`$ns
+/// eventtrace-all`): TIMEOUT, SLOW_START, a fast retransmit; with the next
+/// packet it would send (t_seqno_) and its whole cwnd_ then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpEventRecord {
+    pub time: Instant,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub event: &'static str,
+    pub fid: u32,
+    pub seqno: i64,
+    pub cwnd: i64,
+}
+
 /// What a RED queue saw at an arrival: the queue it found (packets, or
 /// bytes when it counts bytes) and its average after the arrival.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -221,6 +235,7 @@ pub struct FrameRecord {
 pub enum TraceRecord {
     Packet(PacketRecord),
     RedQueue(RedQueueRecord),
+    TcpEvent(TcpEventRecord),
     Var(VarRecord),
     Link(LinkRecord),
     /// Boxed: wireless records are rare next to link records and larger.
@@ -236,6 +251,7 @@ impl TraceRecord {
         match self {
             TraceRecord::Packet(p) => p.time,
             TraceRecord::RedQueue(r) => r.time,
+            TraceRecord::TcpEvent(e) => e.time,
             TraceRecord::Var(v) => v.time,
             TraceRecord::Link(l) => l.time,
             TraceRecord::Wireless(w) => w.time,

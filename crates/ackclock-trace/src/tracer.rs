@@ -80,13 +80,15 @@ impl TracedVars {
 
 pub enum Sink {
     /// ns-2 trace lines for the listed channels (all when `None`), plus
-    /// the variable records `vars` selects, and radio nodes' records as
-    /// `wireless` says (none without).
+    /// the variable records `vars` selects, radio nodes' records as
+    /// `wireless` says (none without), and with `events` the TCP event
+    /// records (ns-2's eventtrace-all).
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
         vars: TracedVars,
         wireless: Option<WirelessTrace>,
+        events: bool,
     },
     Tcpdump {
         out: Output,
@@ -125,6 +127,7 @@ impl Sink {
                 ns2::write_packet(out, p, view(p.packet.flow).as_ref())
             }
             (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
+            (Sink::Ns2 { out, events: true, .. }, TraceRecord::TcpEvent(e)) => ns2::write_tcp_event(out, e),
             (Sink::Ns2 { out, channels, .. }, TraceRecord::Link(l))
                 if channels.as_ref().is_none_or(|c| c.contains(&l.channel)) =>
             {

@@ -57,6 +57,8 @@ def _add_traces(world: World, sim: Simulator) -> None:
     radio = world.wireless.radio_trace() if wireless.endless(world) else None
     for channel in world.trace_all:
         traces.setdefault(channel, ([], []))
+    if world.event_trace is not None:
+        traces.setdefault(world.event_trace, ([], []))
     for channel, (links, traced) in traces.items():
         path = world.channels.require_writable(channel)
         shown = radio if channel in world.trace_all else None
@@ -70,6 +72,7 @@ def _add_traces(world: World, sim: Simulator) -> None:
                 radio=shown,
                 # the agents wrote the initial values (tracevars.py)
                 traced_initial=False,
+                events=channel == world.event_trace,
             )
         )
     for link in world.links.values():

@@ -269,6 +269,17 @@ class SimulatorObject(WirelessCommands, Shadow):
         self.world.channels.require_writable(channel)
         self.world.trace_all.append(channel)
 
+    def cmd_eventtrace_all(self, *channel: str) -> None:
+        """ns-2's event trace: the TCP agents created from now on write their
+        timeouts, fast retransmits and slow starts (E lines) into `channel`,
+        or the trace-all file."""
+        self.world.unbuilt("the event trace")
+        target = channel[0] if channel else self.cmd_get_ns_traceall()
+        if not target:
+            raise TclScriptError("eventtrace-all: give a channel (or call trace-all first)")
+        self.world.channels.require_writable(target)
+        self.world.event_trace = target
+
     def cmd_namtrace_all(self, channel: str) -> None:
         self.world.unbuilt("traces")
         self.world.channels.require_writable(channel)
