@@ -56,3 +56,30 @@ def test_delay_pkt_after_the_queue_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "delay_pkt_: ackclock delays packets at the link head" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_flow_monitor_counts_reds_early_drops_apart_as_ns2(tmp_path: Path) -> None:
+    # `$ns attach-fmon LINK FMON 1` on a RED queue whose decisions are all
+    # certain (weight 1, max_p 1, thresholds 5 and 6 packets of 700 bytes):
+    # every drop is early; epdrops_ and the dump's early columns are ns-2's.
+    printed = run_fixture("ns2_red_early.tcl", tmp_path)
+    assert printed == "pdrops 172 epdrops 172 ebdrops 172000 parrivals 414\n"
+    assert (tmp_path / "red_early.fm").read_text() == (FIXTURES / "ns2_red_early.fm").read_text()
+    with gzip.open(FIXTURES / "ns2_red_early.tr.gz", "rt") as f:
+        assert (tmp_path / "red_early.tr").read_text() == f.read()
+
+
+def test_without_an_early_drop_target_early_drops_are_plain_drops(tmp_path: Path) -> None:
+    # The same run attached without edrop: ns-2 counts no early drops.
+    script = (FIXTURES / "ns2_red_early.tcl").read_text()
+    script = script.replace(
+        "$ns attach-fmon [$ns link $b $c] $fm 1", "$ns attach-fmon [$ns link $b $c] $fm"
+    )
+    (tmp_path / "plain.tcl").write_text(script)
+    done = run_cli("tcl", "plain.tcl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "pdrops 172 epdrops 0 ebdrops 0 parrivals 414\n"
+    assert (tmp_path / "red_early.fm").read_text() == (
+        "   2.000 1 0 2 1 0 2 269 269000 0 0 414 414000 0 0 172 172000 140 140000 0 0 0\n"
+        "   2.000 2 0 2 2 0 2 145 145000 0 0 414 414000 0 0 172 172000 32 32000 0 0 0\n"
+    )

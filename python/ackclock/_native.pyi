@@ -501,6 +501,8 @@ class MonitorCounts(TypedDict):
     departed_bytes: int
     drops: int
     dropped_bytes: int
+    early_drops: int  # of the drops, RED's early (random) ones
+    early_dropped_bytes: int
     packets: int  # waiting now
     bytes: int
     packet_seconds: float  # time integrals of packets and bytes waiting

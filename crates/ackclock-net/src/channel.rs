@@ -55,8 +55,10 @@ impl ChannelConfig {
 /// Why `send` refused a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropReason {
-    /// The queue discipline refused it (full, or RED).
+    /// The queue discipline refused it (full, or RED's forced drop).
     Queue,
+    /// RED dropped it early, at random.
+    EarlyDrop,
     /// The error model lost it at the link head.
     Loss,
     /// The link is down.
@@ -600,6 +602,10 @@ impl Channel {
             Admission::Drop => {
                 self.stats.queue_drops += 1;
                 return SendOutcome::Dropped(DropReason::Queue);
+            }
+            Admission::EarlyDrop => {
+                self.stats.queue_drops += 1;
+                return SendOutcome::Dropped(DropReason::EarlyDrop);
             }
             Admission::Mark => {
                 self.stats.ecn_marks += 1;

@@ -805,6 +805,8 @@ impl Sim {
                 d.set_item("departed_bytes", c.departed_bytes)?;
                 d.set_item("drops", c.drops)?;
                 d.set_item("dropped_bytes", c.dropped_bytes)?;
+                d.set_item("early_drops", c.early_drops)?;
+                d.set_item("early_dropped_bytes", c.early_dropped_bytes)?;
                 d.set_item("packets", c.packets)?;
                 d.set_item("bytes", c.bytes)?;
                 d.set_item("packet_seconds", c.packet_seconds)?;

@@ -1045,9 +1045,6 @@ impl Simulation {
             }
         }
         let Transfer::Tcp(flow) = &mut self.flows[id as usize].transfer else { unreachable!("TCP flow") };
-        if tracing_sender {
-            flow.note_sent_for_events();
-        }
         let send_delay = flow.draw_send_delay(now, side, self.ns2_rng.as_mut());
         if side == Side::Client {
             flow.note_cwnd(now);
@@ -1361,10 +1358,23 @@ impl Simulation {
         channel: ChannelId,
         packet: Packet,
     ) {
+        self.trace_record(place, time, event, channel, packet, false);
+    }
+
+    /// `trace_packet_in`, saying whether a drop is RED's early drop.
+    fn trace_record(
+        &mut self,
+        place: OrderKey,
+        time: Instant,
+        event: PacketEvent,
+        channel: ChannelId,
+        packet: Packet,
+        early_drop: bool,
+    ) {
         let (now, current) = (self.now(), self.queue.current_key());
         if let Some(tracer) = &mut self.tracer {
             let (from, to) = self.channel_ends[channel as usize];
-            let record = PacketRecord { time, event, channel, from, to, packet, congestion_action: false };
+            let record = PacketRecord { time, event, channel, from, to, packet, congestion_action: false, early_drop };
             tracer.record(TraceRecord::Packet(record), place);
             // Records are produced in time order except `-` records, which
             // are known early; everything up to this event can be written.
@@ -1409,9 +1419,11 @@ impl Simulation {
             }
             // Its `-` or `d` record comes when the discipline decides.
             SendOutcome::Held { .. } => self.trace_packet(now, PacketEvent::Enqueue, ch, packet),
-            SendOutcome::Dropped(DropReason::Queue) => {
+            SendOutcome::Dropped(reason @ (DropReason::Queue | DropReason::EarlyDrop)) => {
                 self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
-                self.trace_packet(now, PacketEvent::Drop, ch, packet);
+                let place = self.queue.current_key();
+                let early_drop = reason == DropReason::EarlyDrop;
+                self.trace_record(place, now, PacketEvent::Drop, ch, packet, early_drop);
             }
             SendOutcome::Dropped(DropReason::Loss) => self.trace_packet(now, PacketEvent::Drop, ch, packet),
             // ns-2's dynamic link drops these without a trace record; a
@@ -1450,6 +1462,9 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn trace_tcp_vars(&mut self, now: Instant, id: u32) {
+        // Called after the input and after each segment sent: the state the
+        // sender's next events start from (TcpFlow::ns2_events).
+        self.tcp(id).note_sent_for_events();
         if !self.tracer.as_ref().is_some_and(|t| t.wants_vars()) {
             return;
         }

@@ -288,6 +288,7 @@ mod tests {
             to: 2,
             packet,
             congestion_action: false,
+            early_drop: false,
         }
     }
 

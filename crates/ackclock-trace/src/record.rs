@@ -63,6 +63,8 @@ pub struct PacketRecord {
     /// ns-2's `A` flag: the first packet its sender sent after cutting its
     /// window (set by the tracer from `Tracer::mark_congestion_action`).
     pub congestion_action: bool,
+    /// A drop by RED's random early test (ns-2's edrop), not a forced one.
+    pub early_drop: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -337,8 +337,14 @@ class SimulatorObject(WirelessCommands, Shadow):
             raise TclScriptError(f"makeflowmon {kind}: supported are Fid, SrcDestFid, SrcDest")
         return self.world.tcl.call("new", "QueueMonitor/ED/Flowmon", kind)
 
-    def cmd_attach_fmon(self, link: str, monitor: str, *args: str) -> None:
+    def cmd_attach_fmon(self, link: str, monitor: str, edrop: str = "0") -> None:
+        """With `edrop` other than 0, RED's early drops reach the monitor
+        apart (epdrops_, ebdrops_; still among its drops), as in ns-2."""
+        from ackclock.tcl.monitors import QueueMonitor
+
         self.world.tcl.call(link, "attach-monitors", "", "", "", monitor)
+        fmon = self.world.shadow(monitor, QueueMonitor, "a QueueMonitor")
+        fmon.early = edrop != "0"
 
     def cmd_instance(self) -> str:
         return self.name
