@@ -34,6 +34,7 @@ def test_red_defaults_are_ns2s():
         "byte_mode": False,
         "mark_p": None,
         "ns2": False,
+        "ns1_compat": False,
     }
 
 
