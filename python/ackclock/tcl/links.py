@@ -267,6 +267,8 @@ class Ns2Queue(QueueObject):
     def cmd_trace(self, var: str) -> None:
         """`$redq trace VAR`: lines for VAR's changes in the attached file."""
         self.world.unbuilt("RED traces")
+        if not self.is_a("Queue/RED"):
+            raise TclScriptError(f"{self} trace {var}: only RED queues have traced variables")
         if var not in self.TRACEABLE:
             raise TclScriptError(
                 f"{self} trace {var}: ackclock traces RED's curq_ and ave_ (not prob_ or "
