@@ -34,6 +34,7 @@ def test_red_defaults_are_ns2s():
         "byte_mode": False,
         "mark_p": None,
         "ns2": False,
+        "ns1_compat": False,
     }
 
 
@@ -53,6 +54,18 @@ def test_loss_models_convert_to_native_dicts():
         "position": "wire",
     }
     assert ac.DropList([3, 5]).to_native() == {"type": "list", "drops": [3, 5], "position": "wire"}
+
+
+def test_a_held_model_gives_its_delay_and_acts_only_at_the_link_head():
+    held = ac.HeldAtHead(ac.DropList([2], position="queue"), "35ms")
+    assert held.to_native() == {
+        "type": "list",
+        "drops": [2],
+        "position": "queue",
+        "delay_ps": 35_000_000_000,
+    }
+    with pytest.raises(ac.ConfigError, match="acts on the wire: give it position='queue'"):
+        ac.HeldAtHead(ac.DropList([2]), 0.035).to_native()
 
 
 def test_delays_and_sizes_convert_units():

@@ -89,6 +89,7 @@ class RedSpec(TypedDict, total=False):
     byte_mode: bool  # count bytes; large packets more likely dropped (ns-2's bytes_)
     mark_p: float | None  # with ecn: mark only while p <= mark_p, else drop
     ns2: bool  # ns-2's red.cc details
+    ns1_compat: bool  # ns-2's ns1_compat_: forced drops keep the count
 
 # DCTCP's step marking (RFC 8257): an ECN-capable arrival that finds `k` or
 # more packets waiting is marked CE; `limit` drops as DropTail does.
@@ -195,15 +196,20 @@ QueueSpec = (
 # Error (loss) models, one per link direction. `position`: "queue" drops the
 # packet at the link head before it enters the queue (ns-2's `lossmodel`);
 # "wire" (default) lets it use the link and discards it on arrival.
+# Any of them with position "queue" may give delay_ps: the packets it picks
+# are held that long at the link head, then queued, instead of lost (ns-2's
+# ErrorModel with delay_pkt_).
 class UniformLossSpec(TypedDict, total=False):
     type: Literal["uniform"]
     p: float  # per-packet loss probability in [0, 1]
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class BitErrorSpec(TypedDict, total=False):
     type: Literal["ber"]
     ber: float  # bit-error rate in [0, 1]; loss prob = 1 - (1-ber)^(8*size)
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class GilbertElliottSpec(TypedDict, total=False):
     type: Literal["gilbert_elliott"]
@@ -212,11 +218,13 @@ class GilbertElliottSpec(TypedDict, total=False):
     loss_good: float  # loss probability in each state (defaults 0 and 1)
     loss_bad: float
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class DropListSpec(TypedDict, total=False):
     type: Literal["list"]
     drops: list[int]  # 1-based indices of the packets (in crossing order) to drop
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class PeriodicLossSpec(TypedDict, total=False):
     type: Literal["periodic"]
@@ -226,6 +234,7 @@ class PeriodicLossSpec(TypedDict, total=False):
     bytes: bool  # count bytes instead of packets
     inverted: bool  # keep only those packets (ns-2's default_drop_)
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 class TwoStateLossSpec(TypedDict, total=False):
     type: Literal["two_state"]
@@ -234,6 +243,7 @@ class TwoStateLossSpec(TypedDict, total=False):
     bad: tuple[str, float, float | None]
     bytes: bool  # lengths in bytes instead of packets
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 # TCP data segments by sequence number: [offset from the sender's ISN of the
 # first data byte (the first segment is 1, as tcpdump numbers it), which
@@ -242,6 +252,7 @@ class DropSegmentsSpec(TypedDict, total=False):
     type: Literal["segments"]
     drops: list[tuple[int, int]]
     position: Literal["queue", "wire"]
+    delay_ps: int
 
 LossSpec = (
     UniformLossSpec
@@ -506,6 +517,8 @@ class MonitorCounts(TypedDict):
     departed_bytes: int
     drops: int
     dropped_bytes: int
+    early_drops: int  # of the drops, RED's early (random) ones
+    early_dropped_bytes: int
     packets: int  # waiting now
     bytes: int
     packet_seconds: float  # time integrals of packets and bytes waiting
@@ -819,6 +832,10 @@ class Sim:
         number, or the bytes the TCP end has received."""
     def tcp_close(self, flow: int) -> None:
         """The client of a TCP flow closes its side (FIN after its data)."""
+    def trace_tcp_events(self, flow: int, fast_retransmit: str) -> None:
+        """ns-2's event-trace lines (E) of a TCP sender, into the ns-2 traces opened
+        with events: TIMEOUT, the fast retransmit as its agent names it (FAST_RETX,
+        RENO_FAST_RETX, NEWRENO_FAST_RETX or FAST_RECOVERY), SLOW_START."""
     def ns2_vars(self, flow: int) -> dict[str, float | int]:
         """A TCP sender's variables now, in ns-2's units: cwnd_ (packets, a
         float), ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""
@@ -855,6 +872,7 @@ class Sim:
         append: bool = False,
         radio: tuple[bool, bool, bool, bool] | None = None,
         traced_initial: bool = True,
+        events: bool = False,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
         ones; with `radio` (newtrace, agent, router, mac), radio nodes' records in
@@ -874,6 +892,12 @@ class Sim:
         channel, after `preamble`: the header lines (V A c n l q), written once
         before the first event (see ackclock.nam.preamble). The file is opened
         now; `append` and the id as trace_ns2."""
+    def trace_red(
+        self, path: str, channel: int, queue: bool, average: bool, append: bool = False
+    ) -> int:
+        """ns-2's trace of a RED queue's variables (`$redq trace curq_`, `trace
+        ave_`): `Q TIME CURQ` (queue) and `a TIME AVE` (average) lines when they
+        change at an arrival. `append` and the id as trace_ns2."""
     def add_monitor(self, channels: list[int] | None = None) -> int:
         """A queue/flow monitor of the given channels (all when None); its id."""
     def monitor_counts(self, monitor: int) -> list[MonitorCounts]:

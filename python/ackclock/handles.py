@@ -396,6 +396,16 @@ class TcpFlow(Flow):
         sequence space from its initial sequence number (SYN and FIN count one)."""
         return self._native.tcp_sequence(self.id)
 
+    def trace_ns2_events(self, fast_retransmit: str = "FAST_RETX") -> None:
+        """Writes ns-2's event-trace lines of the client (`$ns eventtrace-all`)
+        into the ns-2 traces opened with `events=True`: TIMEOUT, its fast
+        retransmit as ns-2's agent names it (FAST_RETX for Agent/TCP,
+        RENO_FAST_RETX, NEWRENO_FAST_RETX, FAST_RECOVERY for Sack1) and the
+        SLOW_START of the window cut after either."""
+        names = ("FAST_RETX", "RENO_FAST_RETX", "NEWRENO_FAST_RETX", "FAST_RECOVERY")
+        name = checks.choice(fast_retransmit, "fast_retransmit", names)
+        self._native.trace_tcp_events(self.id, name)
+
     def ns2_vars(self) -> dict[str, float | int]:
         """The client's variables now in ns-2's units: cwnd_ (packets),
         ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8),

@@ -886,13 +886,16 @@ class Simulator:
         append: bool = False,
         radio: wireless.RadioTrace | None = None,
         traced_initial: bool = True,
+        events: bool = False,
     ) -> int:
         """One ns-2 trace file: the records of `links` (every link when None)
         and the variable records that `variables` or `traced` select (the
         `traced` ones' initial values unless `traced_initial` is False), and,
         with `radio`, radio nodes' packet events in ns-2's wireless layouts
-        (docs/wireless.md). With `append`, records go after what the file
-        holds. Returns an id for `close_trace`."""
+        (docs/wireless.md); with `events`, the event-trace lines of the TCP
+        flows that ask for them (`TcpFlow.trace_ns2_events`). With `append`,
+        records go after what the file holds. Returns an id for
+        `close_trace`."""
         channels = None if links is None else [self._own_link(link, "links").id for link in links]
         selected = None
         if traced is not None:
@@ -903,11 +906,12 @@ class Simulator:
         variables = checks.flag(variables, "variables")
         append = checks.flag(append, "append")
         traced_initial = checks.flag(traced_initial, "traced_initial")
+        events = checks.flag(events, "events")
         radio_spec = None if radio is None else wireless.radio_trace_spec(radio, "radio")
         return self._open_trace(
             path,
             lambda file: self._native.trace_ns2(
-                file, channels, variables, selected, append, radio_spec, traced_initial
+                file, channels, variables, selected, append, radio_spec, traced_initial, events
             ),
             append,
         )
@@ -925,6 +929,27 @@ class Simulator:
         append = checks.flag(append, "append")
         return self._open_trace(
             path, lambda file: self._native.trace_nam(file, preamble, append), append
+        )
+
+    def trace_red(
+        self,
+        path: str | os.PathLike[str],
+        link: Link,
+        queue: bool = True,
+        average: bool = True,
+        append: bool = False,
+    ) -> int:
+        """ns-2's trace of the RED queue of `link` (`$redq trace curq_`,
+        `trace ave_`, `attach`): a line `Q TIME CURQ` when the queue an arrival
+        finds changes (with `queue`), `a TIME AVE` when the average does (with
+        `average`). `append` and the id returned as for `trace_ns2`."""
+        channel = self._own_link(link, "link").id
+        queue, average = checks.flag(queue, "queue"), checks.flag(average, "average")
+        append = checks.flag(append, "append")
+        return self._open_trace(
+            path,
+            lambda file: self._native.trace_red(file, channel, queue, average, append),
+            append,
         )
 
     def monitor(self, links: list[Link] | None = None) -> Monitor:

@@ -136,7 +136,8 @@ class RED(Spec):
     only while the base probability is at most mark_p and drops beyond it;
     `ns2` takes ns-2's details (red.cc: the first arrival above min_th only
     starts the count, no early drop while at most one packet waits, idle
-    time in whole packets).
+    time in whole packets); `ns1_compat` (ns-2's ns1_compat_) keeps the count
+    of arrivals since the last early drop across forced drops, as ns-1 did.
     """
 
     limit: int | None = 50
@@ -153,6 +154,7 @@ class RED(Spec):
     byte_mode: bool = False
     mark_p: float | None = None
     ns2: bool = False
+    ns1_compat: bool = False
 
     def to_native(self) -> RedSpec:
         limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
@@ -180,6 +182,7 @@ class RED(Spec):
             "byte_mode": checks.flag(self.byte_mode, "byte_mode"),
             "mark_p": None if self.mark_p is None else checks.probability(self.mark_p, "mark_p"),
             "ns2": checks.flag(self.ns2, "ns2"),
+            "ns1_compat": checks.flag(self.ns1_compat, "ns1_compat"),
         }
 
 
@@ -577,6 +580,27 @@ def _stretch(length: Any, parameter: str) -> tuple[str, float, float | None]:
 
 
 @dataclass(frozen=True)
+class HeldAtHead(Spec):
+    """The packets `model` picks are held `delay` seconds at the link head
+    and then queued, instead of lost (ns-2's ErrorModel with delay_pkt_):
+    they arrive late and out of order. `model` acts before the queue
+    (position "queue")."""
+
+    model: LossModel
+    delay: float
+
+    def to_native(self) -> LossSpec:
+        spec = loss_spec(self.model, "model")
+        assert spec is not None
+        if spec.get("position") != "queue":
+            raise ParameterError(
+                "model", f"{self.model!r} acts on the wire: give it position='queue'"
+            )
+        spec["delay_ps"] = units.duration_ps(self.delay, "delay")
+        return spec
+
+
+@dataclass(frozen=True)
 class ExponentialDelay(Spec):
     """Adds an exponentially distributed delay of mean `mean` to each packet.
 
@@ -628,7 +652,9 @@ class ExponentialSize(Spec):
         return {"type": "exponential", "mean_bytes": units.mean_size_bytes(self.mean, "mean")}
 
 
-LossModel = Union[UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss]
+LossModel = Union[
+    UniformLoss, BitErrors, GilbertElliott, DropList, Periodic, TwoStateLoss, HeldAtHead
+]
 Jitter = Union[ExponentialDelay, UniformDelay]
 PacketSize = Union[units.Size, ExponentialSize]
 """A fixed size in bytes (number or string such as "1500B") or a distribution."""
@@ -704,6 +730,7 @@ def loss_spec(loss: Any, parameter: str) -> LossSpec | None:
         DropSegments,
         Periodic,
         TwoStateLoss,
+        HeldAtHead,
     )
     if not isinstance(loss, models):
         raise _not_a(
@@ -711,7 +738,7 @@ def loss_spec(loss: Any, parameter: str) -> LossSpec | None:
             parameter,
             "a loss model",
             "ackclock.UniformLoss, BitErrors, GilbertElliott, DropList, DropSegments, Periodic, "
-            "TwoStateLoss or None",
+            "TwoStateLoss, HeldAtHead or None",
         )
     return loss.to_native()
 

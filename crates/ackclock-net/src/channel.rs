@@ -55,8 +55,10 @@ impl ChannelConfig {
 /// Why `send` refused a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropReason {
-    /// The queue discipline refused it (full, or RED).
+    /// The queue discipline refused it (full, or RED's forced drop).
     Queue,
+    /// RED dropped it early, at random.
+    EarlyDrop,
     /// The error model lost it at the link head.
     Loss,
     /// The link is down.
@@ -82,6 +84,9 @@ pub enum SendOutcome {
         wake: Option<Instant>,
         ce_marked: bool,
     },
+    /// An error model at the link head holds the packet for this long; the
+    /// caller offers it again then with `send_past_losses`.
+    Delayed(Duration),
 }
 
 /// What a holding discipline did with a packet it had accepted.
@@ -342,6 +347,14 @@ impl Channel {
         }
     }
 
+    /// For RED: the queue the last arrival found and the average after it.
+    pub fn red_seen(&self) -> Option<(f64, f64)> {
+        match &self.discipline {
+            Discipline::Red(red) => Some(red.seen()),
+            _ => None,
+        }
+    }
+
     pub fn delay(&self) -> Duration {
         self.delay
     }
@@ -435,18 +448,49 @@ impl Channel {
         lost
     }
 
-    /// Why a packet is refused before the queue, if it is.
+    /// Why a packet is refused before the queue, if it is: the link is
+    /// down, or the first error model there that picks it loses or delays it.
     #[cold]
-    fn refused_at_head(&mut self, size: u32, flow: u32) -> Option<DropReason> {
+    fn refused_at_head(&mut self, size: u32, flow: u32) -> Option<SendOutcome> {
         if !self.up {
             self.stats.down_drops += 1;
-            Some(DropReason::LinkDown)
-        } else if self.loses(size, flow, LossPosition::BeforeQueue) {
-            self.stats.loss_drops += 1;
-            Some(DropReason::Loss)
-        } else {
-            None
+            return Some(SendOutcome::Dropped(DropReason::LinkDown));
         }
+        let rng = &mut self.loss_rng;
+        let picked = self.losses.iter_mut().position(|(m, filter)| {
+            m.position == LossPosition::BeforeQueue && filter.takes(flow) && m.process.is_lost(size, rng)
+        })?;
+        match self.losses[picked].0.delay {
+            Some(delay) => Some(SendOutcome::Delayed(delay)),
+            None => {
+                self.stats.loss_drops += 1;
+                Some(SendOutcome::Dropped(DropReason::Loss))
+            }
+        }
+    }
+
+    /// `send` for a packet an error model at the link head delayed: it has
+    /// met the models there already.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    pub fn send_past_losses(
+        &mut self,
+        now: Instant,
+        ns2: Option<(&mut Ns2Link, Ns2Offer)>,
+        packet: PacketId,
+        size: u32,
+        flow: u32,
+        ends: (NodeId, NodeId),
+        ecn_capable: bool,
+    ) -> SendOutcome {
+        if !self.up {
+            self.stats.down_drops += 1;
+            return SendOutcome::Dropped(DropReason::LinkDown);
+        }
+        let checks = std::mem::replace(&mut self.head_checks, false);
+        let outcome = self.send(now, ns2, packet, size, flow, ends, ecn_capable);
+        self.head_checks = checks;
+        outcome
     }
 
     /// Changes the rate at `now`. The packet in transmission finishes at
@@ -531,8 +575,10 @@ impl Channel {
 
     /// Offers a packet of `size` bytes of flow `flow` from node `ends.0` to
     /// node `ends.1` to the channel at `now` (in ns-2's order: with the
-    /// channel's `Ns2Link` and the packet's place).
+    /// channel's `Ns2Link` and the packet's place). Always inlined: the
+    /// engine's per-packet path calls it, and `send_past_losses` too.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn send(
         &mut self,
         now: Instant,
@@ -552,8 +598,8 @@ impl Channel {
         }
         self.advance_before(now, ns2.as_mut().map(|(link, offer)| (&mut **link, offer.during)));
         if self.head_checks {
-            if let Some(reason) = self.refused_at_head(size, flow) {
-                return SendOutcome::Dropped(reason);
+            if let Some(outcome) = self.refused_at_head(size, flow) {
+                return outcome;
             }
         }
         let backlog = self.backlog(now);
@@ -562,6 +608,10 @@ impl Channel {
             Admission::Drop => {
                 self.stats.queue_drops += 1;
                 return SendOutcome::Dropped(DropReason::Queue);
+            }
+            Admission::EarlyDrop => {
+                self.stats.queue_drops += 1;
+                return SendOutcome::Dropped(DropReason::EarlyDrop);
             }
             Admission::Mark => {
                 self.stats.ecn_marks += 1;
@@ -1078,7 +1128,11 @@ mod tests {
     #[test]
     fn drop_list_drops_exactly_the_listed_packets() {
         let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
-        c.set_loss(Some(LossModel { process: LossProcess::drop_list(vec![2, 5]), position: LossPosition::OnWire }));
+        c.set_loss(Some(LossModel {
+            process: LossProcess::drop_list(vec![2, 5]),
+            position: LossPosition::OnWire,
+            delay: None,
+        }));
         for i in 0..6 {
             send(&mut c, Instant::from_ps(i * 10 * MS), i, 1000);
         }
@@ -1090,12 +1144,30 @@ mod tests {
     #[test]
     fn loss_before_the_queue_never_uses_the_link() {
         let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
-        c.set_loss(Some(LossModel { process: LossProcess::drop_list(vec![1]), position: LossPosition::BeforeQueue }));
+        c.set_loss(Some(LossModel {
+            process: LossProcess::drop_list(vec![1]),
+            position: LossPosition::BeforeQueue,
+            delay: None,
+        }));
         assert_eq!(send(&mut c, Instant::ZERO, 0, 1000), SendOutcome::Dropped(DropReason::Loss));
         send(&mut c, Instant::ZERO, 1, 1000);
         c.advance(Instant::from_ps(100 * MS));
         assert_eq!(c.stats().tx_packets, 1);
         assert_eq!(c.busy_time(Instant::from_ps(100 * MS)), Duration::from_millis(8));
+    }
+
+    #[test]
+    fn a_delaying_model_holds_its_packets_and_lets_them_pass_later() {
+        let mut c = channel(1_000_000, 1, QueueLimit::Unlimited, false);
+        let delay = Some(Duration::from_millis(35));
+        let held = LossModel { process: LossProcess::drop_list(vec![1]), position: LossPosition::BeforeQueue, delay };
+        c.set_loss(Some(held));
+        assert_eq!(send(&mut c, Instant::ZERO, 0, 1000), SendOutcome::Delayed(Duration::from_millis(35)));
+        let later = Instant::from_ps(35 * MS);
+        let outcome = c.send_past_losses(later, None, PacketId::new(0), 1000, 0, (0, 1), false);
+        assert!(matches!(outcome, SendOutcome::Accepted { .. }), "{outcome:?}");
+        c.advance(Instant::from_ps(100 * MS));
+        assert_eq!((c.stats().tx_packets, c.stats().loss_drops), (1, 0));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! Each model draws from the channel's own loss stream, once per packet that
 //! reaches it, so the k-th packet's fate depends only on the seed and k.
 
-use ackclock_core::SimRng;
+use ackclock_core::{Duration, SimRng};
 use rand::RngExt;
 use std::collections::HashMap;
 
@@ -139,6 +139,10 @@ impl TwoState {
 pub struct LossModel {
     pub process: LossProcess,
     pub position: LossPosition,
+    /// At the link head: hold the packets the process picks for this long,
+    /// then queue them, instead of losing them (ns-2's ErrorModel with
+    /// `delay_pkt_`, which reorders them).
+    pub delay: Option<Duration>,
 }
 
 /// Which flows (by index in the simulation) a loss model on a channel

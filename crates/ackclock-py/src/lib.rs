@@ -21,7 +21,7 @@ use ackclock_trace::ns2_wireless::{WirelessFormat, WirelessTrace};
 use ackclock_trace::pcap::{LinkType, PcapWriter};
 use ackclock_trace::tracer::{Capture, Output, Sink, SinkId, TracedVars};
 use ackclock_trace::view::{self, IndexError, ViewSink};
-use ackclock_trace::{Monitor, VarValue};
+use ackclock_trace::{Monitor, RedVars, VarValue};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -674,7 +674,8 @@ impl Sim {
     /// end of an existing file instead of replacing it. Returns the trace's
     /// id for `close_trace`.
     #[pyo3(signature = (
-        path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true
+        path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true,
+        events = false
     ))]
     #[allow(clippy::too_many_arguments)] // the Python signature's keywords
     fn trace_ns2(
@@ -687,6 +688,7 @@ impl Sim {
         append: bool,
         radio: Option<(bool, bool, bool, bool)>,
         traced_initial: bool,
+        events: bool,
     ) -> PyResult<SinkId> {
         let wireless = radio.map(|(newtrace, agent, router, mac)| {
             let format = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
@@ -701,7 +703,7 @@ impl Sim {
             (None, false) => TracedVars::None,
         };
         let out = trace_file(py, path, append)?;
-        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless })))
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless, events })))
     }
 
     /// ns-2 nam events (`namtrace-all`) for every channel, after the
@@ -710,6 +712,44 @@ impl Sim {
     fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
         let out = trace_file(py, path, append)?;
         self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
+    }
+
+    /// ns-2's event trace of a TCP flow's sender into the ns-2 traces with
+    /// `events`; `fast_retransmit` is what its agent calls a fast
+    /// retransmit.
+    fn trace_tcp_events(&mut self, flow: u32, fast_retransmit: &str) -> PyResult<()> {
+        let name = match fast_retransmit {
+            "FAST_RETX" => "FAST_RETX",
+            "RENO_FAST_RETX" => "RENO_FAST_RETX",
+            "NEWRENO_FAST_RETX" => "NEWRENO_FAST_RETX",
+            "FAST_RECOVERY" => "FAST_RECOVERY",
+            other => {
+                let why = "must be FAST_RETX, RENO_FAST_RETX, NEWRENO_FAST_RETX or FAST_RECOVERY";
+                return Err(config_err(CoreConfigError::invalid("fast_retransmit", other, why)));
+            }
+        };
+        self.guarded(|s| s.trace_tcp_events(flow, name))
+    }
+
+    /// ns-2's trace of the RED queue of `channel` (`$redq trace curq_`,
+    /// `trace ave_`, `attach`): a line when a traced variable changes.
+    #[pyo3(signature = (path, channel, queue, average, append = false))]
+    fn trace_red(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        channel: u32,
+        queue: bool,
+        average: bool,
+        append: bool,
+    ) -> PyResult<SinkId> {
+        let out = trace_file(py, path, append)?;
+        self.guarded(|s| {
+            if s.queue_now(channel)?.2.is_none() {
+                return Err(CoreConfigError::invalid("channel", channel, "has no RED queue to trace"));
+            }
+            Ok(s.tracer().add_sink(Sink::RedVars { out, vars: RedVars::new(channel, queue, average) }))
+        })
     }
 
     /// The viewer's index of every channel's packets and the TCP senders'
@@ -789,6 +829,8 @@ impl Sim {
                 d.set_item("departed_bytes", c.departed_bytes)?;
                 d.set_item("drops", c.drops)?;
                 d.set_item("dropped_bytes", c.dropped_bytes)?;
+                d.set_item("early_drops", c.early_drops)?;
+                d.set_item("early_dropped_bytes", c.early_dropped_bytes)?;
                 d.set_item("packets", c.packets)?;
                 d.set_item("bytes", c.bytes)?;
                 d.set_item("packet_seconds", c.packet_seconds)?;

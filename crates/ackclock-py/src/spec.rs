@@ -171,6 +171,7 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
         "byte_mode",
         "mark_p",
         "ns2",
+        "ns1_compat",
     ];
     match Spec::kind_of(dict, "queue")?.as_str() {
         "droptail" => {
@@ -198,6 +199,7 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
                     _ => None,
                 },
                 ns2: s.optional::<bool>("ns2", "a boolean")?.unwrap_or(d.ns2),
+                ns1_compat: s.optional::<bool>("ns1_compat", "a boolean")?.unwrap_or(d.ns1_compat),
             };
             if params.min_th >= params.max_th {
                 let why = format!("must be below queue.max_th ({})", params.max_th);
@@ -334,7 +336,7 @@ fn positive_duration(s: &Spec, key: &str) -> Result<Duration, ConfigError> {
 }
 
 pub fn loss(dict: &Bound<'_, PyDict>) -> Result<LossModel, ConfigError> {
-    let with_position = |keys: &[&'static str]| Spec::new(dict, "loss", &[keys, &["position"]].concat());
+    let with_position = |keys: &[&'static str]| Spec::new(dict, "loss", &[keys, &["position", "delay_ps"]].concat());
     let kind = Spec::kind_of(dict, "loss")?;
     let (process, s) = match kind.as_str() {
         "uniform" => {
@@ -412,7 +414,15 @@ pub fn loss(dict: &Bound<'_, PyDict>) -> Result<LossModel, ConfigError> {
             return Err(ConfigError::invalid("loss.position", format!("'{other}'"), "must be 'queue' or 'wire'"))
         }
     };
-    Ok(LossModel { process, position })
+    let delay = s.optional::<u64>("delay_ps", "a whole number of picoseconds")?.map(Duration::from_ps);
+    if delay.is_some() && position != LossPosition::BeforeQueue {
+        return Err(ConfigError::invalid(
+            "loss.delay_ps",
+            "a delay",
+            "holds packets at the link head: needs position 'queue'",
+        ));
+    }
+    Ok(LossModel { process, position, delay })
 }
 
 pub fn jitter(dict: &Bound<'_, PyDict>) -> Result<Jitter, ConfigError> {

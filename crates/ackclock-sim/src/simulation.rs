@@ -31,7 +31,8 @@ use ackclock_net::{
 };
 use ackclock_tcp::{Endpoint, State};
 use ackclock_trace::{
-    FlowView, PacketEvent, PacketRecord, TraceRecord, Tracer, VarRecord, VarValue, WirelessEvent, WirelessLayer,
+    FlowView, PacketEvent, PacketRecord, RedQueueRecord, TcpEventRecord, TraceRecord, Tracer, VarRecord, VarValue,
+    WirelessEvent, WirelessLayer,
 };
 use ackclock_wire::TcpRepr;
 use rand::RngExt;
@@ -78,6 +79,9 @@ enum Event {
     /// A packet crosses a radio NIC's link layer (an index into
     /// `ll_pending`).
     LinkLayer(u32),
+    /// A packet an error model held at a link head goes into the link's
+    /// queue (an index into `held_at_head`).
+    HeadRelease(u32),
 }
 
 /// Why `run` returned.
@@ -157,6 +161,9 @@ pub struct Simulation {
     /// Packets on their way through radio NICs' link layers.
     ll_pending: Vec<Option<link_layer::Crossing>>,
     ll_free: Vec<u32>,
+    /// Packets error models hold at link heads (ns-2's `delay_pkt_`).
+    held_at_head: Vec<Option<(ChannelId, PacketId)>>,
+    free_held_at_head: Vec<u32>,
     /// Reused for each transmission on a shared medium.
     receptions: Vec<Reception>,
     /// How each radio channel's NICs are made.
@@ -225,6 +232,8 @@ impl Simulation {
             free_frames: Vec::new(),
             ll_pending: Vec::new(),
             ll_free: Vec::new(),
+            held_at_head: Vec::new(),
+            free_held_at_head: Vec::new(),
             receptions: Vec::new(),
             radios: Vec::new(),
             last_rx_mac: None,
@@ -619,6 +628,15 @@ impl Simulation {
         Ok((c.snd_una(), c.snd_max()))
     }
 
+    /// Writes ns-2's event-trace records of a TCP flow's sender (timeouts,
+    /// fast retransmits, which its agent calls `fast_retransmit`, and the
+    /// slow starts after them) to the traces that show events.
+    pub fn trace_tcp_events(&mut self, flow: u32, fast_retransmit: &'static str) -> Result<(), ConfigError> {
+        self.tcp_flow(flow)?;
+        self.tcp(flow).watch_events(fast_retransmit);
+        Ok(())
+    }
+
     /// A TCP flow's sender variables in ns-2's units, by ns-2 name.
     pub fn ns2_vars(&self, flow: u32) -> Result<Vec<(&'static str, VarValue)>, ConfigError> {
         Ok(NS2_VARS.into_iter().zip(self.tcp_flow(flow)?.ns2_vars()).collect())
@@ -731,6 +749,7 @@ impl Simulation {
                 Event::FrameArrival(slot, index) => self.on_frame_arrival(now, slot, index),
                 Event::Move(id) => self.on_move(now, id),
                 Event::LinkLayer(slot) => self.on_link_layer(now, slot),
+                Event::HeadRelease(slot) => self.on_head_release(now, slot),
             }
         }
     }
@@ -1064,6 +1083,7 @@ impl Simulation {
         // segment after a window cut carries ns-2's `A` flag.
         let tracing_sender = side == Side::Client && self.tracer.is_some();
         if tracing_sender {
+            self.record_tcp_events(now, id);
             self.trace_tcp_vars(now, id);
         }
         loop {
@@ -1177,17 +1197,28 @@ impl Simulation {
                 return;
             }
         };
+        self.offer(now, ch, id, false);
+    }
+
+    /// Offers a packet to channel `ch`; `past_losses` when an error model
+    /// at its head has held it already.
+    #[inline(always)]
+    fn offer(&mut self, now: Instant, ch: ChannelId, id: PacketId, past_losses: bool) {
+        let packet = &self.packets[id];
         let (size, flow, ecn_capable) = (packet.size, packet.flow, packet.ip.ecn.is_capable());
         let ends = (packet.ip.src, packet.ip.dst);
-        let segment_lost = self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);
+        let segment_lost = !past_losses && self.channels[ch as usize].picks_segments() && self.loses_segment(ch, id);
         let ns2 = match self.ns2_links.get_mut(ch as usize) {
             Some(link) => Some((link, Ns2Offer { during: self.queue.current_key(), seq: self.queue.reserve_seq() })),
             None => None,
         };
+        let channel = &mut self.channels[ch as usize];
         let outcome = if segment_lost {
             SendOutcome::Dropped(DropReason::Loss)
+        } else if past_losses {
+            channel.send_past_losses(now, ns2, id, size, flow, ends, ecn_capable)
         } else {
-            self.channels[ch as usize].send(now, ns2, id, size, flow, ends, ecn_capable)
+            channel.send(now, ns2, id, size, flow, ends, ecn_capable)
         };
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
@@ -1204,8 +1235,31 @@ impl Simulation {
                     self.schedule_arrival(ch, t);
                 }
             }
+            SendOutcome::Delayed(delay) => self.hold_at_head(now + delay, ch, id),
             SendOutcome::Dropped(_) => self.drop_packet(id, Some(ch)),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn hold_at_head(&mut self, until: Instant, ch: ChannelId, id: PacketId) {
+        let slot = match self.free_held_at_head.pop() {
+            Some(slot) => {
+                self.held_at_head[slot as usize] = Some((ch, id));
+                slot
+            }
+            None => {
+                self.held_at_head.push(Some((ch, id)));
+                (self.held_at_head.len() - 1) as u32
+            }
+        };
+        self.queue.schedule(until, Event::HeadRelease(slot));
+    }
+
+    fn on_head_release(&mut self, now: Instant, slot: u32) {
+        let (ch, id) = self.held_at_head[slot as usize].take().expect("a packet held at a link head");
+        self.free_held_at_head.push(slot);
+        self.offer(now, ch, id, true);
     }
 
     /// Applies what a dequeue-time discipline did by `now`: marks and
@@ -1386,10 +1440,23 @@ impl Simulation {
         channel: ChannelId,
         packet: Packet,
     ) {
+        self.trace_record(place, time, event, channel, packet, false);
+    }
+
+    /// `trace_packet_in`, saying whether a drop is RED's early drop.
+    fn trace_record(
+        &mut self,
+        place: OrderKey,
+        time: Instant,
+        event: PacketEvent,
+        channel: ChannelId,
+        packet: Packet,
+        early_drop: bool,
+    ) {
         let (now, current) = (self.now(), self.queue.current_key());
         if let Some(tracer) = &mut self.tracer {
             let (from, to) = self.channel_ends[channel as usize];
-            let record = PacketRecord { time, event, channel, from, to, packet, congestion_action: false };
+            let record = PacketRecord { time, event, channel, from, to, packet, congestion_action: false, early_drop };
             tracer.record(TraceRecord::Packet(record), place);
             // Records are produced in time order except `-` records, which
             // are known early; everything up to this event can be written.
@@ -1421,6 +1488,7 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn trace_send(&mut self, now: Instant, ch: ChannelId, packet: Packet, outcome: SendOutcome) {
+        self.trace_red(now, ch);
         match outcome {
             SendOutcome::Accepted { departs, .. } => {
                 self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
@@ -1433,13 +1501,42 @@ impl Simulation {
             }
             // Its `-` or `d` record comes when the discipline decides.
             SendOutcome::Held { .. } => self.trace_packet(now, PacketEvent::Enqueue, ch, packet),
-            SendOutcome::Dropped(DropReason::Queue) => {
+            SendOutcome::Dropped(reason @ (DropReason::Queue | DropReason::EarlyDrop)) => {
                 self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
-                self.trace_packet(now, PacketEvent::Drop, ch, packet);
+                let place = self.queue.current_key();
+                let early_drop = reason == DropReason::EarlyDrop;
+                self.trace_record(place, now, PacketEvent::Drop, ch, packet, early_drop);
             }
             SendOutcome::Dropped(DropReason::Loss) => self.trace_packet(now, PacketEvent::Drop, ch, packet),
-            // ns-2's dynamic link drops these without a trace record.
-            SendOutcome::Dropped(DropReason::LinkDown) => {}
+            // ns-2's dynamic link drops these without a trace record; a
+            // held packet has its records when it enters the queue.
+            SendOutcome::Dropped(DropReason::LinkDown) | SendOutcome::Delayed(_) => {}
+        }
+    }
+
+    /// What a traced RED queue saw at an arrival (its sink writes what
+    /// changed).
+    fn trace_red(&mut self, now: Instant, ch: ChannelId) {
+        let tracer = self.tracer.as_mut().expect("called while tracing");
+        if let Some((queue, average)) = self.channels[ch as usize].red_seen().filter(|_| tracer.wants_red(ch)) {
+            let rec = RedQueueRecord { time: now, channel: ch, queue, average };
+            tracer.record(TraceRecord::RedQueue(rec), self.queue.current_key());
+        }
+    }
+
+    /// Event-trace records for what the client's last input did.
+    #[cold]
+    #[inline(never)]
+    fn record_tcp_events(&mut self, now: Instant, id: u32) {
+        let (src, dst) = (self.flows[id as usize].src, self.flows[id as usize].dst);
+        let flow = self.tcp(id);
+        let fid = flow.config.label.map_or(id, |l| l.fid);
+        let events = flow.ns2_events();
+        let place = self.queue.current_key();
+        let tracer = self.tracer.as_mut().expect("called while tracing");
+        for (event, seqno, cwnd) in events {
+            let rec = TcpEventRecord { time: now, src, dst, event, fid, seqno, cwnd };
+            tracer.record(TraceRecord::TcpEvent(rec), place);
         }
     }
 
@@ -1447,6 +1544,9 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn trace_tcp_vars(&mut self, now: Instant, id: u32) {
+        // Called after the input and after each segment sent: the state the
+        // sender's next events start from (TcpFlow::ns2_events).
+        self.tcp(id).note_sent_for_events();
         if !self.tracer.as_ref().is_some_and(|t| t.wants_vars()) {
             return;
         }

@@ -146,6 +146,44 @@ pub struct TcpFlow {
     last_ns2_vars: [Option<VarValue>; NS2_VARS.len()],
     /// The client's timeouts when its variables were last traced.
     traced_timeouts: u64,
+    /// For ns-2's event trace of the client, when asked.
+    events: Option<Box<EventWatch>>,
+}
+
+/// What ns-2's event trace needs to know of a sender: what its agent calls
+/// its fast retransmit, and its counts and variables as its last sending
+/// left them (ns-2 writes an event's t_seqno_ and cwnd_ as they were when
+/// the event began, and the SLOW_START of the window cut after it).
+#[derive(Clone, Copy, Debug)]
+struct EventWatch {
+    fast_retransmit: &'static str,
+    fast_retransmits: u64,
+    timeouts: u64,
+    dupacks: u64,
+    t_seqno: i64,
+    cwnd: f64,
+    ssthresh: i64,
+    ack: i64,
+    /// Newreno: duplicate ACKs since the last new one (ns-2's dupacks_),
+    /// and maxseq_ at the fast retransmit (recover_) while in its recovery.
+    dupacks_in_a_row: u64,
+    recover: Option<i64>,
+}
+
+/// What Newreno's event trace calls each duplicate ACK beyond the
+/// retransmitting one in its fast recovery.
+const NEWRENO_RECOVERY: &str = "NEWRENO_FAST_RECOVERY";
+const NEWRENO_RETRANSMIT: &str = "NEWRENO_FAST_RETX";
+
+/// Segments (the last may be short) covered by send offsets 1..end, as
+/// ns-2 numbers packets; -1 before the SYN.
+fn ns2_packets(end: u64, mss: u32) -> i64 {
+    let mss = i64::from(mss.max(1));
+    if end == 0 {
+        -1
+    } else {
+        (end as i64 - 1 + mss - 1).div_euclid(mss)
+    }
 }
 
 /// The sender variables ns-2 scripts trace, in ns-2's units: cwnd_ in
@@ -191,6 +229,7 @@ impl TcpFlow {
             cwnd_at: None,
             last_ns2_vars: [None; NS2_VARS.len()],
             traced_timeouts: 0,
+            events: None,
             marked_cuts: 0,
         }
     }
@@ -311,6 +350,98 @@ impl TcpFlow {
         std::mem::replace(&mut self.marked_cuts, cuts) < cuts
     }
 
+    /// Follows the client's events for ns-2's event trace; `fast_retransmit`
+    /// is what its agent calls a fast retransmit (FAST_RETX, RENO_FAST_RETX,
+    /// NEWRENO_FAST_RETX, FAST_RECOVERY).
+    pub fn watch_events(&mut self, fast_retransmit: &'static str) {
+        let mut watch = EventWatch {
+            fast_retransmit,
+            fast_retransmits: 0,
+            timeouts: 0,
+            dupacks: 0,
+            t_seqno: 0,
+            cwnd: 0.0,
+            ssthresh: 0,
+            ack: -1,
+            dupacks_in_a_row: 0,
+            recover: None,
+        };
+        self.note_events_seen(&mut watch);
+        self.events = Some(Box::new(watch));
+    }
+
+    /// The client's events since its last sending, in ns-2's order, each
+    /// with t_seqno_ and whole cwnd_ as ns-2's trace shows them: a timeout
+    /// or fast retransmit, then SLOW_START if the cut began in slow start or
+    /// left cwnd_ at 1 (tcp.cc's slowdown); for Newreno, each duplicate ACK
+    /// beyond the third in its fast recovery (tcp-newreno.cc).
+    pub fn ns2_events(&mut self) -> Vec<(&'static str, i64, i64)> {
+        let Some(mut watch) = self.events.as_deref().copied() else { return Vec::new() };
+        let stats = self.client.stats();
+        let vars = self.ns2_vars();
+        let VarValue::Int(ack) = vars[2] else { unreachable!("ack_ is a count") };
+        let mut events = Vec::new();
+        if watch.fast_retransmit == NEWRENO_RETRANSMIT {
+            if ack > watch.ack {
+                // A new ACK outside the recovery, or one reaching recover_,
+                // ends it and clears ns-2's dupacks_; a partial ACK keeps both.
+                if watch.recover.is_none_or(|recover| ack >= recover) {
+                    watch.dupacks_in_a_row = 0;
+                    watch.recover = None;
+                }
+            } else if stats.dupacks_received > watch.dupacks {
+                watch.dupacks_in_a_row += 1;
+                if watch.dupacks_in_a_row > 3 && watch.recover.is_some() {
+                    events.push((NEWRENO_RECOVERY, watch.t_seqno, watch.cwnd as i64));
+                }
+            }
+        }
+        let cut = if stats.timeouts > watch.timeouts {
+            Some("TIMEOUT")
+        } else if stats.fast_retransmits > watch.fast_retransmits {
+            Some(watch.fast_retransmit)
+        } else {
+            None
+        };
+        if let Some(name) = cut {
+            events.push((name, watch.t_seqno, watch.cwnd as i64));
+            let (VarValue::Real(cwnd), VarValue::Int(maxseq)) = (vars[0], vars[3]) else {
+                unreachable!("cwnd_ is a real, maxseq_ a count")
+            };
+            if watch.cwnd < watch.ssthresh as f64 || cwnd == 1.0 {
+                events.push(("SLOW_START", watch.t_seqno, cwnd as i64));
+            }
+            watch.recover = (name == NEWRENO_RETRANSMIT).then_some(maxseq);
+        }
+        self.note_events_seen(&mut watch);
+        self.events = Some(Box::new(watch));
+        events
+    }
+
+    /// Remembers the client's state after it sent, for its next events.
+    pub fn note_sent_for_events(&mut self) {
+        if let Some(mut watch) = self.events.as_deref().copied() {
+            self.note_events_seen(&mut watch);
+            self.events = Some(Box::new(watch));
+        }
+    }
+
+    fn note_events_seen(&self, watch: &mut EventWatch) {
+        let c = &self.client;
+        let vars = self.ns2_vars();
+        let (VarValue::Real(cwnd), VarValue::Int(ssthresh)) = (vars[0], vars[1]) else {
+            unreachable!("cwnd_ is a real, ssthresh_ a count")
+        };
+        watch.fast_retransmits = c.stats().fast_retransmits;
+        watch.timeouts = c.stats().timeouts;
+        watch.dupacks = c.stats().dupacks_received;
+        let VarValue::Int(ack) = vars[2] else { unreachable!("ack_ is a count") };
+        watch.ack = ack;
+        watch.t_seqno = ns2_packets(c.snd_nxt(), c.mss()) + 1;
+        watch.cwnd = cwnd;
+        watch.ssthresh = ssthresh;
+    }
+
     /// The client's ns-2 variables whose values changed since last asked.
     pub fn changed_ns2_vars(&mut self) -> Vec<(&'static str, VarValue)> {
         let values = self.ns2_vars();
@@ -351,8 +482,7 @@ impl TcpFlow {
         let tick_secs = tick / 1e12;
         let ticks =
             |raw: i64, count: i64, divisor: f64| VarValue::Ticks { raw, secs: count as f64 * tick_secs / divisor };
-        // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
-        let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
+        let packets = |end: u64| ns2_packets(end, c.mss());
         // ns-2's cwnd_ is 1 until the SYN is acknowledged.
         let cwnd = if c.snd_una() == 0 { 1.0 } else { c.cwnd_packets() };
         [

@@ -83,7 +83,7 @@ fn lossy_dumbbell_network(seed: u64, extra_flow: bool) -> (Simulation, Vec<u32>)
     let bottleneck = link(&mut sim, n[2], n[3], 1_500_000, ms(20), droptail(QueueLimit::Packets(10)));
     link(&mut sim, n[3], n[4], 10_000_000, ms(1), droptail(QueueLimit::Packets(20)));
     link(&mut sim, n[4], n[0], 10_000_000, ms(1), droptail(QueueLimit::Packets(20)));
-    let loss = LossModel { process: LossProcess::Uniform { p: 0.05 }, position: LossPosition::OnWire };
+    let loss = LossModel { process: LossProcess::Uniform { p: 0.05 }, position: LossPosition::OnWire, delay: None };
     sim.set_loss(bottleneck, Some(loss)).unwrap();
     let poisson = |ms_mean| UdpSourceConfig {
         traffic: Traffic::Poisson { mean_interval: Duration::from_millis(ms_mean) },
@@ -230,7 +230,7 @@ fn every_packet_sent_is_received_or_dropped_on_a_named_link() {
     link(&mut sim, n[0], n[2], 10_000_000, ms(1), droptail(QueueLimit::Packets(1000)));
     link(&mut sim, n[1], n[2], 10_000_000, ms(1), droptail(QueueLimit::Packets(1000)));
     let bottleneck = link(&mut sim, n[2], n[3], 1_000_000, ms(10), droptail(QueueLimit::Packets(5)));
-    let loss = LossModel { process: LossProcess::Uniform { p: 0.05 }, position: LossPosition::OnWire };
+    let loss = LossModel { process: LossProcess::Uniform { p: 0.05 }, position: LossPosition::OnWire, delay: None };
     sim.set_loss(bottleneck, Some(loss)).unwrap();
     // 1.6 Mbit/s into 1 Mbit/s: the queue drops, the wire loses 5%.
     let flows = [

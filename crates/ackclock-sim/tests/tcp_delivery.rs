@@ -32,7 +32,11 @@ fn transfer(seed: u64, cc: CcKind, bytes: u64, net: &Network, offers: Offers) ->
             bandwidth: Bandwidth::from_bps(10_000_000).unwrap(),
             delay: Duration::from_millis(20),
             discipline: Discipline::DropTail(DropTail { limit: QueueLimit::Packets(30), ns2_limit: false }),
-            loss: Some(LossModel { process: LossProcess::Uniform { p: net.loss }, position: LossPosition::OnWire }),
+            loss: Some(LossModel {
+                process: LossProcess::Uniform { p: net.loss },
+                position: LossPosition::OnWire,
+                delay: None,
+            }),
             jitter: Some(Jitter {
                 distribution: JitterDistribution::Exponential { mean: Duration::from_millis(5) },
                 reorder: net.reorder,

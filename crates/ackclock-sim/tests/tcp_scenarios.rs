@@ -125,7 +125,11 @@ fn lossy_transfer(bytes: u64, drops: Vec<u64>) -> (Simulation, u32, u32) {
     let mut sim = Simulation::new(1, 0);
     let (a, b) = (sim.add_node("A"), sim.add_node("B"));
     let (data, _) = duplex(&mut sim, a, b, 1_000_000, Duration::from_millis(20), 100);
-    let loss = LossModel { process: LossProcess::DropList { drops, seen: 0, next: 0 }, position: LossPosition::OnWire };
+    let loss = LossModel {
+        process: LossProcess::DropList { drops, seen: 0, next: 0 },
+        position: LossPosition::OnWire,
+        delay: None,
+    };
     sim.set_loss(data, Some(loss)).unwrap();
     let config = TcpFlowConfig { app: TcpApp::Bulk { bytes: Some(bytes) }, ..bulk(ns2_like_reno()) };
     let f = sim.add_tcp_flow("reno", a, b, config).unwrap();

@@ -476,6 +476,10 @@ impl Endpoint {
     pub fn snd_max(&self) -> u64 {
         self.snd_max
     }
+    /// The offset of the next byte to send (behind `snd_max` after going back).
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
     pub fn bytes_in_flight(&self) -> u64 {
         self.snd_max - self.snd_una
     }

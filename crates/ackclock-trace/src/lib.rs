@@ -15,6 +15,7 @@ pub mod ns2_wireless;
 pub mod ordering;
 pub mod pcap;
 pub mod record;
+pub mod red;
 pub mod tcpdump;
 pub mod tracer;
 pub mod view;
@@ -22,6 +23,8 @@ pub mod view;
 pub use monitor::{Counts, FlowKey, Monitor};
 pub use record::{
     AodvFields, ControlFrameRecord, ControlKind, FlowView, FrameRecord, LinkRecord, MacFields, MovementRecord,
-    PacketEvent, PacketRecord, TraceRecord, VarRecord, VarValue, WirelessEvent, WirelessLayer, WirelessRecord,
+    PacketEvent, PacketRecord, RedQueueRecord, TcpEventRecord, TraceRecord, VarRecord, VarValue, WirelessEvent,
+    WirelessLayer, WirelessRecord,
 };
+pub use red::RedVars;
 pub use tracer::{Sink, SinkId, TracedVars, Tracer};

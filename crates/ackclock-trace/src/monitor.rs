@@ -31,6 +31,9 @@ pub struct Counts {
     /// Packets the queue refused or the link's error models lost.
     pub drops: u64,
     pub dropped_bytes: u64,
+    /// Of those, RED's early (random) drops.
+    pub early_drops: u64,
+    pub early_dropped_bytes: u64,
     /// Waiting now (arrived, neither departed nor dropped).
     pub packets: u64,
     pub bytes: u64,
@@ -106,6 +109,8 @@ impl Monitor {
             PacketEvent::Drop => {
                 c.drops += 1;
                 c.dropped_bytes += size;
+                c.early_drops += u64::from(r.early_drop);
+                c.early_dropped_bytes += if r.early_drop { size } else { 0 };
                 // A packet the queue refused had arrived; one lost on the
                 // wire had left the queue already.
                 if self.waiting.remove(&p.uid).is_some() {
@@ -148,6 +153,7 @@ mod tests {
             to: 1,
             packet,
             congestion_action: false,
+            early_drop: false,
         }
     }
 

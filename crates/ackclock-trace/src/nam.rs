@@ -120,6 +120,7 @@ mod tests {
             to: hop.1,
             packet,
             congestion_action: false,
+            early_drop: false,
         }
     }
 

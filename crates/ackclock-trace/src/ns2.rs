@@ -6,7 +6,7 @@
 //!
 //! `0.58616  0  0  2  0  cwnd_ 20.935`: a traced variable's new value.
 
-use crate::record::{FlowView, LinkRecord, PacketRecord, VarRecord, VarValue};
+use crate::record::{FlowView, LinkRecord, PacketRecord, TcpEventRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
 use ackclock_net::{ControlKind, NodeId, Packet, Transport, ARP_FLOW, CONTROL_FLOW};
 use std::io::{self, Write};
@@ -158,17 +158,28 @@ pub(crate) fn link_event(l: &LinkRecord) -> &'static str {
     }
 }
 
+/// An event-trace line (tcp.cc's trace_event).
+pub fn write_tcp_event(out: &mut dyn Write, e: &TcpEventRecord) -> io::Result<()> {
+    let TcpEventRecord { src, dst, event, fid, seqno, cwnd, .. } = *e;
+    writeln!(out, "E {} {src} {dst} TCP {event} {fid} {seqno} {cwnd}", time(e.time))
+}
+
 /// `x` as C's `%.17g` prints it.
 pub(crate) fn write_g17(out: &mut dyn Write, x: f64) -> io::Result<()> {
-    // `{:.16e}` gives the same seventeen significant digits, rounded as
-    // printf rounds them; only the layout differs.
-    let sci = format!("{x:.16e}");
+    write_g(out, x, 17)
+}
+
+/// `x` (not negative) as C's `%.{precision}g` prints it (`%g` is 6).
+pub(crate) fn write_g(out: &mut dyn Write, x: f64, precision: usize) -> io::Result<()> {
+    // `{:.Ne}` gives the same significant digits, rounded as printf rounds
+    // them; only the layout differs.
+    let sci = format!("{x:.*e}", precision - 1);
     let (mantissa, exp) = sci.split_once('e').expect("exponent form");
     let exp: i32 = exp.parse().expect("an integer exponent");
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let digits = digits.trim_end_matches('0');
     let digits = if digits.is_empty() { "0" } else { digits };
-    if !(-4..17).contains(&exp) {
+    if !(-4..precision as i32).contains(&exp) {
         let (lead, rest) = digits.split_at(1);
         let dot = if rest.is_empty() { "" } else { "." };
         let sign = if exp < 0 { '-' } else { '+' };
@@ -277,6 +288,7 @@ mod tests {
             to: 2,
             packet,
             congestion_action: false,
+            early_drop: false,
         }
     }
 

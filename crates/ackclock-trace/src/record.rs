@@ -28,6 +28,30 @@ impl PacketEvent {
     }
 }
 
+/// An event of a TCP sender as ns-2's event trace names it (`$ns
+/// eventtrace-all`): TIMEOUT, SLOW_START, a fast retransmit; with the next
+/// packet it would send (t_seqno_) and its whole cwnd_ then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpEventRecord {
+    pub time: Instant,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub event: &'static str,
+    pub fid: u32,
+    pub seqno: i64,
+    pub cwnd: i64,
+}
+
+/// What a RED queue saw at an arrival: the queue it found (packets, or
+/// bytes when it counts bytes) and its average after the arrival.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RedQueueRecord {
+    pub time: Instant,
+    pub channel: ChannelId,
+    pub queue: f64,
+    pub average: f64,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PacketRecord {
     pub time: Instant,
@@ -39,6 +63,8 @@ pub struct PacketRecord {
     /// ns-2's `A` flag: the first packet its sender sent after cutting its
     /// window (set by the tracer from `Tracer::mark_congestion_action`).
     pub congestion_action: bool,
+    /// A drop by RED's random early test (ns-2's edrop), not a forced one.
+    pub early_drop: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -210,6 +236,8 @@ pub struct FrameRecord {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceRecord {
     Packet(PacketRecord),
+    RedQueue(RedQueueRecord),
+    TcpEvent(TcpEventRecord),
     Var(VarRecord),
     Link(LinkRecord),
     /// Boxed: wireless records are rare next to link records and larger.
@@ -224,6 +252,8 @@ impl TraceRecord {
     pub fn time(&self) -> Instant {
         match self {
             TraceRecord::Packet(p) => p.time,
+            TraceRecord::RedQueue(r) => r.time,
+            TraceRecord::TcpEvent(e) => e.time,
             TraceRecord::Var(v) => v.time,
             TraceRecord::Link(l) => l.time,
             TraceRecord::Wireless(w) => w.time,

@@ -110,6 +110,7 @@ mod tests {
             to: dst,
             packet,
             congestion_action: false,
+            early_drop: false,
         }
     }
 

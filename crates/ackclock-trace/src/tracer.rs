@@ -7,6 +7,7 @@ use crate::ns2_wireless::{self, WirelessTrace};
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
 use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, WirelessLayer};
+use crate::red::RedVars;
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
 use ackclock_core::{Instant, OrderKey};
@@ -79,13 +80,15 @@ impl TracedVars {
 
 pub enum Sink {
     /// ns-2 trace lines for the listed channels (all when `None`), plus
-    /// the variable records `vars` selects, and radio nodes' records as
-    /// `wireless` says (none without).
+    /// the variable records `vars` selects, radio nodes' records as
+    /// `wireless` says (none without), and with `events` the TCP event
+    /// records (ns-2's eventtrace-all).
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
         vars: TracedVars,
         wireless: Option<WirelessTrace>,
+        events: bool,
     },
     Tcpdump {
         out: Output,
@@ -103,6 +106,11 @@ pub enum Sink {
         out: Output,
         preamble: String,
     },
+    /// A RED queue's traced variables (red.rs).
+    RedVars {
+        out: Output,
+        vars: RedVars,
+    },
     /// Counts, not lines: a queue or flow monitor (monitor.rs).
     Monitor(Monitor),
     /// The viewer's index (`ackclock view`), complete when the tracer finishes.
@@ -119,6 +127,7 @@ impl Sink {
                 ns2::write_packet(out, p, view(p.packet.flow).as_ref())
             }
             (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
+            (Sink::Ns2 { out, events: true, .. }, TraceRecord::TcpEvent(e)) => ns2::write_tcp_event(out, e),
             (Sink::Ns2 { out, channels, .. }, TraceRecord::Link(l))
                 if channels.as_ref().is_none_or(|c| c.contains(&l.channel)) =>
             {
@@ -146,6 +155,7 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 nam::write_packet(out, p, view(p.packet.flow).as_ref())
             }
+            (Sink::RedVars { out, vars }, TraceRecord::RedQueue(r)) if r.channel == vars.channel => vars.write(out, r),
             (Sink::Monitor(m), TraceRecord::Packet(p)) => {
                 m.record(p, view(p.packet.flow).as_ref());
                 Ok(())
@@ -174,7 +184,7 @@ impl Sink {
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
-            Sink::Ns2 { out, .. } | Sink::Tcpdump { out, .. } => out.flush(),
+            Sink::Ns2 { out, .. } | Sink::Tcpdump { out, .. } | Sink::RedVars { out, .. } => out.flush(),
             Sink::Pcap { out, .. } => out.flush(),
             Sink::Nam { out, preamble } => {
                 write_preamble(out, preamble)?;
@@ -263,6 +273,11 @@ impl Tracer {
     /// Whether a sink captures the frames of `nic`.
     pub fn wants_frames(&self, nic: NicId) -> bool {
         self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::Pcap { capture: Capture::Nic(n), .. } if *n == nic))
+    }
+
+    /// Whether a sink traces the RED queue of `channel`.
+    pub fn wants_red(&self, channel: ChannelId) -> bool {
+        self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::RedVars { vars, .. } if vars.channel == channel))
     }
 
     /// Whether some sink shows radio MACs' frames (ns-2's `-macTrace`).

@@ -148,6 +148,7 @@ class RedTable(_QueueLimits):
     byte_mode: Optional[bool] = None
     mark_p: Optional[float] = None
     ns2: Optional[bool] = None
+    ns1_compat: Optional[bool] = None
 
 
 class StepMarkTable(_QueueLimits):

@@ -189,6 +189,23 @@ class TcpAgent(Agent):
         self.boot_time = 0.0
         # the traceable variables' values before the run, as traced
         self.held: dict[str, str] = {}
+        # ns-2 gives an event trace to the TCP agents created after
+        # `$ns eventtrace-all`
+        self.event_traced = world.event_trace is not None
+
+    def traced_event(self) -> str | None:
+        """What ns-2's agent calls its fast retransmit in the event trace,
+        if its events are traced (FullTcp's are not written)."""
+        if not self.event_traced or isinstance(self, FullTcp):
+            return None
+        for cls, event in (
+            ("Agent/TCP/Sack1", "FAST_RECOVERY"),
+            ("Agent/TCP/Newreno", "NEWRENO_FAST_RETX"),
+            ("Agent/TCP/Reno", "RENO_FAST_RETX"),
+        ):
+            if self.is_a(cls):
+                return event
+        return "FAST_RETX"
 
     def cmd_reset(self) -> None:
         """ns-2's reset draws the agent's clock phase, boot_time_, from the

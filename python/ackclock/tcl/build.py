@@ -7,7 +7,7 @@ from ackclock.handles import Node
 from ackclock.simulator import Simulator
 from ackclock.tcl import wireless
 from ackclock.tcl.agents import TcpAgent
-from ackclock.tcl.links import LinkObject
+from ackclock.tcl.links import LinkObject, Ns2Queue
 from ackclock.tcl.world import World
 
 
@@ -43,7 +43,8 @@ def _add_link(sim: Simulator, link: LinkObject) -> None:
 
 def _add_traces(world: World, sim: Simulator) -> None:
     """One ns-2 trace per channel: its links' records and the variables of
-    the agents attached to it; and the nam traces."""
+    the agents attached to it; RED queues' traced variables; and the nam
+    traces."""
     traces: dict[str, tuple[list, list[tuple[Node, int, str]]]] = {}
     for link, channel in world.link_traces:
         assert link.handle is not None
@@ -56,6 +57,8 @@ def _add_traces(world: World, sim: Simulator) -> None:
     radio = world.wireless.radio_trace() if wireless.endless(world) else None
     for channel in world.trace_all:
         traces.setdefault(channel, ([], []))
+    if world.event_trace is not None:
+        traces.setdefault(world.event_trace, ([], []))
     for channel, (links, traced) in traces.items():
         path = world.channels.require_writable(channel)
         shown = radio if channel in world.trace_all else None
@@ -69,8 +72,15 @@ def _add_traces(world: World, sim: Simulator) -> None:
                 radio=shown,
                 # the agents wrote the initial values (tracevars.py)
                 traced_initial=False,
+                events=channel == world.event_trace,
             )
         )
+    for link in world.links.values():
+        if isinstance(link.queue, Ns2Queue):
+            red = link.queue.trace_red(sim)
+            if red is not None:
+                assert link.queue.trace_channel is not None
+                world.trace_ids.setdefault(link.queue.trace_channel, []).append(red)
     header = wireless.nam_preamble(world) or nam_preamble(world)
     for channel in world.nam.channels:
         path = world.channels.require_writable(channel)

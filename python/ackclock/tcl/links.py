@@ -14,6 +14,7 @@ from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, parse_bool, whole
 
 if TYPE_CHECKING:
     from ackclock.handles import Flow, Link
+    from ackclock.simulator import Simulator
     from ackclock.tcl.nodes import NodeObject
     from ackclock.tcl.world import World
 
@@ -183,6 +184,14 @@ class Ns2Queue(QueueObject):
     """ns-2.35's own queues: Queue/DropTail, and Queue/RED (ns-2.35's RED, with its automatic
     parameters: q_weight_ 0, -1 or -2, thresh_ and maxthresh_ 0)."""
 
+    # the variables `$redq trace` follows (red.cc traces these two lines)
+    TRACEABLE = ("curq_", "ave_")
+
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        self.traced: set[str] = set()
+        self.trace_channel: str | None = None
+
     variables = {
         "thresh_": Var(Kind.REAL),
         "maxthresh_": Var(Kind.REAL),
@@ -199,6 +208,7 @@ class Ns2Queue(QueueObject):
         "targetdelay_": Var(Kind.TIME),
         "ave_": Var(Kind.REAL, live=True),
         "cur_max_p_": Var(Kind.REAL, live=True),
+        "ns1_compat_": Var(Kind.BOOL),
         "summarystats_": Var(Kind.BOOL, ignored="summary statistics are not printed"),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
         "thresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from thresh_"),
@@ -251,8 +261,41 @@ class Ns2Queue(QueueObject):
             mean_packet_size=mean,
             wait=self.flag("wait_"),
             byte_mode=self.flag("bytes_"),
-            mark_p=self.number("mark_p_") if self.flag("use_mark_p_") else None,
+            # ns-2 compares probabilities (at most 1) with mark_p_: any value
+            # above 1 marks as 1 does
+            mark_p=min(1.0, self.number("mark_p_")) if self.flag("use_mark_p_") else None,
             ns2=True,
+            ns1_compat=self.flag("ns1_compat_"),
+        )
+
+    def cmd_trace(self, var: str) -> None:
+        """`$redq trace VAR`: lines for VAR's changes in the attached file."""
+        self.world.unbuilt("RED traces")
+        if not self.is_a("Queue/RED"):
+            raise TclScriptError(f"{self} trace {var}: only RED queues have traced variables")
+        if var not in self.TRACEABLE:
+            raise TclScriptError(
+                f"{self} trace {var}: ackclock traces RED's curq_ and ave_ (not prob_ or "
+                "cur_max_p_)"
+            )
+        self.traced.add(var)
+
+    def cmd_attach(self, channel: str) -> None:
+        self.world.unbuilt("RED traces")
+        self.world.channels.require_writable(channel)
+        self.trace_channel = channel
+
+    def trace_red(self, sim: Simulator) -> int | None:
+        """The core's trace of the variables the script traces, if any."""
+        if self.trace_channel is None or not self.traced or self.link is None:
+            return None
+        assert self.link.handle is not None
+        return sim.trace_red(
+            self.world.channels.require_writable(self.trace_channel),
+            self.link.handle,
+            queue="curq_" in self.traced,
+            average="ave_" in self.traced,
+            append=True,
         )
 
     def live(self, name: str) -> str | None:
@@ -444,6 +487,8 @@ class ErrorModelObject(Shadow):
         "enable_": Var(Kind.BOOL),
         "period_": Var(Kind.REAL),
         "offset_": Var(Kind.REAL),
+        "delay_pkt_": Var(Kind.BOOL),
+        "delay_": Var(Kind.TIME),
         "burstlen_": Var(Kind.REAL),
         "default_drop_": Var(Kind.BOOL),
         "bandwidth_": Var(Kind.BANDWIDTH, ignored="only used for time units, which are refused"),
@@ -506,9 +551,23 @@ class ErrorModelObject(Shadow):
     def cmd_reset(self) -> None: ...
 
     def spec(self, position: LossPosition) -> specs.LossModel:
+        """The core's model; with delay_pkt_, the packets it picks are held
+        delay_ seconds before the queue instead of dropped (ns-2 schedules
+        them to its target then)."""
         from ackclock.tcl.registry import check_defaults
 
         check_defaults(self)
+        model = self._picks(position)
+        if not self.flag("delay_pkt_"):
+            return model
+        if position != "queue":
+            raise TclScriptError(
+                f"{self} delay_pkt_: ackclock delays packets at the link head (errormodule, "
+                "lossmodel), not after the queue"
+            )
+        return specs.HeldAtHead(model, self.number("delay_"))
+
+    def _picks(self, position: LossPosition) -> specs.LossModel:
         if not self.flag("enable_"):
             return specs.DropList(drops=[], position=position)
         if self.is_a("ErrorModel/List"):

@@ -28,7 +28,17 @@ COUNTERS = {
     "pkts_": "packets",
     "size_": "bytes",
 }
-TOTALS = (*COUNTERS.values(), "packet_seconds", "byte_seconds", "delay_sum", "delay_squares")
+# RED's early drops, which an ED monitor counts apart (among its drops) when
+# attached with an early-drop target (`$ns attach-fmon LINK FMON 1`).
+EARLY = {"epdrops_": "early_drops", "ebdrops_": "early_dropped_bytes"}
+TOTALS = (
+    *COUNTERS.values(),
+    *EARLY.values(),
+    "packet_seconds",
+    "byte_seconds",
+    "delay_sum",
+    "delay_squares",
+)
 # Counts that reset to zero; what waits now stays.
 RESETTABLE = [k for k in TOTALS if k not in ("packets", "bytes")]
 # ns-2's packet type numbers (common/packet.h) for a flow monitor's dump.
@@ -37,11 +47,13 @@ PACKET_TYPES = {"tcp": 0, "udp": 1, "cbr": 2, "ack": 5}
 Row = dict[str, float]
 
 
-def early_drops(monitor: Shadow, name: str) -> str | None:
-    """ns-2 counts RED's early drops apart (epdrops_, ebdrops_); ackclock
-    does not, and says so rather than read 0. Other names have no live value."""
-    if name in ("epdrops_", "ebdrops_"):
-        raise TclScriptError(f"{monitor} {name}: ackclock does not count early (RED) drops apart")
+def counter(monitor: QueueMonitor | FlowRecord, early: bool, name: str) -> str | None:
+    """A monitor's counter variable: its count, or 0 for early drops that do
+    not reach it apart (as in ns-2)."""
+    if name in COUNTERS:
+        return str(int(monitor.totals()[COUNTERS[name]]))
+    if name in EARLY:
+        return str(int(monitor.totals()[EARLY[name]])) if early else "0"
     return None
 
 
@@ -63,6 +75,8 @@ class QueueMonitor(Shadow):
         self.baseline: Row = dict.fromkeys(TOTALS, 0.0)
         self.integrators: dict[str, Integrator] = {}
         self.samples: Samples | None = None
+        # whether RED's early drops reach it apart (attach-fmon's edrop)
+        self.early = False
 
     def attach(self, link: LinkObject) -> None:
         if self.monitor is not None:
@@ -86,9 +100,7 @@ class QueueMonitor(Shadow):
         return {k: raw[k] - self.baseline[k] if k in RESETTABLE else raw[k] for k in TOTALS}
 
     def live(self, name: str) -> str | None:
-        if name in COUNTERS:
-            return str(int(self.totals()[COUNTERS[name]]))
-        return early_drops(self, name)
+        return counter(self, self.early, name)
 
     def cmd_reset(self) -> None:
         raw = _sum(self.rows())
@@ -179,6 +191,12 @@ class FlowMonitor(QueueMonitor):
             raise TclScriptError(f"{self} dump: attach a channel first ($fmon attach $file)")
         total = self.totals()
         now = self.world.now_s()
+
+        def early(counts: Row) -> tuple[int, int]:
+            if not self.early:
+                return (0, 0)
+            return (int(counts["early_drops"]), int(counts["early_dropped_bytes"]))
+
         self.cmd_flows()
         for record in self.records.values():
             f = record.totals()
@@ -192,12 +210,10 @@ class FlowMonitor(QueueMonitor):
                 record.dst,
                 int(f["arrivals"]),
                 int(f["arrived_bytes"]),
-                0,
-                0,
+                *early(f),
                 int(total["arrivals"]),
                 int(total["arrived_bytes"]),
-                0,
-                0,
+                *early(total),
                 int(total["drops"]),
                 int(total["dropped_bytes"]),
                 int(f["drops"]),
@@ -242,9 +258,9 @@ class FlowRecord(Shadow):
         return _sum(rows) if rows else dict.fromkeys(TOTALS, 0.0)
 
     def live(self, name: str) -> str | None:
-        if self.monitor is not None and name in COUNTERS:
-            return str(int(self.totals()[COUNTERS[name]]))
-        return early_drops(self, name)
+        if self.monitor is None:
+            return None
+        return counter(self, self.monitor.early, name)
 
 
 class Integrator(Shadow):

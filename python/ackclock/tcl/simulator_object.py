@@ -272,6 +272,17 @@ class SimulatorObject(WirelessCommands, Shadow):
         self.world.channels.require_writable(channel)
         self.world.trace_all.append(channel)
 
+    def cmd_eventtrace_all(self, *channel: str) -> None:
+        """ns-2's event trace: the TCP agents created from now on write their
+        timeouts, fast retransmits and slow starts (E lines) into `channel`,
+        or the trace-all file."""
+        self.world.unbuilt("the event trace")
+        target = channel[0] if channel else self.cmd_get_ns_traceall()
+        if not target:
+            raise TclScriptError("eventtrace-all: give a channel (or call trace-all first)")
+        self.world.channels.require_writable(target)
+        self.world.event_trace = target
+
     def cmd_namtrace_all(self, channel: str) -> None:
         self.world.unbuilt("traces")
         self.world.channels.require_writable(channel)
@@ -329,8 +340,14 @@ class SimulatorObject(WirelessCommands, Shadow):
             raise TclScriptError(f"makeflowmon {kind}: supported are Fid, SrcDestFid, SrcDest")
         return self.world.tcl.call("new", "QueueMonitor/ED/Flowmon", kind)
 
-    def cmd_attach_fmon(self, link: str, monitor: str, *args: str) -> None:
+    def cmd_attach_fmon(self, link: str, monitor: str, edrop: str = "0") -> None:
+        """With `edrop` other than 0, RED's early drops reach the monitor
+        apart (epdrops_, ebdrops_; still among its drops), as in ns-2."""
+        from ackclock.tcl.monitors import QueueMonitor
+
         self.world.tcl.call(link, "attach-monitors", "", "", "", monitor)
+        fmon = self.world.shadow(monitor, QueueMonitor, "a QueueMonitor")
+        fmon.early = edrop != "0"
 
     def cmd_instance(self) -> str:
         return self.name

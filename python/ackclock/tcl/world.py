@@ -19,7 +19,7 @@ from ackclock.tcl import registry, wireless
 from ackclock.tcl.agents import Agent, FullTcp, PingAgent, TcpAgent, TcpSink, UdpAgent
 from ackclock.tcl.dynamics import Dynamics
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.links import LinkObject
+from ackclock.tcl.links import LinkObject, Ns2Queue
 from ackclock.tcl.nodes import NodeObject
 from ackclock.tcl.shadow import Shadow, normalize, ns2_real, whole
 from ackclock.tcl.wireless import Wireless
@@ -74,6 +74,9 @@ class World:
         self.pending: list[tuple[int, Callable[[], object]]] = []
         # trace-all channels, which links created afterwards write to
         self.trace_all: list[str] = []
+        # the channel of `$ns eventtrace-all`: TCP agents created after it
+        # write their events there
+        self.event_trace: str | None = None
         self.link_traces: list[tuple[LinkObject, str]] = []
         self.nam = NamConfig()
         # `trace-annotate` lines so far
@@ -354,6 +357,9 @@ class World:
             label=label,
         )
         self.flow_started(agent, flow)
+        event = agent.traced_event()
+        if event is not None:
+            flow.trace_ns2_events(event)
         return flow
 
     def start_telnet(self, app: TelnetApp, agent: TcpAgent) -> Flow:
@@ -482,10 +488,12 @@ class World:
             for pending in (self.trace_all, self.nam.channels):
                 while channel in pending:
                     pending.remove(channel)
+            if self.event_trace == channel:
+                self.event_trace = None
             self.link_traces = [(link, c) for link, c in self.link_traces if c != channel]
-            for agent in self.shadows.values():
-                if isinstance(agent, Agent) and agent.trace_channel == channel:
-                    agent.trace_channel = None
+            for shadow in self.shadows.values():
+                if isinstance(shadow, (Agent, Ns2Queue)) and shadow.trace_channel == channel:
+                    shadow.trace_channel = None
             return
         for trace in self.trace_ids.pop(channel, []):
             self.sim.close_trace(trace)
