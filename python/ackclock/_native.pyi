@@ -314,6 +314,9 @@ class TcpSpec(TypedDict, total=False):
     mss: int  # payload bytes per segment
     mss_option: bool
     initial_window: int  # segments
+    syn_loss_window: int  # segments, after a retransmitted SYN
+    handshake: bool  # False: no SYN, both ends start established (ns-2 syn_ false)
+    first_fast_retransmit: bool  # False: ns-2's bugfix_ss_ 0 (recover_ starts at packet 0)
     initial_ssthresh: int | None  # bytes; None = unbounded (absent: the profile's)
     max_window: int | None  # bytes (ns-2's window_); None = no cap (absent: the profile's)
     abc: bool  # RFC 3465 appropriate byte counting

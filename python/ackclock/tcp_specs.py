@@ -106,6 +106,9 @@ class TcpParams(Spec):
     mss: units.Size | None = None
     mss_option: bool | None = None
     initial_window: int | None = None
+    syn_loss_window: int | None = None
+    handshake: bool | None = None
+    first_fast_retransmit: bool | None = None
     initial_ssthresh: WindowSize | None = None
     max_window: WindowSize | None = None
     abc: bool | None = None
@@ -154,6 +157,7 @@ class TcpParams(Spec):
         put("cc_params", "cc_params", lambda v, n: _cc_params(v, n, self.cc))
         put("mss", "mss", _mss)
         put("initial_window", "initial_window", lambda v, n: _u32_count(v, n, "window", 1))
+        put("syn_loss_window", "syn_loss_window", lambda v, n: _u32_count(v, n, "window", 1))
         put("initial_ssthresh", "initial_ssthresh", lambda v, n: _window(v, n, UNBOUNDED_SSTHRESH))
         put("max_window", "max_window", lambda v, n: _window(v, n, U32_MAX))
         put("dupack_threshold", "dupack_threshold", lambda v, n: _u32_count(v, n, "count", 1))
@@ -192,6 +196,8 @@ class TcpParams(Spec):
 
 _FLAGS = (
     "mss_option",
+    "handshake",
+    "first_fast_retransmit",
     "abc",
     "ns2_arithmetic",
     "limited_transmit",

@@ -477,6 +477,9 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "mss",
         "mss_option",
         "initial_window",
+        "syn_loss_window",
+        "handshake",
+        "first_fast_retransmit",
         "initial_ssthresh",
         "max_window",
         "abc",
@@ -537,6 +540,9 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         }
     };
     c.initial_ssthresh = bound("initial_ssthresh", c.initial_ssthresh)?;
+    c.syn_loss_window = bound("syn_loss_window", c.syn_loss_window)?;
+    c.handshake = flag("handshake")?.unwrap_or(c.handshake);
+    c.first_fast_retransmit = flag("first_fast_retransmit")?.unwrap_or(c.first_fast_retransmit);
     c.max_window = bound("max_window", c.max_window)?;
     c.abc = flag("abc")?.unwrap_or(c.abc);
     c.dupack_threshold = count("dupack_threshold")?.unwrap_or(c.dupack_threshold).max(1);

@@ -1280,6 +1280,7 @@ impl Simulation {
                     client_iss: t.client.iss(),
                     server_iss: t.server.iss(),
                     mss: t.client.mss(),
+                    syn: t.client.config().handshake,
                     fid: t.config.label.map_or(id as u32, |l| l.fid),
                 },
             };

@@ -239,7 +239,14 @@ impl TcpFlow {
         }
         if !self.client_started && now >= self.config.start {
             self.client_started = true;
-            self.client.connect();
+            if self.config.client.handshake {
+                self.client.connect();
+            } else {
+                // ns-2's one-way agents with syn_ false: no SYN, data at once.
+                let (client_iss, server_iss) = (self.client.iss(), self.server.iss());
+                self.server.open_established(now, client_iss);
+                self.client.open_established(now, server_iss);
+            }
             match self.config.app {
                 TcpApp::Bulk { bytes: Some(b) } => {
                     self.client.write(b);
@@ -351,8 +358,11 @@ impl TcpFlow {
         let tick_secs = tick / 1e12;
         let ticks =
             |raw: i64, count: i64, divisor: f64| VarValue::Ticks { raw, secs: count as f64 * tick_secs / divisor };
-        // Segments (the last may be short) covered by offsets 1..end; -1 before the SYN.
-        let packets = |end: u64| if end == 0 { -1 } else { (end as i64 - 1 + mss - 1).div_euclid(mss) };
+        // Segments (the last may be short) covered by offsets 1..end, after
+        // the SYN's packet 0 when there is one; -1 before anything.
+        let shift = i64::from(!c.config().handshake);
+        let packets =
+            |end: u64| if end == 0 { -1 } else { ((end as i64 - 1 + mss - 1).div_euclid(mss) - shift).max(-1) };
         // ns-2's cwnd_ is 1 until the SYN is acknowledged.
         let cwnd = if c.snd_una() == 0 { 1.0 } else { c.cwnd_packets() };
         [

@@ -162,6 +162,9 @@ pub struct Endpoint {
     pub(crate) paced_wait: bool,
     /// RFC 6582 `recover`: snd_max when the current recovery began.
     pub(crate) recover: u64,
+    /// Guarded duplicate ACKs start no fast retransmit up to this offset:
+    /// ns-2's `recover_` starting at packet 0 (see `first_fast_retransmit`).
+    pub(crate) first_packet_end: u64,
     pub(crate) dupacks: u32,
     /// A segment to retransmit at this offset on the next poll.
     pub(crate) retransmit_at: Option<u64>,
@@ -292,6 +295,7 @@ impl Endpoint {
             pacing_deadline: Instant::ZERO,
             paced_wait: false,
             recover: 0,
+            first_packet_end: 0,
             dupacks: 0,
             retransmit_at: None,
             rtt_probe: None,
@@ -345,6 +349,26 @@ impl Endpoint {
         if self.state == State::Closed {
             self.state = State::SynSent;
         }
+    }
+
+    /// Opens without a SYN exchange (`TcpConfig::handshake` false), as if
+    /// the peer, whose initial sequence number is `peer_iss`, had sent a
+    /// SYN like ours and each had acknowledged the other's: the first data
+    /// byte is offset 1, as after a handshake.
+    pub fn open_established(&mut self, now: Instant, peer_iss: u32) {
+        let mut syn = TcpRepr { seq: SeqNum(peer_iss), options: self.syn_options(now), ..TcpRepr::default() };
+        syn.flags.syn = true;
+        syn.window = self.cfg.receive_buffer.min(u32::from(u16::MAX)) as u16;
+        self.accept_syn(now, &syn);
+        self.snd_una = 1;
+        self.snd_nxt = 1;
+        self.snd_max = 1;
+        self.state = State::Established;
+        // RFC 6582's `recover` starts at the first offset: duplicate ACKs
+        // of nothing start no fast retransmit (nor, in ns-2 without
+        // `bugfix_ss_`, those of packet 0 alone).
+        let first = if self.cfg.first_fast_retransmit { 0 } else { u64::from(self.send_mss) };
+        self.first_packet_end = 1 + first;
     }
 
     /// Passive open.
@@ -682,7 +706,12 @@ impl Endpoint {
             None if self.cfg.mss_option => self.cfg.mss.min(DEFAULT_MSS),
             _ => self.cfg.mss,
         };
-        self.win.cwnd = self.cfg.initial_window * self.send_mss;
+        // Before any data only the SYN can have been retransmitted.
+        let window = match self.cfg.syn_loss_window {
+            Some(w) if self.stats.retransmits > 0 => w,
+            _ => self.cfg.initial_window,
+        };
+        self.win.cwnd = window * self.send_mss;
         let c = self.conn(now);
         self.cc.cwnd_event(&mut self.win, &c, CwndEvent::Init);
         self.snd_wnd = u64::from(seg.window);
@@ -693,6 +722,9 @@ impl Endpoint {
     fn handshake_acked(&mut self, now: Instant) {
         self.snd_una = 1;
         self.snd_nxt = self.snd_nxt.max(1);
+        if !self.cfg.first_fast_retransmit {
+            self.first_packet_end = 1;
+        }
         self.rto_deadline = None;
         self.rto_count = 0;
         if let Some(sent) = self.syn_sent_at.take() {

@@ -313,7 +313,8 @@ impl Endpoint {
                 // RFC 6582 §3.2 (2), RFC 6675 §5 (RecoveryPoint): no second
                 // fast retransmit for the same window.
                 let guarded = rules.guard_recover || sack_recovery;
-                if guarded && self.snd_una <= self.recover && self.recover > 0 {
+                let recovering = self.snd_una <= self.recover && self.recover > 0;
+                if guarded && (recovering || self.snd_una <= self.first_packet_end) {
                     return;
                 }
             }
@@ -359,6 +360,11 @@ impl Endpoint {
             self.phase = Phase::Loss;
             self.undo_on_timeout(was_open);
             self.cwnd_event(now, CwndEvent::Rto);
+        } else if self.cc.recovery_rules().ssthresh_on_every_rto {
+            // ns-2's slowdown answers a lost SYN (its packet 0) like any
+            // timeout: ssthresh_ from the window of one packet, so 2.
+            let c = self.conn(now);
+            self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
         }
         if self.is_ns2_sack1() {
             self.sack1_on_timeout();

@@ -384,6 +384,9 @@ class TcpTable(SpecTable):
     mss: Optional[SizeValue] = None
     mss_option: Optional[bool] = None
     initial_window: Optional[int] = None
+    syn_loss_window: Optional[int] = None
+    handshake: Optional[bool] = None
+    first_fast_retransmit: Optional[bool] = None
     initial_ssthresh: Optional[WindowValue] = None
     max_window: Optional[WindowValue] = None
     abc: Optional[bool] = None
