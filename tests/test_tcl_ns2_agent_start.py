@@ -2,8 +2,8 @@
 (tests/fixtures/ns2_agent_start.tcl): syn_ and delay_growth_ (false: no SYN,
 data from packet 0 on), useHeaders_ (false: packetSize_ includes the
 40-byte header), windowInitOption_ 2 (an initial window of 4, 3 or 2
-packets by packetSize_) and bugfix_ss_ (after a lost SYN, and for the first
-packet's fast retransmit)."""
+packets by packetSize_), bugfix_ss_ (after a lost SYN, and for the first
+packet's fast retransmit) and a DelAck sink's SYN_immediate_ack_."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from conftest import run_cli
 
 SCRIPT = Path(__file__).parent / "fixtures" / "ns2_agent_start.tcl"
 
-# `ns ns2_agent_start.tcl AGENT SYN HEADERS OPTION SIZE BUGFIX_SS QUEUE DROP`
+# `ns ns2_agent_start.tcl AGENT SYN HEADERS OPTION SIZE BUGFIX_SS QUEUE DROP
+# [SINK SYN_IMMEDIATE_ACK]`
 # with ns-2 2.35: at 0.35 s and 20 s, ack_ maxseq_ nrexmit_ cwnd_ ssthresh_,
 # the sink's bytes_ and the bottleneck's drops. DROP is the packet of the
 # bottleneck's ErrorModel/List (0: the SYN, or the first data packet
@@ -171,6 +172,68 @@ NS2 = {
         "10",
         "2",
     ): "0.34999999999999998 1 6 0 3 40 1080 1\n20 1801 1819 0 18.9951 10 1878280 9",
+    # DelAck sinks: without a SYN, packet 0 is data, its ACK delayed unless
+    # SYN_immediate_ack_ (the first two differ by it).
+    (
+        "Agent/TCP/Reno",
+        "false",
+        "false",
+        "1",
+        "1000",
+        "1",
+        "10",
+        "-1",
+        "Agent/TCPSink/DelAck",
+        "false",
+    ): "0.34999999999999998 3 7 0 4 40 8000 0\n20 1794 1811 1 17.0889 10 1802000 15",
+    (
+        "Agent/TCP/Reno",
+        "false",
+        "false",
+        "1",
+        "1000",
+        "1",
+        "10",
+        "-1",
+        "Agent/TCPSink/DelAck",
+        "true",
+    ): "0.34999999999999998 3 8 0 5 40 9000 0\n20 1793 1810 1 17.0889 10 1801000 15",
+    (
+        "Agent/TCP/Reno",
+        "true",
+        "true",
+        "1",
+        "1000",
+        "1",
+        "10",
+        "-1",
+        "Agent/TCPSink/DelAck",
+        "true",
+    ): "0.34999999999999998 2 5 0 3 40 5240 0\n20 1729 1744 1 15.03 10 1804440 15",
+    (
+        "Agent/TCP/Reno",
+        "false",
+        "false",
+        "1",
+        "1000",
+        "1",
+        "10",
+        "3",
+        "Agent/TCPSink/DelAck",
+        "false",
+    ): "0.34999999999999998 2 6 0 4 40 3000 1\n20 1765 1782 0 17.2639 10 1772000 5",
+    (
+        "Agent/TCP/Sack1",
+        "false",
+        "false",
+        "1",
+        "1000",
+        "1",
+        "10",
+        "4",
+        "Agent/TCPSink/Sack1/DelAck",
+        "false",
+    ): "0.34999999999999998 3 7 0 4 40 4000 1\n20 1766 1782 0 16.9713 10 1773000 5",
 }
 
 
@@ -181,19 +244,38 @@ def test_agent_start_variables_give_ns2s_numbers(tmp_path: Path, args: tuple[str
     assert done.stdout.strip() == NS2[args]
 
 
+RENO = ("Agent/TCP/Reno", "true", "true", "1", "1000", "1", "10", "-1")
+DELACK = (*RENO, "Agent/TCPSink/DelAck")
+
+
 @pytest.mark.parametrize(
-    ("setting", "message"),
+    ("setting", "args", "message"),
     [
-        ("Agent/TCP set syn_ false", "syn_ 0 with delay_growth_ 1 is not supported"),
-        ("Agent/TCP set windowInitOption_ 3", "windowInitOption_ 3: ns-2 has options 1 and 2"),
+        ("Agent/TCP set syn_ false", RENO, "syn_ 0 with delay_growth_ 1 is not supported"),
+        (
+            "Agent/TCP set windowInitOption_ 3",
+            RENO,
+            "windowInitOption_ 3: ns-2 has options 1 and 2",
+        ),
         (
             "Agent/TCP set useHeaders_ false; Agent/TCP set packetSize_ 40",
+            RENO,
             "packetSize_ 40 with useHeaders_ false",
+        ),
+        (
+            "Agent/TCPSink set SYN_immediate_ack_ false",
+            DELACK,
+            "SYN_immediate_ack_ false is not supported with its agent's syn_ true",
+        ),
+        (
+            "Agent/TCPSink set RFC2581_immediate_ack_ false",
+            DELACK,
+            "RFC2581_immediate_ack_ false is not supported",
         ),
     ],
 )
 def test_agent_start_settings_ackclock_cannot_model_are_one_line_errors(
-    tmp_path: Path, setting: str, message: str
+    tmp_path: Path, setting: str, args: tuple[str, ...], message: str
 ) -> None:
     script = (SCRIPT.read_text()).replace("lassign $argv", f"{setting}\nlassign $argv")
     script = script.replace("Agent/TCP set syn_ $syn\n", "").replace(
@@ -204,7 +286,6 @@ def test_agent_start_settings_ackclock_cannot_model_are_one_line_errors(
     if "useHeaders_" in setting:
         script = script.replace("Agent/TCP set useHeaders_ $headers\n", "")
     (tmp_path / "start.tcl").write_text(script)
-    args = ("Agent/TCP/Reno", "true", "true", "1", "1000", "1", "10", "-1")
     done = run_cli("tcl", "start.tcl", *args, cwd=tmp_path)
     assert done.returncode == 2
     assert message in done.stderr

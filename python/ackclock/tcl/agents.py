@@ -493,6 +493,9 @@ class TcpSink(Agent):
     variables = {
         "bytes_": Var(Kind.INT, live=True),
         "interval_": Var(Kind.TIME),
+        # read by the DelAck sinks only (receiver_params)
+        "SYN_immediate_ack_": Var(Kind.BOOL),
+        "RFC2581_immediate_ack_": Var(Kind.BOOL),
     }
 
     def live(self, name: str) -> str | None:
@@ -528,7 +531,28 @@ class TcpSink(Agent):
             sack=self.is_a("Agent/TCPSink/Sack1"),
             delayed_ack=delayed,
             delayed_ack_timeout=self.number("interval_") if delayed else None,
+            quickacks=self.immediate_first_acks() if delayed else None,
         )
+
+    def immediate_first_acks(self) -> int:
+        """A DelAck sink acknowledges packet 0 at once with
+        SYN_immediate_ack_ (the handshake does for a SYN; without one, the
+        first data packet is acknowledged at once) and fills gaps at once
+        with RFC2581_immediate_ack_ (as ackclock's delayed ACKs do)."""
+        if not self.flag("RFC2581_immediate_ack_"):
+            raise TclScriptError(
+                f"{self} RFC2581_immediate_ack_ false is not supported: ackclock's "
+                "delayed ACKs answer a segment that fills a gap at once"
+            )
+        syn = self.syn_from_peer()
+        if self.flag("SYN_immediate_ack_"):
+            return 0 if syn else 1
+        if syn:
+            raise TclScriptError(
+                f"{self} SYN_immediate_ack_ false is not supported with its agent's syn_ "
+                "true: ackclock's handshake answers the SYN at once"
+            )
+        return 0
 
 
 class UdpAgent(Agent):
