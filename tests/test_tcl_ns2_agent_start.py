@@ -3,7 +3,8 @@
 data from packet 0 on), useHeaders_ (false: packetSize_ includes the
 40-byte header), windowInitOption_ 2 (an initial window of 4, 3 or 2
 packets by packetSize_), bugfix_ss_ (after a lost SYN, and for the first
-packet's fast retransmit) and a DelAck sink's SYN_immediate_ack_."""
+packet's fast retransmit), a DelAck sink's SYN_immediate_ack_ and
+maxburst_."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from conftest import run_cli
 SCRIPT = Path(__file__).parent / "fixtures" / "ns2_agent_start.tcl"
 
 # `ns ns2_agent_start.tcl AGENT SYN HEADERS OPTION SIZE BUGFIX_SS QUEUE DROP
-# [SINK SYN_IMMEDIATE_ACK]`
+# [SINK SYN_IMMEDIATE_ACK [MAXBURST]]`
 # with ns-2 2.35: at 0.35 s and 20 s, ack_ maxseq_ nrexmit_ cwnd_ ssthresh_,
 # the sink's bytes_ and the bottleneck's drops. DROP is the packet of the
 # bottleneck's ErrorModel/List (0: the SYN, or the first data packet
@@ -234,6 +235,60 @@ NS2 = {
         "Agent/TCPSink/Sack1/DelAck",
         "false",
     ): "0.34999999999999998 3 7 0 4 40 4000 1\n20 1766 1782 0 16.9713 10 1773000 5",
+    # maxburst_: at most N packets for each ACK, timeout or write (each
+    # differs from the run without it).
+    (
+        "Agent/TCP/Reno",
+        "true",
+        "true",
+        "1",
+        "1000",
+        "1",
+        "5",
+        "-1",
+        "Agent/TCPSink",
+        "true",
+        "3",
+    ): "0.34999999999999998 4 10 0 6 40 6280 0\n20 1661 1682 1 8.45963 8 1746200 23",
+    (
+        "Agent/TCP/Newreno",
+        "false",
+        "false",
+        "1",
+        "1000",
+        "1",
+        "5",
+        "-1",
+        "Agent/TCPSink/DelAck",
+        "false",
+        "2",
+    ): "0.34999999999999998 3 5 0 4 40 6000 0\n20 317 319 0 42.9193 40 320000 0",
+    (
+        "Agent/TCP",
+        "true",
+        "true",
+        "1",
+        "1000",
+        "1",
+        "5",
+        "-1",
+        "Agent/TCPSink",
+        "true",
+        "1",
+    ): "0.34999999999999998 2 3 0 4 40 2120 0\n20 172 173 0 43.2213 40 178920 0",
+    (
+        "Agent/TCP/Sack1",
+        "true",
+        "true",
+        "1",
+        "1000",
+        "1",
+        "10",
+        "5",
+        "Agent/TCPSink/Sack1",
+        "true",
+        "1",
+    ): "0.34999999999999998 2 3 0 4 40 2120 0\n20 170 171 1 18.4077 3 176840 1",
 }
 
 

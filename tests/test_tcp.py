@@ -383,6 +383,7 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         flow_control=True,
         nagle=False,
         send_overhead="2ms",
+        max_burst=4,
         persist_min="5s",
         persist_max="60s",
         time_wait="1s",

@@ -334,6 +334,7 @@ class TcpSpec(TypedDict, total=False):
     receive_buffer: int  # bytes
     flow_control: bool  # respect the peer's window
     nagle: bool
+    max_burst: int  # ns-2 maxburst_: segments per event where send_much sends
     send_overhead_ps: int  # ns-2 overhead_: uniform random delay before sending new data
     persist_min_ps: int
     persist_max_ps: int

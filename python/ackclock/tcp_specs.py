@@ -139,6 +139,7 @@ class TcpParams(Spec):
     flow_control: bool | None = None
     nagle: bool | None = None
     send_overhead: units.Duration | None = None
+    max_burst: int | None = None
     persist_min: units.Duration | None = None
     persist_max: units.Duration | None = None
     time_wait: units.Duration | None = None
@@ -170,6 +171,7 @@ class TcpParams(Spec):
         put("delayed_ack_timeout_ps", "delayed_ack_timeout", units.positive_duration_ps)
         put("receive_buffer", "receive_buffer", lambda v, n: _u32_size(v, n, minimum=1))
         put("send_overhead_ps", "send_overhead", units.duration_ps)
+        put("max_burst", "max_burst", lambda v, n: _u32_count(v, n, "count", 1))
         put("persist_min_ps", "persist_min", units.positive_duration_ps)
         put("persist_max_ps", "persist_max", units.positive_duration_ps)
         put("time_wait_ps", "time_wait", units.duration_ps)

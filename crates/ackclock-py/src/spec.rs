@@ -498,6 +498,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "flow_control",
         "nagle",
         "send_overhead_ps",
+        "max_burst",
         "persist_min_ps",
         "persist_max_ps",
         "time_wait_ps",
@@ -571,6 +572,10 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.flow_control = flag("flow_control")?.unwrap_or(c.flow_control);
     c.nagle = flag("nagle")?.unwrap_or(c.nagle);
     c.send_overhead = ps("send_overhead_ps")?.unwrap_or(c.send_overhead);
+    c.max_burst = bound("max_burst", c.max_burst)?;
+    if c.max_burst == Some(0) {
+        return Err(ConfigError::invalid(s.field("max_burst"), 0, "must be at least 1 (None: no limit)"));
+    }
     c.persist_min = ps("persist_min_ps")?.unwrap_or(c.persist_min);
     c.persist_max = ps("persist_max_ps")?.unwrap_or(c.persist_max);
     c.time_wait = ps("time_wait_ps")?.unwrap_or(c.time_wait);

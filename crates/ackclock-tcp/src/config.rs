@@ -119,6 +119,11 @@ pub struct TcpConfig {
     /// which breaks the phase effects of deterministic simulations. Zero
     /// (the default) sends at once.
     pub send_overhead: Duration,
+    /// ns-2's `maxburst_`: at most this many segments go out for one event
+    /// (an ACK, a timeout, a write) where ns-2's `send_much` sends, which
+    /// leaves out a fast retransmit and limited transmit's segments; `None`:
+    /// no limit.
+    pub max_burst: Option<u32>,
     /// Persist timer bounds (BSD: 5 s and 60 s).
     pub persist_min: Duration,
     pub persist_max: Duration,
@@ -176,6 +181,7 @@ impl Default for TcpConfig {
             flow_control: true,
             nagle: true,
             send_overhead: Duration::ZERO,
+            max_burst: None,
             persist_min: Duration::from_secs(5),
             persist_max: Duration::from_secs(60),
             time_wait: Duration::from_secs(60),

@@ -183,6 +183,14 @@ pub struct Endpoint {
     pub(crate) limited_transmit_due: bool,
     pub(crate) overhead_deadline: Option<Instant>,
     pub(crate) overhead_released: bool,
+    /// Whether `send_overhead` or `max_burst` gate sending; under
+    /// `max_burst` the segments sent for the current event, the event they
+    /// were counted for, and the timer expiries and writes, which with the
+    /// segments received number the events (nothing to count on the hot path).
+    pub(crate) send_gated: bool,
+    pub(crate) burst: u32,
+    pub(crate) burst_event: u64,
+    pub(crate) wakes: u64,
     pub(crate) persist_deadline: Option<Instant>,
     pub(crate) persist_backoff: u32,
     pub(crate) probe_due: bool,
@@ -306,6 +314,10 @@ impl Endpoint {
             limited_transmit_due: false,
             overhead_deadline: None,
             overhead_released: false,
+            send_gated: cfg.send_overhead > Duration::ZERO || cfg.max_burst.is_some(),
+            burst: 0,
+            burst_event: 0,
+            wakes: 0,
             persist_deadline: None,
             persist_backoff: 0,
             probe_due: false,
@@ -380,6 +392,7 @@ impl Endpoint {
 
     /// Queues `bytes` more bytes of (virtual) application data.
     pub fn write(&mut self, bytes: u64) {
+        self.wakes += 1;
         if !self.close_requested && !self.unlimited {
             self.data_end += bytes;
         }
@@ -387,6 +400,7 @@ impl Endpoint {
 
     /// An application that always has data to send (ns-2's FTP).
     pub fn write_unlimited(&mut self) {
+        self.wakes += 1;
         self.unlimited = true;
         self.data_end = UNLIMITED_END;
     }
@@ -553,6 +567,7 @@ impl Endpoint {
 
     /// Handles every timer due at `now`.
     pub fn on_timer(&mut self, now: Instant) {
+        self.wakes += 1;
         if self.time_wait_deadline.is_some_and(|t| t <= now) {
             self.time_wait_deadline = None;
             self.enter_closed();

@@ -502,15 +502,40 @@ impl Endpoint {
         }
     }
 
+    /// The gates of ns-2's `send_much`, for a segment about to go out:
+    /// `overhead_`, then `maxburst_` (`delay_allows`, `burst_allows`). One
+    /// test when neither is set.
+    pub(crate) fn overhead_allows(&mut self) -> bool {
+        !self.send_gated || (self.delay_allows() && self.burst_allows())
+    }
+
     /// ns-2's `overhead_`: sending waits for a random delay, asked of the
     /// host when data first becomes sendable, and then sends what the window
     /// allows.
-    pub(crate) fn overhead_allows(&mut self) -> bool {
+    pub(crate) fn delay_allows(&mut self) -> bool {
         if self.cfg.send_overhead == Duration::ZERO || self.overhead_released {
             return true;
         }
         self.send_delay_wanted |= self.overhead_deadline.is_none();
         false
+    }
+
+    /// ns-2's `maxburst_`: counts the segment unless this event sent its
+    /// share.
+    pub(crate) fn burst_allows(&mut self) -> bool {
+        let event = self.stats.segments_received + self.wakes;
+        if event != self.burst_event {
+            self.burst_event = event;
+            self.burst = 0;
+        }
+        match self.cfg.max_burst {
+            Some(max) if self.burst >= max => false,
+            Some(_) => {
+                self.burst += 1;
+                true
+            }
+            None => true,
+        }
     }
 
     /// Length of a retransmission at `at`: up to one MSS, stopping at the

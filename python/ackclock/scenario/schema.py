@@ -417,6 +417,7 @@ class TcpTable(SpecTable):
     flow_control: Optional[bool] = None
     nagle: Optional[bool] = None
     send_overhead: Optional[DurationValue] = None
+    max_burst: Optional[int] = None
     persist_min: Optional[DurationValue] = None
     persist_max: Optional[DurationValue] = None
     time_wait: Optional[DurationValue] = None

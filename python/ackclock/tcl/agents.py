@@ -157,6 +157,7 @@ class TcpAgent(Agent):
         "useHeaders_": Var(Kind.BOOL),
         "windowInitOption_": Var(Kind.INT),
         "bugfix_ss_": Var(Kind.BOOL),
+        "maxburst_": Var(Kind.INT),
         "bugFix_": Var(Kind.BOOL),
         "updated_rttvar_": Var(Kind.BOOL, ignored="ns-2.35 defines it but its C++ never reads it"),
         "maxrto_": Var(Kind.REAL),
@@ -345,6 +346,8 @@ class TcpAgent(Agent):
             # a random double: to the clock's picosecond
             clock_phase=f"{round(self.boot_time * units.PS_PER_S)}ps",
             send_overhead=self.number("overhead_"),
+            # ns-2 sends without a limit for maxburst_ 0 (or below)
+            max_burst=max(self.integer("maxburst_"), 0) or None,
         )
 
     def cc_params(self) -> dict[str, float | bool] | None:
