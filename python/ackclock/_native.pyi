@@ -341,6 +341,9 @@ class TcpSpec(TypedDict, total=False):
     mss: int  # payload bytes per segment
     mss_option: bool
     initial_window: int  # segments
+    syn_loss_window: int  # segments, after a retransmitted SYN
+    handshake: bool  # False: no SYN, both ends start established (ns-2 syn_ false)
+    first_fast_retransmit: bool  # False: ns-2's bugfix_ss_ 0 (recover_ starts at packet 0)
     initial_ssthresh: int | None  # bytes; None = unbounded (absent: the profile's)
     max_window: int | None  # bytes (ns-2's window_); None = no cap (absent: the profile's)
     abc: bool  # RFC 3465 appropriate byte counting
@@ -358,6 +361,7 @@ class TcpSpec(TypedDict, total=False):
     receive_buffer: int  # bytes
     flow_control: bool  # respect the peer's window
     nagle: bool
+    max_burst: int  # ns-2 maxburst_: segments per event where send_much sends
     send_overhead_ps: int  # ns-2 overhead_: uniform random delay before sending new data
     persist_min_ps: int
     persist_max_ps: int

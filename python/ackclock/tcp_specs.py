@@ -106,6 +106,9 @@ class TcpParams(Spec):
     mss: units.Size | None = None
     mss_option: bool | None = None
     initial_window: int | None = None
+    syn_loss_window: int | None = None
+    handshake: bool | None = None
+    first_fast_retransmit: bool | None = None
     initial_ssthresh: WindowSize | None = None
     max_window: WindowSize | None = None
     abc: bool | None = None
@@ -136,6 +139,7 @@ class TcpParams(Spec):
     flow_control: bool | None = None
     nagle: bool | None = None
     send_overhead: units.Duration | None = None
+    max_burst: int | None = None
     persist_min: units.Duration | None = None
     persist_max: units.Duration | None = None
     time_wait: units.Duration | None = None
@@ -154,6 +158,7 @@ class TcpParams(Spec):
         put("cc_params", "cc_params", lambda v, n: _cc_params(v, n, self.cc))
         put("mss", "mss", _mss)
         put("initial_window", "initial_window", lambda v, n: _u32_count(v, n, "window", 1))
+        put("syn_loss_window", "syn_loss_window", lambda v, n: _u32_count(v, n, "window", 1))
         put("initial_ssthresh", "initial_ssthresh", lambda v, n: _window(v, n, UNBOUNDED_SSTHRESH))
         put("max_window", "max_window", lambda v, n: _window(v, n, U32_MAX))
         put("dupack_threshold", "dupack_threshold", lambda v, n: _u32_count(v, n, "count", 1))
@@ -166,6 +171,7 @@ class TcpParams(Spec):
         put("delayed_ack_timeout_ps", "delayed_ack_timeout", units.positive_duration_ps)
         put("receive_buffer", "receive_buffer", lambda v, n: _u32_size(v, n, minimum=1))
         put("send_overhead_ps", "send_overhead", units.duration_ps)
+        put("max_burst", "max_burst", lambda v, n: _u32_count(v, n, "count", 1))
         put("persist_min_ps", "persist_min", units.positive_duration_ps)
         put("persist_max_ps", "persist_max", units.positive_duration_ps)
         put("time_wait_ps", "time_wait", units.duration_ps)
@@ -192,6 +198,8 @@ class TcpParams(Spec):
 
 _FLAGS = (
     "mss_option",
+    "handshake",
+    "first_fast_retransmit",
     "abc",
     "ns2_arithmetic",
     "limited_transmit",

@@ -508,6 +508,9 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "mss",
         "mss_option",
         "initial_window",
+        "syn_loss_window",
+        "handshake",
+        "first_fast_retransmit",
         "initial_ssthresh",
         "max_window",
         "abc",
@@ -526,6 +529,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "flow_control",
         "nagle",
         "send_overhead_ps",
+        "max_burst",
         "persist_min_ps",
         "persist_max_ps",
         "time_wait_ps",
@@ -568,6 +572,9 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         }
     };
     c.initial_ssthresh = bound("initial_ssthresh", c.initial_ssthresh)?;
+    c.syn_loss_window = bound("syn_loss_window", c.syn_loss_window)?;
+    c.handshake = flag("handshake")?.unwrap_or(c.handshake);
+    c.first_fast_retransmit = flag("first_fast_retransmit")?.unwrap_or(c.first_fast_retransmit);
     c.max_window = bound("max_window", c.max_window)?;
     c.abc = flag("abc")?.unwrap_or(c.abc);
     c.dupack_threshold = count("dupack_threshold")?.unwrap_or(c.dupack_threshold).max(1);
@@ -596,6 +603,10 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.flow_control = flag("flow_control")?.unwrap_or(c.flow_control);
     c.nagle = flag("nagle")?.unwrap_or(c.nagle);
     c.send_overhead = ps("send_overhead_ps")?.unwrap_or(c.send_overhead);
+    c.max_burst = bound("max_burst", c.max_burst)?;
+    if c.max_burst == Some(0) {
+        return Err(ConfigError::invalid(s.field("max_burst"), 0, "must be at least 1 (None: no limit)"));
+    }
     c.persist_min = ps("persist_min_ps")?.unwrap_or(c.persist_min);
     c.persist_max = ps("persist_max_ps")?.unwrap_or(c.persist_max);
     c.time_wait = ps("time_wait_ps")?.unwrap_or(c.time_wait);

@@ -1416,6 +1416,7 @@ impl Simulation {
                     client_iss: t.client.iss(),
                     server_iss: t.server.iss(),
                     mss: t.client.mss(),
+                    syn: t.client.config().handshake,
                     fid: self.flow_fid(id as u32),
                 },
             };

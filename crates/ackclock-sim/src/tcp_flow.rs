@@ -176,13 +176,14 @@ const NEWRENO_RECOVERY: &str = "NEWRENO_FAST_RECOVERY";
 const NEWRENO_RETRANSMIT: &str = "NEWRENO_FAST_RETX";
 
 /// Segments (the last may be short) covered by send offsets 1..end, as
-/// ns-2 numbers packets; -1 before the SYN.
-fn ns2_packets(end: u64, mss: u32) -> i64 {
+/// ns-2 numbers packets: after the SYN's packet 0 when there is one
+/// (`handshake`); -1 before anything.
+fn ns2_packets(end: u64, mss: u32, handshake: bool) -> i64 {
     let mss = i64::from(mss.max(1));
     if end == 0 {
         -1
     } else {
-        (end as i64 - 1 + mss - 1).div_euclid(mss)
+        ((end as i64 - 1 + mss - 1).div_euclid(mss) - i64::from(!handshake)).max(-1)
     }
 }
 
@@ -278,7 +279,14 @@ impl TcpFlow {
         }
         if !self.client_started && now >= self.config.start {
             self.client_started = true;
-            self.client.connect();
+            if self.config.client.handshake {
+                self.client.connect();
+            } else {
+                // ns-2's one-way agents with syn_ false: no SYN, data at once.
+                let (client_iss, server_iss) = (self.client.iss(), self.server.iss());
+                self.server.open_established(now, client_iss);
+                self.client.open_established(now, server_iss);
+            }
             match self.config.app {
                 TcpApp::Bulk { bytes: Some(b) } => {
                     self.client.write(b);
@@ -437,7 +445,7 @@ impl TcpFlow {
         watch.dupacks = c.stats().dupacks_received;
         let VarValue::Int(ack) = vars[2] else { unreachable!("ack_ is a count") };
         watch.ack = ack;
-        watch.t_seqno = ns2_packets(c.snd_nxt(), c.mss()) + 1;
+        watch.t_seqno = ns2_packets(c.snd_nxt(), c.mss(), c.config().handshake) + 1;
         watch.cwnd = cwnd;
         watch.ssthresh = ssthresh;
     }
@@ -482,7 +490,7 @@ impl TcpFlow {
         let tick_secs = tick / 1e12;
         let ticks =
             |raw: i64, count: i64, divisor: f64| VarValue::Ticks { raw, secs: count as f64 * tick_secs / divisor };
-        let packets = |end: u64| ns2_packets(end, c.mss());
+        let packets = |end: u64| ns2_packets(end, c.mss(), c.config().handshake);
         // ns-2's cwnd_ is 1 until the SYN is acknowledged.
         let cwnd = if c.snd_una() == 0 { 1.0 } else { c.cwnd_packets() };
         [

@@ -26,6 +26,19 @@ pub struct TcpConfig {
     pub mss_option: bool,
     /// Initial window in segments (RFC 5681: 1 to 4; RFC 6928: 10).
     pub initial_window: u32,
+    /// The initial window, in segments, when the SYN or SYN-ACK had to be
+    /// retransmitted; `None`: `initial_window`. RFC 5681 §3.1 and ns-2's
+    /// `bugfix_ss_` make it one segment.
+    pub syn_loss_window: Option<u32>,
+    /// Open with a SYN exchange. `false`: both ends start established and
+    /// the first data segment leaves at once (ns-2's one-way agents with
+    /// `syn_` false, whose packet 0 is data).
+    pub handshake: bool,
+    /// Duplicate ACKs that acknowledge only ns-2's packet 0 (the SYN, or
+    /// without one the first segment) may start a fast retransmit (ns-2's
+    /// `bugfix_ss_`). `false`: under `recover`'s guard they start none, as
+    /// ns-2's `recover_` starts at packet 0.
+    pub first_fast_retransmit: bool,
     /// Initial ssthresh in bytes; `None` = as large as possible (RFC 5681).
     pub initial_ssthresh: Option<u32>,
     /// A cap on the send window in bytes (ns-2's `window_`).
@@ -106,6 +119,11 @@ pub struct TcpConfig {
     /// which breaks the phase effects of deterministic simulations. Zero
     /// (the default) sends at once.
     pub send_overhead: Duration,
+    /// ns-2's `maxburst_`: at most this many segments go out for one event
+    /// (an ACK, a timeout, a write) where ns-2's `send_much` sends, which
+    /// leaves out a fast retransmit and limited transmit's segments; `None`:
+    /// no limit.
+    pub max_burst: Option<u32>,
     /// Persist timer bounds (BSD: 5 s and 60 s).
     pub persist_min: Duration,
     pub persist_max: Duration,
@@ -126,6 +144,9 @@ impl Default for TcpConfig {
             mss: 1460,
             mss_option: true,
             initial_window: 4,
+            syn_loss_window: None,
+            handshake: true,
+            first_fast_retransmit: true,
             initial_ssthresh: None,
             max_window: None,
             cc: CcKind::NewReno,
@@ -160,6 +181,7 @@ impl Default for TcpConfig {
             flow_control: true,
             nagle: true,
             send_overhead: Duration::ZERO,
+            max_burst: None,
             persist_min: Duration::from_secs(5),
             persist_max: Duration::from_secs(60),
             time_wait: Duration::from_secs(60),
@@ -206,6 +228,7 @@ impl TcpConfig {
             mss: payload,
             mss_option: false,
             initial_window: 2,
+            syn_loss_window: Some(1),
             max_window: Some(20 * payload),
             cc: CcKind::Ns2Tahoe,
             ns2_clock: true,

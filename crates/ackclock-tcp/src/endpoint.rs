@@ -162,6 +162,9 @@ pub struct Endpoint {
     pub(crate) paced_wait: bool,
     /// RFC 6582 `recover`: snd_max when the current recovery began.
     pub(crate) recover: u64,
+    /// Guarded duplicate ACKs start no fast retransmit up to this offset:
+    /// ns-2's `recover_` starting at packet 0 (see `first_fast_retransmit`).
+    pub(crate) first_packet_end: u64,
     pub(crate) dupacks: u32,
     /// A segment to retransmit at this offset on the next poll.
     pub(crate) retransmit_at: Option<u64>,
@@ -180,6 +183,14 @@ pub struct Endpoint {
     pub(crate) limited_transmit_due: bool,
     pub(crate) overhead_deadline: Option<Instant>,
     pub(crate) overhead_released: bool,
+    /// Whether `send_overhead` or `max_burst` gate sending; under
+    /// `max_burst` the segments sent for the current event, the event they
+    /// were counted for, and the timer expiries and writes, which with the
+    /// segments received number the events (nothing to count on the hot path).
+    pub(crate) send_gated: bool,
+    pub(crate) burst: u32,
+    pub(crate) burst_event: u64,
+    pub(crate) wakes: u64,
     pub(crate) persist_deadline: Option<Instant>,
     pub(crate) persist_backoff: u32,
     pub(crate) probe_due: bool,
@@ -292,6 +303,7 @@ impl Endpoint {
             pacing_deadline: Instant::ZERO,
             paced_wait: false,
             recover: 0,
+            first_packet_end: 0,
             dupacks: 0,
             retransmit_at: None,
             rtt_probe: None,
@@ -302,6 +314,10 @@ impl Endpoint {
             limited_transmit_due: false,
             overhead_deadline: None,
             overhead_released: false,
+            send_gated: cfg.send_overhead > Duration::ZERO || cfg.max_burst.is_some(),
+            burst: 0,
+            burst_event: 0,
+            wakes: 0,
             persist_deadline: None,
             persist_backoff: 0,
             probe_due: false,
@@ -347,6 +363,26 @@ impl Endpoint {
         }
     }
 
+    /// Opens without a SYN exchange (`TcpConfig::handshake` false), as if
+    /// the peer, whose initial sequence number is `peer_iss`, had sent a
+    /// SYN like ours and each had acknowledged the other's: the first data
+    /// byte is offset 1, as after a handshake.
+    pub fn open_established(&mut self, now: Instant, peer_iss: u32) {
+        let mut syn = TcpRepr { seq: SeqNum(peer_iss), options: self.syn_options(now), ..TcpRepr::default() };
+        syn.flags.syn = true;
+        syn.window = self.cfg.receive_buffer.min(u32::from(u16::MAX)) as u16;
+        self.accept_syn(now, &syn);
+        self.snd_una = 1;
+        self.snd_nxt = 1;
+        self.snd_max = 1;
+        self.state = State::Established;
+        // RFC 6582's `recover` starts at the first offset: duplicate ACKs
+        // of nothing start no fast retransmit (nor, in ns-2 without
+        // `bugfix_ss_`, those of packet 0 alone).
+        let first = if self.cfg.first_fast_retransmit { 0 } else { u64::from(self.send_mss) };
+        self.first_packet_end = 1 + first;
+    }
+
     /// Passive open.
     pub fn listen(&mut self) {
         if self.state == State::Closed {
@@ -356,6 +392,7 @@ impl Endpoint {
 
     /// Queues `bytes` more bytes of (virtual) application data.
     pub fn write(&mut self, bytes: u64) {
+        self.wakes += 1;
         if !self.close_requested && !self.unlimited {
             self.data_end += bytes;
         }
@@ -363,6 +400,7 @@ impl Endpoint {
 
     /// An application that always has data to send (ns-2's FTP).
     pub fn write_unlimited(&mut self) {
+        self.wakes += 1;
         self.unlimited = true;
         self.data_end = UNLIMITED_END;
     }
@@ -533,6 +571,7 @@ impl Endpoint {
 
     /// Handles every timer due at `now`.
     pub fn on_timer(&mut self, now: Instant) {
+        self.wakes += 1;
         if self.time_wait_deadline.is_some_and(|t| t <= now) {
             self.time_wait_deadline = None;
             self.enter_closed();
@@ -686,7 +725,12 @@ impl Endpoint {
             None if self.cfg.mss_option => self.cfg.mss.min(DEFAULT_MSS),
             _ => self.cfg.mss,
         };
-        self.win.cwnd = self.cfg.initial_window * self.send_mss;
+        // Before any data only the SYN can have been retransmitted.
+        let window = match self.cfg.syn_loss_window {
+            Some(w) if self.stats.retransmits > 0 => w,
+            _ => self.cfg.initial_window,
+        };
+        self.win.cwnd = window * self.send_mss;
         let c = self.conn(now);
         self.cc.cwnd_event(&mut self.win, &c, CwndEvent::Init);
         self.snd_wnd = u64::from(seg.window);
@@ -697,6 +741,9 @@ impl Endpoint {
     fn handshake_acked(&mut self, now: Instant) {
         self.snd_una = 1;
         self.snd_nxt = self.snd_nxt.max(1);
+        if !self.cfg.first_fast_retransmit {
+            self.first_packet_end = 1;
+        }
         self.rto_deadline = None;
         self.rto_count = 0;
         if let Some(sent) = self.syn_sent_at.take() {

@@ -248,22 +248,26 @@ impl Endpoint {
     pub(crate) fn sack1_recovery_segment(&mut self, now: Instant) -> Option<TcpRepr> {
         let cwnd = self.cwnd_packets() as i64;
         // With ns-2's `overhead_`, every sending waits for a send delay.
-        if self.sack1.pipe >= cwnd || self.snd_una >= self.data_end || !self.overhead_allows() {
+        if self.sack1.pipe >= cwnd || self.snd_una >= self.data_end || self.send_gated && !self.delay_allows() {
             return None;
         }
         let mss = u64::from(self.send_mss);
         let highest = self.packets_acked(self.snd_una);
         let window = self.cfg.max_window.map_or(u64::MAX, |w| u64::from(w) / mss);
         let limit = highest.saturating_add(window);
-        let offset = match self.sack1.ranges.next_resend() {
-            Some(seq) if seq <= limit => {
-                self.sack1.ranges.mark_resent(seq);
-                1 + (seq - 1) * mss
-            }
+        let resend = self.sack1.ranges.next_resend();
+        let offset = match resend {
+            Some(seq) if seq <= limit => 1 + (seq - 1) * mss,
             Some(_) => return None,
             None if self.snd_nxt < self.data_end && self.packet_at(self.snd_nxt) <= limit => self.snd_nxt,
             None => return None,
         };
+        if self.send_gated && !self.burst_allows() {
+            return None;
+        }
+        if let Some(seq) = resend {
+            self.sack1.ranges.mark_resent(seq);
+        }
         self.sack1.pipe += 1;
         let len = (self.data_end - offset).min(mss);
         Some(self.emit(now, offset, len))

@@ -313,7 +313,8 @@ impl Endpoint {
                 // RFC 6582 §3.2 (2), RFC 6675 §5 (RecoveryPoint): no second
                 // fast retransmit for the same window.
                 let guarded = rules.guard_recover || sack_recovery;
-                if guarded && self.snd_una <= self.recover && self.recover > 0 {
+                let recovering = self.snd_una <= self.recover && self.recover > 0;
+                if guarded && (recovering || self.snd_una <= self.first_packet_end) {
                     return;
                 }
             }
@@ -359,6 +360,11 @@ impl Endpoint {
             self.phase = Phase::Loss;
             self.undo_on_timeout(was_open);
             self.cwnd_event(now, CwndEvent::Rto);
+        } else if self.cc.recovery_rules().ssthresh_on_every_rto {
+            // ns-2's slowdown answers a lost SYN (its packet 0) like any
+            // timeout: ssthresh_ from the window of one packet, so 2.
+            let c = self.conn(now);
+            self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
         }
         if self.is_ns2_sack1() {
             self.sack1_on_timeout();
@@ -496,15 +502,40 @@ impl Endpoint {
         }
     }
 
+    /// The gates of ns-2's `send_much`, for a segment about to go out:
+    /// `overhead_`, then `maxburst_` (`delay_allows`, `burst_allows`). One
+    /// test when neither is set.
+    pub(crate) fn overhead_allows(&mut self) -> bool {
+        !self.send_gated || (self.delay_allows() && self.burst_allows())
+    }
+
     /// ns-2's `overhead_`: sending waits for a random delay, asked of the
     /// host when data first becomes sendable, and then sends what the window
     /// allows.
-    pub(crate) fn overhead_allows(&mut self) -> bool {
+    pub(crate) fn delay_allows(&mut self) -> bool {
         if self.cfg.send_overhead == Duration::ZERO || self.overhead_released {
             return true;
         }
         self.send_delay_wanted |= self.overhead_deadline.is_none();
         false
+    }
+
+    /// ns-2's `maxburst_`: counts the segment unless this event sent its
+    /// share.
+    pub(crate) fn burst_allows(&mut self) -> bool {
+        let event = self.stats.segments_received + self.wakes;
+        if event != self.burst_event {
+            self.burst_event = event;
+            self.burst = 0;
+        }
+        match self.cfg.max_burst {
+            Some(max) if self.burst >= max => false,
+            Some(_) => {
+                self.burst += 1;
+                true
+            }
+            None => true,
+        }
     }
 
     /// Length of a retransmission at `at`: up to one MSS, stopping at the

@@ -94,19 +94,21 @@ impl Ns2Packet {
 /// (type name, sequence number) as ns-2 prints them.
 pub(crate) fn type_and_seq(packet: &Packet, view: Option<&FlowView>) -> (&'static str, i64) {
     match (packet.transport, view) {
-        (Transport::Tcp(seg), Some(&FlowView::Tcp { client, client_iss, server_iss, mss, .. })) => {
+        (Transport::Tcp(seg), Some(&FlowView::Tcp { client, client_iss, server_iss, mss, syn, .. })) => {
             let from_client = packet.ip.src == client;
             let (own_iss, peer_iss) = if from_client { (client_iss, server_iss) } else { (server_iss, client_iss) };
             let mss = i64::from(mss.max(1));
+            // The SYN is packet 0, data packet k covers bytes from 1 + (k-1) mss;
+            // without a SYN data packet k starts at 1 + k mss.
+            let shift = i64::from(!syn);
             let carries_data = seg.payload_len > 0 || seg.flags.syn && !seg.flags.ack;
             if carries_data {
-                // The SYN is packet 0; data packet k covers bytes from 1 + (k-1) mss.
                 let offset = i64::from(seg.seq.0.wrapping_sub(own_iss));
-                ("tcp", if seg.flags.syn { 0 } else { (offset - 1).div_euclid(mss) + 1 })
+                ("tcp", if seg.flags.syn { 0 } else { (offset - 1).div_euclid(mss) + 1 - shift })
             } else {
                 // Segments acknowledged, counting a short last one.
                 let acked = i64::from(seg.ack.0.wrapping_sub(peer_iss));
-                ("ack", (acked - 1 + mss - 1).div_euclid(mss))
+                ("ack", (acked - 1 + mss - 1).div_euclid(mss) - shift)
             }
         }
         (Transport::Tcp(seg), _) => ("tcp", i64::from(seg.seq.0)),
@@ -300,7 +302,7 @@ mod tests {
 
     #[test]
     fn tcp_data_prints_packet_numbers_like_ns2() {
-        let view = FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 0, mss: 960, fid: 0 };
+        let view = FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 0, mss: 960, syn: true, fid: 0 };
         // Packet 28 covers bytes from 1 + 27 * 960.
         let seg = TcpRepr { seq: SeqNum(1000 + 1 + 27 * 960), payload_len: 960, ..TcpRepr::default() };
         let r = tcp_record(PacketEvent::Drop, seg, 1000);
@@ -309,7 +311,7 @@ mod tests {
 
     #[test]
     fn acks_print_the_last_packet_acknowledged() {
-        let view = FlowView::Tcp { client: 2, client_iss: 1000, server_iss: 0, mss: 960, fid: 1 };
+        let view = FlowView::Tcp { client: 2, client_iss: 1000, server_iss: 0, mss: 960, syn: true, fid: 1 };
         let mut seg = TcpRepr { ack: SeqNum(1000 + 1 + 5 * 960), ..TcpRepr::default() };
         seg.flags = TcpFlags { ack: true, ..TcpFlags::default() };
         let r = tcp_record(PacketEvent::Receive, seg, 40);

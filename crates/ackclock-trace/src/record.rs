@@ -268,6 +268,18 @@ impl TraceRecord {
 /// does: packet numbers instead of byte sequence numbers, a type name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowView {
-    Udp { type_name: &'static str, fid: u32 },
-    Tcp { client: NodeId, client_iss: u32, server_iss: u32, mss: u32, fid: u32 },
+    Udp {
+        type_name: &'static str,
+        fid: u32,
+    },
+    /// `syn`: the connection opened with a SYN, ns-2's packet 0; without
+    /// one (ns-2's `syn_` false) packet 0 is the first data segment.
+    Tcp {
+        client: NodeId,
+        client_iss: u32,
+        server_iss: u32,
+        mss: u32,
+        syn: bool,
+        fid: u32,
+    },
 }

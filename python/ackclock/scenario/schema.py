@@ -393,6 +393,9 @@ class TcpTable(SpecTable):
     mss: Optional[SizeValue] = None
     mss_option: Optional[bool] = None
     initial_window: Optional[int] = None
+    syn_loss_window: Optional[int] = None
+    handshake: Optional[bool] = None
+    first_fast_retransmit: Optional[bool] = None
     initial_ssthresh: Optional[WindowValue] = None
     max_window: Optional[WindowValue] = None
     abc: Optional[bool] = None
@@ -423,6 +426,7 @@ class TcpTable(SpecTable):
     flow_control: Optional[bool] = None
     nagle: Optional[bool] = None
     send_overhead: Optional[DurationValue] = None
+    max_burst: Optional[int] = None
     persist_min: Optional[DurationValue] = None
     persist_max: Optional[DurationValue] = None
     time_wait: Optional[DurationValue] = None

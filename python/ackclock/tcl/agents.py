@@ -155,6 +155,12 @@ class TcpAgent(Agent):
         "minrto_": Var(Kind.REAL),
         "rfc2988_": Var(Kind.BOOL),
         "precisionReduce_": Var(Kind.BOOL),
+        "syn_": Var(Kind.BOOL),
+        "delay_growth_": Var(Kind.BOOL),
+        "useHeaders_": Var(Kind.BOOL),
+        "windowInitOption_": Var(Kind.INT),
+        "bugfix_ss_": Var(Kind.BOOL),
+        "maxburst_": Var(Kind.INT),
         "bugFix_": Var(Kind.BOOL),
         "updated_rttvar_": Var(Kind.BOOL, ignored="ns-2.35 defines it but its C++ never reads it"),
         "maxrto_": Var(Kind.REAL),
@@ -291,8 +297,44 @@ class TcpAgent(Agent):
         raise TclScriptError(f"{self}: no congestion control stands for {self.ns2_class}")
 
     def segment_size(self) -> int:
-        """Payload bytes per segment."""
-        return self.integer("packetSize_")
+        """Payload bytes per segment: packetSize_, to which ns-2 adds the
+        40-byte TCP/IP header, or without `useHeaders_` packetSize_ with
+        the header in it."""
+        size = self.integer("packetSize_")
+        if self.flag("useHeaders_"):
+            return size
+        if size <= TCP_HEADER_BYTES:
+            raise TclScriptError(
+                f"{self} packetSize_ {size} with useHeaders_ false: "
+                f"a packet must be larger than its {TCP_HEADER_BYTES}-byte header"
+            )
+        return size - TCP_HEADER_BYTES
+
+    def opens_with_syn(self) -> bool:
+        """ns-2's syn_ and delay_growth_: both true, a SYN (packet 0) and
+        windowInit_ once it is acknowledged; both false, no SYN and data
+        from packet 0 on at windowInit_."""
+        syn, growth = self.flag("syn_"), self.flag("delay_growth_")
+        if syn != growth:
+            raise TclScriptError(
+                f"{self} syn_ {self.var('syn_')} with delay_growth_ "
+                f"{self.var('delay_growth_')} is not supported: ackclock models both "
+                "true (a SYN, then windowInit_) or both false (no SYN)"
+            )
+        return syn
+
+    def windows(self) -> tuple[int, int]:
+        """The initial window (windowInitOption_ 1: windowInit_; 2: 4, 3 or
+        2 packets by packetSize_, ns-2's initial_window()) and the one after
+        a lost SYN (ns-2 falls back to option 1, and with bugfix_ss_ from
+        windowInit_ to one packet)."""
+        option, static = self.integer("windowInitOption_"), self.integer("windowInit_")
+        if option == 1:
+            return static, 1 if self.flag("bugfix_ss_") and static > 1 else static
+        if option == 2:
+            size = self.integer("packetSize_")
+            return (4 if size <= 1095 else 3 if size < 2190 else 2), static
+        raise TclScriptError(f"{self} windowInitOption_ {option}: ns-2 has options 1 and 2")
 
     def params(self) -> TcpParams:
         from ackclock.tcl.registry import check_defaults
@@ -300,6 +342,7 @@ class TcpAgent(Agent):
         check_defaults(self)
         mss = self.segment_size()
         window = int(self.number("window_"))
+        initial_window, syn_loss_window = self.windows()
         return TcpParams(
             profile="ns2",
             cc=self.congestion_control(),
@@ -309,7 +352,10 @@ class TcpAgent(Agent):
             mss=mss,
             max_window=window * mss,
             initial_ssthresh=window * mss,
-            initial_window=self.integer("windowInit_"),
+            initial_window=initial_window,
+            syn_loss_window=syn_loss_window,
+            handshake=self.opens_with_syn(),
+            first_fast_retransmit=self.flag("bugfix_ss_"),
             dupack_threshold=self.integer("numdupacks_"),
             limited_transmit=self.flag("singledup_") and self.sends_on_early_dupacks(),
             initial_rto=self.number("rtxcur_init_"),
@@ -320,6 +366,8 @@ class TcpAgent(Agent):
             # a random double: to the clock's picosecond
             clock_phase=f"{round(self.boot_time * units.PS_PER_S)}ps",
             send_overhead=self.number("overhead_"),
+            # ns-2 sends without a limit for maxburst_ 0 (or below)
+            max_burst=max(self.integer("maxburst_"), 0) or None,
         )
 
     def cc_params(self) -> dict[str, float | bool] | None:
@@ -342,7 +390,12 @@ class TcpAgent(Agent):
     # producemore, send and stop call these, as in ns-2).
     def cmd_send(self, nbytes: str) -> None:
         count = whole(nbytes, f"{self} send")
-        self.world.tcp_write(self, None if count < 0 else count)
+        self.world.tcp_write(self, None if count < 0 else self.payload_of(count))
+
+    def payload_of(self, nbytes: int) -> int:
+        """What `send nbytes` queues: ns-2's one-way agents send whole
+        packets, nbytes / packetSize_ rounded up."""
+        return math.ceil(nbytes / self.integer("packetSize_")) * self.segment_size()
 
     def cmd_advance(self, packets: str) -> None:
         self.world.tcp_advance(self, whole(packets, f"{self} advance"), relative=False)
@@ -367,6 +420,10 @@ class FullTcp(TcpAgent):
         "segsize_": Var(Kind.INT),
         "segsperack_": Var(Kind.INT),
         "interval_": Var(Kind.TIME),
+        # ns-2's FullTcp always opens with a SYN and sizes its own headers
+        "syn_": Var(Kind.BOOL, ignored="FullTcp always opens with a SYN exchange"),
+        "delay_growth_": Var(Kind.BOOL, ignored="FullTcp always opens with a SYN exchange"),
+        "useHeaders_": Var(Kind.BOOL, ignored="FullTcp's segments are segsize_ bytes of data"),
     }
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
@@ -389,6 +446,12 @@ class FullTcp(TcpAgent):
 
     def segment_size(self) -> int:
         return self.integer("segsize_")
+
+    def opens_with_syn(self) -> bool:
+        return True
+
+    def payload_of(self, nbytes: int) -> int:
+        return nbytes  # FullTcp sends bytes
 
     def receiver_params(self, mss: int) -> TcpParams:
         per_ack = self.integer("segsperack_")
@@ -414,6 +477,13 @@ class VegasAgent(TcpAgent):
 
     def segment_size(self) -> int:
         return self.integer("packetSize_") - TCP_HEADER_BYTES
+
+    def opens_with_syn(self) -> bool:
+        if not (self.flag("syn_") and self.flag("delay_growth_")):
+            raise TclScriptError(
+                f"{self}: syn_ and delay_growth_ other than true are not modelled for Vegas"
+            )
+        return True
 
     def cc_params(self) -> dict[str, float | bool] | None:
         return {param: self.number(var) for var, param in VEGAS_PARAMS.items()}
@@ -446,19 +516,30 @@ class TcpSink(Agent):
     variables = {
         "bytes_": Var(Kind.INT, live=True),
         "interval_": Var(Kind.TIME),
+        # read by the DelAck sinks only (receiver_params)
+        "SYN_immediate_ack_": Var(Kind.BOOL),
+        "RFC2581_immediate_ack_": Var(Kind.BOOL),
     }
 
     def live(self, name: str) -> str | None:
         flows = [f for f in self.inbound if isinstance(f, TcpFlow)]
         if name != "bytes_" or not flows:
             return super().live(name)
-        # ns-2 counts every in-order packet's size, headers included, and the SYN.
+        # ns-2 counts every in-order packet's size, headers included (the
+        # payload is the agent's packetSize_ less them without useHeaders_),
+        # and the SYN once it arrived.
         total = 0
         for flow in flows:
-            payload = flow.stats()["bytes_delivered"]
+            stats: Any = flow.stats()
+            payload = stats["bytes_delivered"]
             packets = math.ceil(payload / flow.mss)
-            total += payload + TCP_HEADER_BYTES * (packets + 1)
+            syn = stats["server_state"] not in ("Listen", "Closed") and self.syn_from_peer()
+            total += payload + TCP_HEADER_BYTES * (packets + syn)
         return str(total)
+
+    def syn_from_peer(self) -> bool:
+        peer = self.peer
+        return not isinstance(peer, TcpAgent) or peer.opens_with_syn()
 
     def receiver_params(self, mss: int) -> TcpParams:
         """The sink's parameters; `mss` is its agent's segment size, the
@@ -473,7 +554,28 @@ class TcpSink(Agent):
             sack=self.is_a("Agent/TCPSink/Sack1"),
             delayed_ack=delayed,
             delayed_ack_timeout=self.number("interval_") if delayed else None,
+            quickacks=self.immediate_first_acks() if delayed else None,
         )
+
+    def immediate_first_acks(self) -> int:
+        """A DelAck sink acknowledges packet 0 at once with
+        SYN_immediate_ack_ (the handshake does for a SYN; without one, the
+        first data packet is acknowledged at once) and fills gaps at once
+        with RFC2581_immediate_ack_ (as ackclock's delayed ACKs do)."""
+        if not self.flag("RFC2581_immediate_ack_"):
+            raise TclScriptError(
+                f"{self} RFC2581_immediate_ack_ false is not supported: ackclock's "
+                "delayed ACKs answer a segment that fills a gap at once"
+            )
+        syn = self.syn_from_peer()
+        if self.flag("SYN_immediate_ack_"):
+            return 0 if syn else 1
+        if syn:
+            raise TclScriptError(
+                f"{self} SYN_immediate_ack_ false is not supported with its agent's syn_ "
+                "true: ackclock's handshake answers the SYN at once"
+            )
+        return 0
 
 
 class UdpAgent(Agent):

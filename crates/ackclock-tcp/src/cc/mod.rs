@@ -234,7 +234,8 @@ pub struct RecoveryRules {
     /// timeout, before `recover` is acknowledged) sets ssthresh again, as
     /// ns-2's `slowdown` does. Otherwise it is held: the episode already
     /// reduced it (RFC 5681 §3.1 for a repeated timeout, Linux
-    /// `tcp_enter_loss` for a timeout in recovery).
+    /// `tcp_enter_loss` for a timeout in recovery). A lost SYN sets it
+    /// too, from the window of the SYN alone.
     pub ssthresh_on_every_rto: bool,
     /// ns-2's duplicate ACKs: any ACK that repeats the last counts (ns-2's
     /// agents do not ask RFC 5681's condition (a), outstanding data).

@@ -57,22 +57,20 @@ pub struct Ns2Reno {
     bug_fix: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
-    initial_window: f64,
     /// `window_` in bytes, the cap on the flight.
     max_window: Option<u32>,
 }
 
 impl Ns2Reno {
     pub fn new(style: RecoveryStyle, ctx: &CcContext, params: &CcParams) -> Self {
-        let initial_window = f64::from(ctx.initial_window);
         let (exact_halving, bug_fix) = (params.value(&PARAMS[0]) != 0.0, params.value(&PARAMS[1]) != 0.0);
         Ns2Reno {
             style,
             sack1: false,
             exact_halving,
             bug_fix,
-            cwnd: initial_window,
-            initial_window,
+            // ns-2's cwnd_ while the SYN is out (`set_initial_window`).
+            cwnd: 1.0,
             max_window: ctx.max_window,
         }
     }
@@ -146,7 +144,9 @@ impl CongestionOps for Ns2Reno {
 
     fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
         match event {
-            CwndEvent::Init => self.set(w, c.mss, self.initial_window),
+            // The endpoint's initial window: `windowInit_`, or one packet
+            // after a lost SYN (`bugfix_ss_`).
+            CwndEvent::Init => self.set(w, c.mss, f64::from(w.cwnd / c.mss.max(1))),
             CwndEvent::Rto => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
@@ -233,10 +233,20 @@ mod tests {
     }
 
     #[test]
-    fn init_sets_the_initial_window_in_the_negotiated_segment_size() {
-        let mut a = agent(RecoveryStyle::Tahoe, 7.0, None);
-        let mut w = window(0, 0);
-        a.cwnd_event(&mut w, &conn(960, 0), CwndEvent::Init);
-        assert_eq!((a.cwnd, w.cwnd), (2.0, 1920));
+    fn init_counts_the_endpoints_initial_window_in_packets() {
+        // windowInit_ 2 in the negotiated segment size, or one packet after
+        // a lost SYN: cwnd_ follows the window the endpoint set.
+        for packets in [2, 1] {
+            let mut a = agent(RecoveryStyle::Tahoe, 7.0, None);
+            let mut w = window(packets * 960, 0);
+            a.cwnd_event(&mut w, &conn(960, 0), CwndEvent::Init);
+            assert_eq!((a.cwnd, w.cwnd), (f64::from(packets), packets * 960));
+        }
+    }
+
+    #[test]
+    fn cwnd_is_one_packet_while_the_syn_is_out() {
+        let a = Ns2Reno::new(RecoveryStyle::Reno, &super::super::tests::context(4), &CcParams::default());
+        assert_eq!(a.cwnd, 1.0);
     }
 }
