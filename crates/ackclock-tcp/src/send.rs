@@ -503,10 +503,16 @@ impl Endpoint {
     }
 
     /// The gates of ns-2's `send_much`, for a segment about to go out:
-    /// `overhead_`, then `maxburst_` (`delay_allows`, `burst_allows`). One
-    /// test when neither is set.
+    /// `overhead_`, then `maxburst_`. One inlined test when neither is set.
+    #[inline(always)]
     pub(crate) fn overhead_allows(&mut self) -> bool {
-        !self.send_gated || (self.delay_allows() && self.burst_allows())
+        !self.send_gated || self.gates_allow()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn gates_allow(&mut self) -> bool {
+        self.delay_allows() && self.burst_allows()
     }
 
     /// ns-2's `overhead_`: sending waits for a random delay, asked of the
