@@ -58,7 +58,7 @@ def test_corpus_script_prints_and_traces_what_ns2_did(case: Case, tmp_path: Path
     before = {p.name for p in tmp_path.iterdir()}
     done = run_cli("tcl", case.script, *case.argv, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    ours = outputs(tmp_path, done.stdout, before)
+    ours = outputs(tmp_path, done.stdout, before, case.records)
     theirs = REFERENCE[case.name]
     assert set(ours) == set(theirs), "the same files written"
     problems = []

@@ -328,6 +328,7 @@ class TcpSpec(TypedDict, total=False):
     clock_phase_ps: int  # ns-2 boot_time_: where the tick clock starts; random if absent
     delayed_ack: bool  # False: an ACK per segment
     delayed_ack_timeout_ps: int
+    ns2_full_tcp: bool  # ns-2's FullTcp: lone ACKs of SYN-ACK and FIN, its delayed-ACK clock
     receive_buffer: int  # bytes
     flow_control: bool  # respect the peer's window
     nagle: bool

@@ -132,6 +132,10 @@ class TcpParams(Spec):
     clock_phase: units.Duration | None = None
     delayed_ack: bool | None = None
     delayed_ack_timeout: units.Duration | None = None
+    # ns-2's FullTcp: the SYN-ACK's and a FIN's ACKs alone; ACKs at once
+    # (every segment, or every second with delayed_ack) or at the ticks of
+    # a delayed_ack_timeout clock; traces number bytes.
+    ns2_full_tcp: bool | None = None
     receive_buffer: units.Size | None = None
     flow_control: bool | None = None
     nagle: bool | None = None
@@ -207,6 +211,7 @@ _FLAGS = (
     "window_scale",
     "min_rto_before_backoff",
     "delayed_ack",
+    "ns2_full_tcp",
     "flow_control",
     "nagle",
 )

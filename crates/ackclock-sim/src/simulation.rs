@@ -1013,9 +1013,15 @@ impl Simulation {
         }
         loop {
             let ep = self.tcp(id).endpoint(side);
+            let sent_before = ep.snd_max();
             let Some((seg, ecn)) = ep.poll_transmit(now) else { break };
             let bytes = ep.segment_len(&seg);
-            if tracing_sender && self.tcp(id).congestion_action_due() {
+            // ns-2's FullTcp marks only new data, on either side.
+            let marking = match ep.config().ns2_full_tcp {
+                true => ep.snd_max() > sent_before && seg.payload_len > 0 && self.tracer.is_some(),
+                false => tracing_sender,
+            };
+            if marking && self.tcp(id).congestion_action_due(side) {
                 let uid = self.next_uid;
                 self.tracer().mark_congestion_action(uid);
             }
@@ -1281,6 +1287,7 @@ impl Simulation {
                     server_iss: t.server.iss(),
                     mss: t.client.mss(),
                     fid: t.config.label.map_or(id as u32, |l| l.fid),
+                    full_tcp: t.client.config().ns2_full_tcp,
                 },
             };
             tracer.set_flow_view(id as u32, view);

@@ -186,6 +186,8 @@ pub struct Endpoint {
     /// One past the byte the last window probe carried; an ACK may cover it.
     pub(crate) probe_high: u64,
     pub(crate) syn_sent_at: Option<Instant>,
+    /// When data last went out (ns-2's FullTcp's `last_send_time_`).
+    pub(crate) last_data_sent: Option<Instant>,
     // --- receive side: offsets from the peer's ISN ---
     pub(crate) irs: SeqNum,
     pub(crate) rcv_nxt: u64,
@@ -200,6 +202,11 @@ pub struct Endpoint {
     /// When the reader last started reading at its rate, and `read_total` then.
     pub(crate) read_origin: (Instant, u64),
     pub(crate) ack_now: bool,
+    /// An ACK that goes out alone before anything else: (the offset it
+    /// acknowledges, its ECE). DCTCP's echo acknowledges the data before a
+    /// change of CE state with the old state (ecn.rs); ns-2's FullTcp
+    /// acknowledges the SYN-ACK and a FIN so (`TcpConfig::ns2_full_tcp`).
+    pub(crate) lone_ack: Option<(u64, bool)>,
     pub(crate) unacked_bytes: u64,
     /// Quick ACKs left (`TcpConfig::quickacks`).
     pub(crate) quickacks: u32,
@@ -307,6 +314,7 @@ impl Endpoint {
             probe_due: false,
             probe_high: 0,
             syn_sent_at: None,
+            last_data_sent: None,
             irs: SeqNum(0),
             rcv_nxt: 0,
             rcv_adv: 0,
@@ -317,6 +325,7 @@ impl Endpoint {
             reader: Reader::AtOnce,
             read_origin: (Instant::ZERO, 0),
             ack_now: false,
+            lone_ack: None,
             unacked_bytes: 0,
             quickacks: cfg.quickacks,
             delack_deadline: None,
@@ -605,9 +614,14 @@ impl Endpoint {
             self.update_window(seg, 0, 1);
             self.handshake_acked(now);
             self.state = State::Established;
-            // The ACK rides on the first data; alone unless a send delay
-            // (ns-2's overhead_, whose agents send no ACKs) holds data back.
-            self.ack_now = self.cfg.send_overhead == Duration::ZERO || self.data_end <= 1;
+            if self.cfg.ns2_full_tcp {
+                // ns-2's FullTcp: a pure ACK, then the data.
+                self.acknowledge_alone();
+            } else {
+                // The ACK rides on the first data; alone unless a send delay
+                // (ns-2's overhead_, whose agents send no ACKs) holds data back.
+                self.ack_now = self.cfg.send_overhead == Duration::ZERO || self.data_end <= 1;
+            }
         } else {
             // Simultaneous open: resend our SYN as a SYN-ACK.
             self.state = State::SynReceived;
@@ -729,7 +743,11 @@ impl Endpoint {
             return;
         }
         self.rcv_nxt += 1;
-        self.ack_now = true;
+        if self.cfg.ns2_full_tcp {
+            self.acknowledge_alone(); // before our own FIN, as ns-2's FullTcp
+        } else {
+            self.ack_now = true;
+        }
         match self.state {
             State::SynReceived | State::Established => self.state = State::CloseWait,
             State::FinWait1 => self.state = State::Closing,
@@ -792,6 +810,26 @@ impl Endpoint {
         seg
     }
 
+    /// What has arrived is acknowledged at once in a segment of its own.
+    fn acknowledge_alone(&mut self) {
+        self.lone_ack = Some((self.rcv_nxt, self.ecn_ok && self.ecn_rx.echo));
+        self.ack_now = false;
+    }
+
+    /// The ACK due alone (`lone_ack`), if any; what arrived after the
+    /// offset it acknowledges stays to be acknowledged.
+    fn lone_ack_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+        let (ack, ece) = self.lone_ack.take()?;
+        let (delack, ack_now) = (self.delack_deadline, self.ack_now);
+        let mut seg = self.header(now, self.snd_nxt);
+        seg.ack = self.irs + ack as u32;
+        seg.flags.ece = ece;
+        self.last_ack_sent = ack;
+        self.unacked_bytes = self.rcv_nxt - ack;
+        (self.delack_deadline, self.ack_now) = (delack, ack_now);
+        Some(seg)
+    }
+
     /// Builds the next segment to send, if any, with the ECN codepoint of
     /// its IP packet.
     pub fn poll_transmit(&mut self, now: Instant) -> Option<(TcpRepr, Ecn)> {
@@ -802,7 +840,7 @@ impl Endpoint {
                 self.overhead_allows().then(|| self.syn_segment(now))
             }
             State::SynSent => None,
-            _ => self.ecn_state_ack(now).or_else(|| self.data_segment(now)).or_else(|| self.probe_segment(now)),
+            _ => self.lone_ack_segment(now).or_else(|| self.data_segment(now)).or_else(|| self.probe_segment(now)),
         };
         if seg.is_none() {
             // The delayed burst, or the dupack's one segment, is over.

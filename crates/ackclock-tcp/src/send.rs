@@ -220,7 +220,8 @@ impl Endpoint {
                 }
                 if self.in_cwr() && self.cfg.prr {
                     self.prr_update(u64::from(rs.acked_sacked), true, rs.losses > 0);
-                } else if !owns_window {
+                } else if !owns_window && (self.state == State::Established || !self.cfg.ns2_full_tcp) {
+                    // ns-2's FullTcp opens cwnd_ only while established.
                     c.state = self.ca_state();
                     self.cc.cong_avoid(&mut self.win, &c, rs);
                 }
@@ -552,6 +553,16 @@ impl Endpoint {
             || (self.max_snd_wnd > 0 && len >= self.max_snd_wnd / 2)
     }
 
+    /// ns-2's FullTcp's `idle_restart`: the time since data last went out,
+    /// in whole ticks of the RTT clock crossed, exceeds the RTO before backoff.
+    fn idle_beyond_rto(&self, now: Instant) -> bool {
+        let Some(last) = self.last_data_sent else { return false };
+        let tick = self.cfg.clock_granularity.as_ps().max(1);
+        let phase = self.cfg.clock_phase.map_or(0, Duration::as_ps);
+        let idle = now.saturating_since(last).as_ps() + (last.as_ps() + phase) % tick;
+        idle / tick * tick > self.rtt.base_rto().as_ps()
+    }
+
     /// Emits `len` data bytes from `offset`, with a FIN if they end the
     /// stream and the application closed.
     pub(crate) fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
@@ -581,7 +592,14 @@ impl Endpoint {
             self.snd_nxt = seq_end;
         }
         if self.snd_max == self.snd_una {
+            if self.cfg.ns2_full_tcp && len > 0 && self.idle_beyond_rto(now) {
+                self.stats.idle_restarts += 1;
+                self.cwnd_event(now, CwndEvent::IdleRestart);
+            }
             self.cwnd_event(now, CwndEvent::TxStart);
+        }
+        if len > 0 {
+            self.last_data_sent = Some(now);
         }
         self.flight.on_transmit(now, offset, seq_end);
         self.burst_sent = true;

@@ -94,9 +94,13 @@ impl Ns2Packet {
 /// (type name, sequence number) as ns-2 prints them.
 pub(crate) fn type_and_seq(packet: &Packet, view: Option<&FlowView>) -> (&'static str, i64) {
     match (packet.transport, view) {
-        (Transport::Tcp(seg), Some(&FlowView::Tcp { client, client_iss, server_iss, mss, .. })) => {
+        (Transport::Tcp(seg), Some(&FlowView::Tcp { client, client_iss, server_iss, mss, full_tcp, .. })) => {
             let from_client = packet.ip.src == client;
             let (own_iss, peer_iss) = if from_client { (client_iss, server_iss) } else { (server_iss, client_iss) };
+            if full_tcp {
+                // The header's own sequence number, counted from the SYN.
+                return (if from_client { "tcp" } else { "ack" }, i64::from(seg.seq.0.wrapping_sub(own_iss)));
+            }
             let mss = i64::from(mss.max(1));
             let carries_data = seg.payload_len > 0 || seg.flags.syn && !seg.flags.ack;
             if carries_data {
@@ -288,7 +292,7 @@ mod tests {
 
     #[test]
     fn tcp_data_prints_packet_numbers_like_ns2() {
-        let view = FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 0, mss: 960, fid: 0 };
+        let view = FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 0, mss: 960, fid: 0, full_tcp: false };
         // Packet 28 covers bytes from 1 + 27 * 960.
         let seg = TcpRepr { seq: SeqNum(1000 + 1 + 27 * 960), payload_len: 960, ..TcpRepr::default() };
         let r = tcp_record(PacketEvent::Drop, seg, 1000);
@@ -297,7 +301,7 @@ mod tests {
 
     #[test]
     fn acks_print_the_last_packet_acknowledged() {
-        let view = FlowView::Tcp { client: 2, client_iss: 1000, server_iss: 0, mss: 960, fid: 1 };
+        let view = FlowView::Tcp { client: 2, client_iss: 1000, server_iss: 0, mss: 960, fid: 1, full_tcp: false };
         let mut seg = TcpRepr { ack: SeqNum(1000 + 1 + 5 * 960), ..TcpRepr::default() };
         seg.flags = TcpFlags { ack: true, ..TcpFlags::default() };
         let r = tcp_record(PacketEvent::Receive, seg, 40);

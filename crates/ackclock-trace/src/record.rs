@@ -236,8 +236,10 @@ impl TraceRecord {
 
 /// What a trace needs to know about a flow to print its packets as ns-2
 /// does: packet numbers instead of byte sequence numbers, a type name.
+/// `full_tcp`: ns-2's FullTcp, which numbers bytes and types every packet
+/// of the listening side `ack`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowView {
     Udp { type_name: &'static str, fid: u32 },
-    Tcp { client: NodeId, client_iss: u32, server_iss: u32, mss: u32, fid: u32 },
+    Tcp { client: NodeId, client_iss: u32, server_iss: u32, mss: u32, fid: u32, full_tcp: bool },
 }

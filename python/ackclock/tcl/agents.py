@@ -8,6 +8,7 @@ what its application produces to an Agent/Null or Agent/LossMonitor.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -337,16 +338,18 @@ class TcpAgent(Agent):
 
 class FullTcp(TcpAgent):
     """ns-2's two-way TCP with SYN and FIN: ackclock's TCP with its
-    handshake, segments of segsize_ bytes, the passive side acknowledging
-    every segment, or with segsperack_ 2 every second one or after
-    interval_ (ns-2's delayed ACK). The
-    passive side is the one `listen` was called on; data flows from the
-    side whose application starts."""
+    handshake and ns-2's FullTcp conventions (`ns2_full_tcp`): the ACK of
+    the SYN-ACK alone before the data, Nagle (nodelay_), segments of
+    segsize_ bytes, each side acknowledging every full segment at once (or
+    every second one with segsperack_ 2) and the rest at the next tick of
+    its interval_ clock, no sending on the first duplicate ACKs. The
+    passive side is the one `listen` was called on."""
 
     variables = {
         "segsize_": Var(Kind.INT),
         "segsperack_": Var(Kind.INT),
         "interval_": Var(Kind.TIME),
+        "nodelay_": Var(Kind.BOOL),
     }
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
@@ -367,19 +370,26 @@ class FullTcp(TcpAgent):
     def cmd_close(self) -> None:
         self.world.tcp_close(self)
 
+    def sends_on_early_dupacks(self) -> bool:
+        return False  # ns-2's FullTcp waits for numdupacks_ duplicate ACKs
+
     def segment_size(self) -> int:
         return self.integer("segsize_")
 
-    def receiver_params(self, mss: int) -> TcpParams:
+    def params(self) -> TcpParams:
         per_ack = self.integer("segsperack_")
         if per_ack not in (1, 2):
             raise TclScriptError(f"{self} segsperack_ {per_ack}: ackclock acknowledges 1 or 2")
-        return TcpParams(
-            profile="ns2",
-            mss=self.segment_size(),
+        return dataclasses.replace(
+            super().params(),
+            ns2_full_tcp=True,
+            nagle=not self.flag("nodelay_"),
             delayed_ack=per_ack == 2,
-            delayed_ack_timeout=self.number("interval_") if per_ack == 2 else None,
+            delayed_ack_timeout=self.number("interval_"),
         )
+
+    def receiver_params(self, mss: int) -> TcpParams:
+        return self.params()
 
 
 class VegasAgent(TcpAgent):

@@ -148,6 +148,8 @@ impl CongestionOps for Ns2Reno {
         match event {
             CwndEvent::Init => self.set(w, c.mss, self.initial_window),
             CwndEvent::Rto => self.set(w, c.mss, 1.0),
+            // `slowdown(CLOSE_CWND_INIT)`: ssthresh_ stays.
+            CwndEvent::IdleRestart => self.set(w, c.mss, self.initial_window),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
             // Sack1 ends recovery with `newack` alone.
