@@ -765,9 +765,12 @@ class Sim:
     def stop_flow(self, flow: int) -> None:
         """Stops a flow's sender now: a UDP source sends no more; a TCP
         application writes no more, but what it wrote is still delivered."""
-    def tcp_sequence(self, flow: int) -> tuple[int, int]:
+    def tcp_sequence(self, flow: int, server: bool) -> tuple[int, int]:
         """(highest byte acknowledged, highest byte sent) of a TCP flow's
-        client, counted from its initial sequence number."""
+        client (or `server`), counted from its initial sequence number."""
+    def tcp_state(self, flow: int, server: bool) -> str:
+        """The connection state of a TCP flow's client (or `server`), RFC
+        9293's name in lower case ("established", "close-wait", ...)."""
     def detach(self, flow: int, sink: bool) -> None:
         """Takes the source (or, with `sink`, the sink) of a flow off its node:
         it sends and receives nothing more."""
@@ -789,8 +792,9 @@ class Sim:
         """The notice run() last returned for, once: (flow, at the server end,
         value): an echo reply's request send time (ps), or the bytes the TCP
         end has received."""
-    def tcp_close(self, flow: int) -> None:
-        """The client of a TCP flow closes its side (FIN after its data)."""
+    def tcp_close(self, flow: int, server: bool) -> None:
+        """The client (or `server`) of a TCP flow closes its side (FIN after
+        its data)."""
     def ns2_vars(self, flow: int) -> dict[str, float | int]:
         """A TCP sender's variables now, in ns-2's units: cwnd_ (packets, a
         float), ssthresh_, ack_, maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8)."""

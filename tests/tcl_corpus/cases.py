@@ -42,6 +42,13 @@ CASES = [
     Case("parse.tcl"),
     Case("fulltcp.tcl", records=400),
     Case("fulltcp-delack.tcl", records=400),
+    Case(
+        "fulltcp-twoway.tcl",
+        records=535,
+        approximate="two-way FullTcp through losses: from 0.63936 s two receptions of one "
+        "instant come in the other order, and from 1.24 s the listening side's "
+        "retransmission timer expires 10 ms before ns-2's",
+    ),
     Case("suite.tcl", ("reno",), approximate="two Reno flows sharing a queue"),
     Case("ping.tcl"),
     Case("tcpapp.tcl", records=200),

@@ -512,15 +512,22 @@ impl Sim {
         self.notice.take().map(|n| (n.flow, n.side == Side::Server, n.value))
     }
 
-    /// The client of TCP flow `flow` closes its side (FIN after its data).
-    fn tcp_close(&mut self, flow: u32) -> PyResult<()> {
-        self.guarded(|s| s.tcp_close(flow))
+    /// The client (or `server`) of TCP flow `flow` closes its side (FIN
+    /// after its data).
+    fn tcp_close(&mut self, flow: u32, server: bool) -> PyResult<()> {
+        self.guarded(|s| s.tcp_close(flow, side(server)))
     }
 
-    /// (highest byte acknowledged, highest byte sent) of a TCP flow's client,
-    /// from its initial sequence number.
-    fn tcp_sequence(&mut self, flow: u32) -> PyResult<(u64, u64)> {
-        self.guarded(|s| s.tcp_sequence(flow))
+    /// (highest byte acknowledged, highest byte sent) of a TCP flow's client
+    /// (or `server`), from its initial sequence number.
+    fn tcp_sequence(&mut self, flow: u32, server: bool) -> PyResult<(u64, u64)> {
+        self.guarded(|s| s.tcp_sequence(flow, side(server)))
+    }
+
+    /// The connection state of a TCP flow's client (or `server`), RFC
+    /// 9293's name in lower case ("established", "close-wait", ...).
+    fn tcp_state(&mut self, flow: u32, server: bool) -> PyResult<&'static str> {
+        self.guarded(|s| s.tcp_state(flow, side(server)))
     }
 
     /// {name: value} of a TCP sender's ns-2 variables (cwnd_ a float, the rest ints).

@@ -568,14 +568,15 @@ impl Simulation {
         Ok(())
     }
 
-    /// The client application closes its side of a TCP connection (FIN
+    /// The application on `side` closes its side of a TCP connection (FIN
     /// after the data written so far).
-    pub fn tcp_close(&mut self, flow: u32) -> Result<(), ConfigError> {
+    pub fn tcp_close(&mut self, flow: u32, side: Side) -> Result<(), ConfigError> {
         self.tcp_flow(flow)?;
         let t = self.tcp(flow);
-        t.client.close();
-        if t.client_started {
-            self.flush(self.now(), flow, Side::Client);
+        let started = if side == Side::Client { t.client_started } else { t.server_started };
+        t.endpoint(side).close();
+        if started {
+            self.flush(self.now(), flow, side);
         }
         Ok(())
     }
@@ -583,9 +584,17 @@ impl Simulation {
     /// A TCP flow's client: highest byte acknowledged and highest byte sent,
     /// counted from its initial sequence number (the SYN and FIN count one
     /// each, as in sequence space).
-    pub fn tcp_sequence(&self, flow: u32) -> Result<(u64, u64), ConfigError> {
-        let c = &self.tcp_flow(flow)?.client;
-        Ok((c.snd_una(), c.snd_max()))
+    pub fn tcp_sequence(&self, flow: u32, side: Side) -> Result<(u64, u64), ConfigError> {
+        let t = self.tcp_flow(flow)?;
+        let ep = if side == Side::Client { &t.client } else { &t.server };
+        Ok((ep.snd_una(), ep.snd_max()))
+    }
+
+    /// The connection state of one end of a TCP flow, by RFC 9293's name.
+    pub fn tcp_state(&self, flow: u32, side: Side) -> Result<&'static str, ConfigError> {
+        let t = self.tcp_flow(flow)?;
+        let ep = if side == Side::Client { &t.client } else { &t.server };
+        Ok(ep.state().name())
     }
 
     /// A TCP flow's sender variables in ns-2's units, by ns-2 name.

@@ -40,6 +40,25 @@ pub enum State {
     TimeWait,
 }
 
+impl State {
+    /// RFC 9293's name of the state, in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Closed => "closed",
+            State::Listen => "listen",
+            State::SynSent => "syn-sent",
+            State::SynReceived => "syn-received",
+            State::Established => "established",
+            State::FinWait1 => "fin-wait-1",
+            State::FinWait2 => "fin-wait-2",
+            State::CloseWait => "close-wait",
+            State::Closing => "closing",
+            State::LastAck => "last-ack",
+            State::TimeWait => "time-wait",
+        }
+    }
+}
+
 /// How the receiving application consumes data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reader {
@@ -162,6 +181,9 @@ pub struct Endpoint {
     pub(crate) paced_wait: bool,
     /// RFC 6582 `recover`: snd_max when the current recovery began.
     pub(crate) recover: u64,
+    /// Whether a timeout, not a fast retransmit, set `recover` last (ns-2's
+    /// FullTcp guards against a second fast retransmit only then).
+    pub(crate) recover_by_rto: bool,
     pub(crate) dupacks: u32,
     /// A segment to retransmit at this offset on the next poll.
     pub(crate) retransmit_at: Option<u64>,
@@ -299,6 +321,7 @@ impl Endpoint {
             pacing_deadline: Instant::ZERO,
             paced_wait: false,
             recover: 0,
+            recover_by_rto: false,
             dupacks: 0,
             retransmit_at: None,
             rtt_probe: None,
@@ -635,10 +658,14 @@ impl Endpoint {
             if seg.flags.rst {
                 return;
             }
+            let pure_ack = seg.payload_len == 0 && !seg.flags.fin;
             if seg.payload_len > 0 && seq + u64::from(seg.payload_len) <= self.rcv_nxt {
                 self.acknowledge_duplicate(now, seq, seg.payload_len);
-            } else {
+            } else if !(self.cfg.ns2_full_tcp && pure_ack) {
                 self.ack_now = true;
+            }
+            if self.cfg.ns2_full_tcp && seg.flags.ack && !seg.flags.syn {
+                self.take_old_ack(now, seg, seq);
             }
             return;
         }
@@ -683,6 +710,18 @@ impl Endpoint {
             self.note_fin(seq + u64::from(seg.payload_len));
         }
         self.deliver_fin(now);
+    }
+
+    /// ns-2's FullTcp keeps no receive window: the ACK of an old segment
+    /// (a pure ACK overtaken by data, or a copy of data) still counts, and
+    /// an old pure ACK is not answered.
+    fn take_old_ack(&mut self, now: Instant, seg: &TcpRepr, seq: u64) {
+        let ack = self.snd_offset(seg.ack);
+        if self.state == State::SynReceived || ack > self.snd_max.max(self.probe_high) {
+            return;
+        }
+        self.process_ack(now, seg, seq, ack);
+        self.after_ack_state_change(now);
     }
 
     /// Records the peer's SYN: its ISN, MSS and window.

@@ -124,6 +124,8 @@ impl Endpoint {
             if seg.flags.ece {
                 self.on_ece(now, rs.prior_in_flight);
             }
+        } else if ack < self.snd_una && self.cfg.ns2_full_tcp {
+            self.dupacks = 0; // ns-2's FullTcp's `oldack`
         }
     }
 
@@ -164,6 +166,12 @@ impl Endpoint {
         self.snd_max = self.snd_max.max(ack); // a window probe's byte was taken
         self.dupacks = 0;
         self.rto_count = 0;
+        // ns-2's FullTcp restarts its timer before it takes the sample, and
+        // any new ACK ends the backoff (its newack).
+        let rto_before_sample = self.cfg.ns2_full_tcp.then(|| self.rtt.rto());
+        if rto_before_sample.is_some() {
+            self.rtt.clear_backoff();
+        }
         let rtt = match self.rtt_probe {
             _ if self.ts_ok => self.timestamp_rtt(now, seg),
             Some((end, sent)) if ack >= end => {
@@ -241,6 +249,8 @@ impl Endpoint {
         // RFC 6298 (5.2), (5.3)
         if self.snd_una >= self.snd_max {
             self.rto_deadline = None;
+        } else if let Some(rto) = rto_before_sample {
+            self.rto_deadline = Some(now + rto);
         } else {
             self.restart_rto(now);
         }
@@ -313,8 +323,17 @@ impl Endpoint {
                 }
                 // RFC 6582 §3.2 (2), RFC 6675 §5 (RecoveryPoint): no second
                 // fast retransmit for the same window.
-                let guarded = rules.guard_recover || sack_recovery;
+                // ns-2's FullTcp: only after a timeout (its dupack_action
+                // retransmits whenever its last window cut was one).
+                let guarded = (rules.guard_recover || sack_recovery) && (self.recover_by_rto || !self.cfg.ns2_full_tcp);
                 if guarded && self.snd_una <= self.recover && self.recover > 0 {
+                    if self.cfg.ns2_full_tcp && !sack_recovery {
+                        // ns-2's FullTcp enters fast recovery all the same,
+                        // without a retransmission or a cut: later duplicate
+                        // ACKs inflate the window (dupack_action, extra_ack).
+                        self.phase = Phase::FastRecovery;
+                        self.inflated_cwnd = self.win.cwnd;
+                    }
                     return;
                 }
             }
@@ -351,12 +370,16 @@ impl Endpoint {
             if episode_over {
                 self.begin_undo_episode();
             }
+            if self.cfg.ns2_full_tcp && self.phase == Phase::FastRecovery && !self.sack_ok {
+                self.cwnd_event(now, CwndEvent::SetCwnd { cwnd: self.inflated_cwnd });
+            }
             if episode_over || self.cc.recovery_rules().ssthresh_on_every_rto {
                 let c = self.conn(now);
                 self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
             }
             self.win.cwnd = self.send_mss;
             self.recover = self.snd_max;
+            self.recover_by_rto = true;
             self.phase = Phase::Loss;
             self.undo_on_timeout(was_open);
             self.cwnd_event(now, CwndEvent::Rto);

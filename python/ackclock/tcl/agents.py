@@ -359,12 +359,34 @@ class FullTcp(TcpAgent):
     def cmd_listen(self) -> None:
         self.listening = True
 
-    def live(self, name: str) -> str | None:
-        # FullTcp counts sequence numbers in bytes, as on the wire.
+    def connection(self) -> tuple[TcpFlow, bool] | None:
+        """The connection this agent is an end of, once open, and whether
+        it is the listening (server) end: the flow belongs to the side that
+        opened it."""
         flow = self.flow()
-        if flow is not None and name in ("ack_", "maxseq_", "t_seqno_"):
-            acked, sent = flow.sequence()
+        if flow is not None:
+            return flow, False
+        peer = self.peer
+        if isinstance(peer, FullTcp) and (flow := peer.flow()) is not None:
+            return flow, True
+        return None
+
+    def live(self, name: str) -> str | None:
+        connection = self.connection()
+        if connection is None:
+            return super().live(name)
+        flow, server = connection
+        if name in ("ack_", "maxseq_", "t_seqno_"):
+            # ns-2's passive side resets once its FIN is acknowledged.
+            if server and flow.state(server=True) == "closed":
+                return "0" if name == "t_seqno_" else "-1"
+            # FullTcp counts sequence numbers in bytes, as on the wire.
+            acked, sent = flow.sequence(server=server)
             return str(acked if name == "ack_" else sent)
+        if server and name in TcpAgent.variables:
+            raise TclScriptError(
+                f"{self} {name}: ackclock reads ack_, maxseq_ and t_seqno_ of a listening FullTcp"
+            )
         return super().live(name)
 
     def cmd_close(self) -> None:

@@ -148,6 +148,7 @@ impl CongestionOps for Ns2Reno {
         match event {
             CwndEvent::Init => self.set(w, c.mss, self.initial_window),
             CwndEvent::Rto => self.set(w, c.mss, 1.0),
+            CwndEvent::SetCwnd { cwnd } => self.set(w, c.mss, f64::from(cwnd) / f64::from(c.mss)),
             // `slowdown(CLOSE_CWND_INIT)`: ssthresh_ stays.
             CwndEvent::IdleRestart => self.set(w, c.mss, self.initial_window),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
