@@ -337,6 +337,7 @@ class TcpSpec(TypedDict, total=False):
     persist_max_ps: int
     time_wait_ps: int
     syn_retries: int
+    iss: int  # the initial sequence number (ns-2's iss_); random if absent
     max_retransmits: int
 
 class BulkAppSpec(TypedDict, total=False):
@@ -831,9 +832,12 @@ class Sim:
         append: bool = False,
         radio: tuple[bool, bool, bool, bool] | None = None,
         traced_initial: bool = True,
+        tcp_header: bool = False,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
-        ones; with `radio` (newtrace, agent, router, mac), radio nodes' records in
+        ones (with `tcp_header`, ns-2's show_tcphdr_: a FullTcp packet's ACK
+        number, flags, header length and SACK length at the end of its line);
+        with `radio` (newtrace, agent, router, mac), radio nodes' records in
         ns-2's wireless layouts; and (with variables) ns-2 variable records
         of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);

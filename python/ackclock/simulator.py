@@ -860,13 +860,17 @@ class Simulator:
         append: bool = False,
         radio: wireless.RadioTrace | None = None,
         traced_initial: bool = True,
+        tcp_header: bool = False,
     ) -> int:
         """One ns-2 trace file: the records of `links` (every link when None)
         and the variable records that `variables` or `traced` select (the
         `traced` ones' initial values unless `traced_initial` is False), and,
         with `radio`, radio nodes' packet events in ns-2's wireless layouts
         (docs/wireless.md). With `append`, records go after what the file
-        holds. Returns an id for `close_trace`."""
+        holds. `tcp_header` is ns-2's `show_tcphdr_`: the records of flows
+        with `ns2_full_tcp` end with the TCP header's ACK number (-1 without
+        ACK), flags in hex, header length and SACK length. Returns an id for
+        `close_trace`."""
         channels = None if links is None else [self._own_link(link, "links").id for link in links]
         selected = None
         if traced is not None:
@@ -877,11 +881,12 @@ class Simulator:
         variables = checks.flag(variables, "variables")
         append = checks.flag(append, "append")
         traced_initial = checks.flag(traced_initial, "traced_initial")
+        tcp_header = checks.flag(tcp_header, "tcp_header")
         radio_spec = None if radio is None else wireless.radio_trace_spec(radio, "radio")
         return self._open_trace(
             path,
             lambda file: self._native.trace_ns2(
-                file, channels, variables, selected, append, radio_spec, traced_initial
+                file, channels, variables, selected, append, radio_spec, traced_initial, tcp_header
             ),
             append,
         )

@@ -1,7 +1,10 @@
 # FullTcp's receiver clock and its sender's small segments: an ACK every
 # second full segment (segsperack_ 2) or at the next tick of a 50 ms
 # delayed-ACK clock, Nagle holding back a short tail while data is
-# outstanding, and a window restarted after the sender sat idle.
+# outstanding, and a window restarted after the sender sat idle. The
+# trace shows the TCP headers (show_tcphdr_) and the sender counts its
+# bytes from an initial sequence number of its own (iss_).
+Trace set show_tcphdr_ 1
 set ns [new Simulator]
 set tf [open out.tr w]
 $ns trace-all $tf
@@ -13,6 +16,7 @@ Agent/TCP/FullTcp set segsize_ 500
 Agent/TCP/FullTcp set segsperack_ 2
 Agent/TCP/FullTcp set interval_ 0.05
 set src [new Agent/TCP/FullTcp]
+$src set iss_ 7000
 set dst [new Agent/TCP/FullTcp]
 $ns attach-agent $a $src
 $ns attach-agent $b $dst

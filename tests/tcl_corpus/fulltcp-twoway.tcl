@@ -2,7 +2,9 @@
 # side starts its transfer while the other side's is under way, so data
 # segments carry the ACKs of the other direction (ns-2 types every packet
 # of the listening side `ack`, data or not). A slow middle link drops
-# packets both ways; each side closes after its transfer.
+# packets both ways; the left side closes, the right one follows. The
+# trace shows the TCP headers: the ACK numbers data segments carry.
+Trace set show_tcphdr_ 1
 set ns [new Simulator]
 set tf [open out.tr w]
 $ns trace-all $tf

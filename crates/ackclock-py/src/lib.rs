@@ -657,7 +657,8 @@ impl Sim {
     /// end of an existing file instead of replacing it. Returns the trace's
     /// id for `close_trace`.
     #[pyo3(signature = (
-        path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true
+        path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true,
+        tcp_header = false
     ))]
     #[allow(clippy::too_many_arguments)] // the Python signature's keywords
     fn trace_ns2(
@@ -670,6 +671,7 @@ impl Sim {
         append: bool,
         radio: Option<(bool, bool, bool, bool)>,
         traced_initial: bool,
+        tcp_header: bool,
     ) -> PyResult<SinkId> {
         let wireless = radio.map(|(newtrace, agent, router, mac)| {
             let format = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
@@ -684,7 +686,7 @@ impl Sim {
             (None, false) => TracedVars::None,
         };
         let out = trace_file(py, path, append)?;
-        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless })))
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless, tcp_header })))
     }
 
     /// ns-2 nam events (`namtrace-all`) for every channel, after the

@@ -492,6 +492,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "delayed_ack",
         "delayed_ack_timeout_ps",
         "ns2_full_tcp",
+        "iss",
         "receive_buffer",
         "flow_control",
         "nagle",
@@ -559,6 +560,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     let timeout = ps("delayed_ack_timeout_ps")?.unwrap_or(timeout);
     let delayed = flag("delayed_ack")?.unwrap_or(matches!(c.ack_policy, AckPolicy::Delayed { .. }));
     c.ns2_full_tcp = flag("ns2_full_tcp")?.unwrap_or(c.ns2_full_tcp);
+    c.iss = s.optional::<u32>("iss", "a whole number below 2^32")?.or(c.iss);
     c.ack_policy = match (c.ns2_full_tcp, delayed) {
         // FullTcp's clock: every segment (segsperack_ 1) or every second one.
         (true, _) => AckPolicy::Ns2Clock { tick: timeout, segments: if delayed { 2 } else { 1 } },

@@ -1016,18 +1016,24 @@ impl Simulation {
         // Traced variables are written as ns-2 writes them: what the input
         // changed first, then maxseq_ after each segment sent; the first
         // segment after a window cut carries ns-2's `A` flag.
-        let tracing_sender = side == Side::Client && self.tracer.is_some();
+        let tracing = self.tracer.is_some();
+        let tracing_sender = side == Side::Client && tracing;
         if tracing_sender {
             self.trace_tcp_vars(now, id);
         }
         loop {
             let ep = self.tcp(id).endpoint(side);
             let sent_before = ep.snd_max();
-            let Some((seg, ecn)) = ep.poll_transmit(now) else { break };
+            let Some((mut seg, ecn)) = ep.poll_transmit(now) else { break };
             let bytes = ep.segment_len(&seg);
-            // ns-2's FullTcp marks only new data, on either side.
+            // ns-2's FullTcp marks only new data, on either side, and sets
+            // PSH its own way (seen in traces only).
             let marking = match ep.config().ns2_full_tcp {
-                true => ep.snd_max() > sent_before && seg.payload_len > 0 && self.tracer.is_some(),
+                true if tracing => {
+                    seg.flags.psh = ep.ns2_push(&seg);
+                    ep.snd_max() > sent_before && seg.payload_len > 0
+                }
+                true => false,
                 false => tracing_sender,
             };
             if marking && self.tcp(id).congestion_action_due(side) {

@@ -72,6 +72,7 @@ fn a_link_going_down_drops_its_queue_and_wire_as_ns2_does() {
         channels: None,
         vars: TracedVars::None,
         wireless: None,
+        tcp_header: false,
     });
     // ns-2's `finish` at 0.3 s runs before the packet due then.
     sim.run(Some(Instant::from_ps(at_ms(300).as_ps() - 1))).unwrap();
@@ -241,6 +242,7 @@ fn a_rate_change_moves_the_traced_departures_of_waiting_packets() {
         channels: None,
         vars: TracedVars::None,
         wireless: None,
+        tcp_header: false,
     });
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();
@@ -265,6 +267,7 @@ fn a_deterministic_failure_model_writes_ns2s_link_records() {
         channels: None,
         vars: TracedVars::None,
         wireless: None,
+        tcp_header: false,
     });
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();

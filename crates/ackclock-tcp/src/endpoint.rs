@@ -523,6 +523,13 @@ impl Endpoint {
     pub fn receive_window(&self) -> u64 {
         self.rcv_adv.saturating_sub(self.rcv_nxt)
     }
+    /// ns-2's FullTcp's PSH on `seg`, just sent: on a SYN, and on any
+    /// segment that reaches the end of what the application wrote (a pure
+    /// ACK once everything is sent).
+    pub fn ns2_push(&self, seg: &TcpRepr) -> bool {
+        seg.flags.syn || seg.flags.psh || (seg.payload_len == 0 && !self.unlimited && self.snd_nxt >= self.data_end)
+    }
+
     pub fn was_reset(&self) -> bool {
         self.reset
     }

@@ -80,12 +80,15 @@ impl TracedVars {
 pub enum Sink {
     /// ns-2 trace lines for the listed channels (all when `None`), plus
     /// the variable records `vars` selects, and radio nodes' records as
-    /// `wireless` says (none without).
+    /// `wireless` says (none without). `tcp_header`: ns-2's
+    /// `show_tcphdr_`, the TCP header's ACK number, flags, header length
+    /// and SACK length after each FullTcp packet's fields.
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
         vars: TracedVars,
         wireless: Option<WirelessTrace>,
+        tcp_header: bool,
     },
     Tcpdump {
         out: Output,
@@ -113,10 +116,10 @@ impl Sink {
     fn write(&mut self, rec: &TraceRecord, flows: &[Option<FlowView>]) -> io::Result<()> {
         let view = |flow: u32| flows.get(flow as usize).copied().flatten();
         match (self, rec) {
-            (Sink::Ns2 { out, channels, .. }, TraceRecord::Packet(p))
+            (Sink::Ns2 { out, channels, tcp_header, .. }, TraceRecord::Packet(p))
                 if channels.as_ref().is_none_or(|c| c.contains(&p.channel)) =>
             {
-                ns2::write_packet(out, p, view(p.packet.flow).as_ref())
+                ns2::write_packet(out, p, view(p.packet.flow).as_ref(), *tcp_header)
             }
             (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
             (Sink::Ns2 { out, channels, .. }, TraceRecord::Link(l))

@@ -192,13 +192,16 @@ class TcpAgent(Agent):
         """ns-2's reset draws the agent's clock phase, boot_time_, from the
         default generator (when created, and for every agent at `$ns run`),
         and sets the traceable variables, tracing those it changes."""
-        rng = self.world.default_rng
-        if rng is not None:
-            self.boot_time = self.number("tcpTick_") * rng.draw()
+        self.draw_boot_time()
         before, self.held = self.held, tracevars.after_reset(self)
         for var in dict.fromkeys(self.traced):
             if self.held[var] != before.get(var):
                 self.write_var(var)
+
+    def draw_boot_time(self) -> None:
+        rng = self.world.default_rng
+        if rng is not None:
+            self.boot_time = self.number("tcpTick_") * rng.draw()
 
     def cmd_tracevar(self, var: str) -> None:
         super().cmd_tracevar(var)
@@ -350,6 +353,7 @@ class FullTcp(TcpAgent):
         "segsperack_": Var(Kind.INT),
         "interval_": Var(Kind.TIME),
         "nodelay_": Var(Kind.BOOL),
+        "iss_": Var(Kind.INT),
     }
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
@@ -380,9 +384,9 @@ class FullTcp(TcpAgent):
             # ns-2's passive side resets once its FIN is acknowledged.
             if server and flow.state(server=True) == "closed":
                 return "0" if name == "t_seqno_" else "-1"
-            # FullTcp counts sequence numbers in bytes, as on the wire.
+            # FullTcp counts sequence numbers in bytes from iss_, as on the wire.
             acked, sent = flow.sequence(server=server)
-            return str(acked if name == "ack_" else sent)
+            return str(self.integer("iss_") + (acked if name == "ack_" else sent))
         if server and name in TcpAgent.variables:
             raise TclScriptError(
                 f"{self} {name}: ackclock reads ack_, maxseq_ and t_seqno_ of a listening FullTcp"
@@ -405,6 +409,7 @@ class FullTcp(TcpAgent):
         return dataclasses.replace(
             super().params(),
             ns2_full_tcp=True,
+            iss=self.integer("iss_"),
             nagle=not self.flag("nodelay_"),
             delayed_ack=per_ack == 2,
             delayed_ack_timeout=self.number("interval_"),

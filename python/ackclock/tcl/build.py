@@ -56,6 +56,8 @@ def _add_traces(world: World, sim: Simulator) -> None:
     radio = world.wireless.radio_trace() if wireless.endless(world) else None
     for channel in world.trace_all:
         traces.setdefault(channel, ([], []))
+    # ns-2's show_tcphdr_: FullTcp records end with their TCP header fields.
+    tcp_header = wireless.class_variable(world, "Trace", "show_tcphdr_") != "0"
     for channel, (links, traced) in traces.items():
         path = world.channels.require_writable(channel)
         shown = radio if channel in world.trace_all else None
@@ -69,6 +71,7 @@ def _add_traces(world: World, sim: Simulator) -> None:
                 radio=shown,
                 # the agents wrote the initial values (tracevars.py)
                 traced_initial=False,
+                tcp_header=tcp_header,
             )
         )
     header = wireless.nam_preamble(world) or nam_preamble(world)

@@ -352,6 +352,8 @@ class World:
                 raise TclScriptError(f"{agent} listens: it sends once {peer} has connected")
             if not peer.listening:
                 raise TclScriptError(f"{peer} must listen ($agent listen) before {agent} sends")
+            # ns-2's FullTcp resets (and draws its clock phase) as it connects.
+            agent.draw_boot_time()
         elif not isinstance(peer, TcpSink):
             raise TclScriptError(f"{agent} must connect to an Agent/TCPSink, not {peer}")
         now = f"{sim.now_ps}ps"
