@@ -1018,24 +1018,26 @@ impl Simulation {
         // segment after a window cut carries ns-2's `A` flag.
         let tracing = self.tracer.is_some();
         let tracing_sender = side == Side::Client && tracing;
+        // ns-2's FullTcp marks only new data, on either side, and sets PSH
+        // its own way (seen in traces).
+        let full_tcp_marks = tracing && self.tcp(id).endpoint(side).config().ns2_full_tcp;
         if tracing_sender {
             self.trace_tcp_vars(now, id);
         }
         loop {
             let ep = self.tcp(id).endpoint(side);
             let sent_before = ep.snd_max();
-            let Some((mut seg, ecn)) = ep.poll_transmit(now) else { break };
+            let Some((seg, ecn)) = ep.poll_transmit(now) else { break };
             let bytes = ep.segment_len(&seg);
-            // ns-2's FullTcp marks only new data, on either side, and sets
-            // PSH its own way (seen in traces only).
-            let marking = match ep.config().ns2_full_tcp {
-                true if tracing => {
-                    seg.flags.psh = ep.ns2_push(&seg);
-                    ep.snd_max() > sent_before && seg.payload_len > 0
-                }
-                true => false,
-                false => tracing_sender,
+            let (marking, push) = if full_tcp_marks {
+                (ep.snd_max() > sent_before && seg.payload_len > 0, ep.ns2_push(&seg))
+            } else {
+                (tracing_sender, false)
             };
+            if push {
+                let uid = self.next_uid;
+                self.tracer().mark_push(uid);
+            }
             if marking && self.tcp(id).congestion_action_due(side) {
                 let uid = self.next_uid;
                 self.tracer().mark_congestion_action(uid);

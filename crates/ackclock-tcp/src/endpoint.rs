@@ -523,11 +523,11 @@ impl Endpoint {
     pub fn receive_window(&self) -> u64 {
         self.rcv_adv.saturating_sub(self.rcv_nxt)
     }
-    /// ns-2's FullTcp's PSH on `seg`, just sent: on a SYN, and on any
-    /// segment that reaches the end of what the application wrote (a pure
-    /// ACK once everything is sent).
+    /// Whether ns-2's FullTcp would send `seg`, just sent, with PSH where
+    /// this TCP does not: on a SYN, and on a pure ACK once everything the
+    /// application wrote is sent.
     pub fn ns2_push(&self, seg: &TcpRepr) -> bool {
-        seg.flags.syn || seg.flags.psh || (seg.payload_len == 0 && !self.unlimited && self.snd_nxt >= self.data_end)
+        !seg.flags.psh && (seg.flags.syn || (seg.payload_len == 0 && !self.unlimited && self.snd_nxt >= self.data_end))
     }
 
     pub fn was_reset(&self) -> bool {

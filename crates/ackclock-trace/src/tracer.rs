@@ -10,7 +10,7 @@ use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord,
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
 use ackclock_core::{Instant, OrderKey};
-use ackclock_net::{ChannelId, NicId, NodeId};
+use ackclock_net::{ChannelId, NicId, NodeId, Transport};
 use std::collections::HashSet;
 use std::io::{self, Write};
 
@@ -217,6 +217,8 @@ pub struct Tracer {
     flows: Vec<Option<FlowView>>,
     /// Packets that carry ns-2's congestion-action flag.
     congestion_actions: HashSet<u64>,
+    /// TCP packets ns-2's FullTcp sends with PSH where ackclock's TCP does not.
+    pushes: HashSet<u64>,
     /// The first write error; later records are dropped and `finish`
     /// reports it.
     error: Option<io::Error>,
@@ -279,6 +281,9 @@ impl Tracer {
     pub fn record(&mut self, mut rec: TraceRecord, place: OrderKey) {
         if let TraceRecord::Packet(p) = &mut rec {
             p.congestion_action = self.congestion_actions.contains(&p.packet.uid);
+            if let Transport::Tcp(seg) = &mut p.packet.transport {
+                seg.flags.psh |= !self.pushes.is_empty() && self.pushes.contains(&p.packet.uid);
+            }
         }
         self.pending.push(rec.time(), place, rec);
     }
@@ -296,6 +301,11 @@ impl Tracer {
     /// Packet `uid` is the first its sender sent after cutting its window.
     pub fn mark_congestion_action(&mut self, uid: u64) {
         self.congestion_actions.insert(uid);
+    }
+
+    /// The packet `uid` shows PSH in traces (ns-2's FullTcp's rule).
+    pub fn mark_push(&mut self, uid: u64) {
+        self.pushes.insert(uid);
     }
 
     /// Writes every record due by `now`.
