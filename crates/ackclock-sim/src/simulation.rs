@@ -1018,9 +1018,6 @@ impl Simulation {
         // segment after a window cut carries ns-2's `A` flag.
         let tracing = self.tracer.is_some();
         let tracing_sender = side == Side::Client && tracing;
-        // ns-2's FullTcp marks only new data, on either side, and sets PSH
-        // its own way (seen in traces).
-        let full_tcp_marks = tracing && self.tcp(id).endpoint(side).config().ns2_full_tcp;
         if tracing_sender {
             self.trace_tcp_vars(now, id);
         }
@@ -1029,18 +1026,8 @@ impl Simulation {
             let sent_before = ep.snd_max();
             let Some((seg, ecn)) = ep.poll_transmit(now) else { break };
             let bytes = ep.segment_len(&seg);
-            let (marking, push) = if full_tcp_marks {
-                (ep.snd_max() > sent_before && seg.payload_len > 0, ep.ns2_push(&seg))
-            } else {
-                (tracing_sender, false)
-            };
-            if push {
-                let uid = self.next_uid;
-                self.tracer().mark_push(uid);
-            }
-            if marking && self.tcp(id).congestion_action_due(side) {
-                let uid = self.next_uid;
-                self.tracer().mark_congestion_action(uid);
+            if tracing {
+                self.mark_traced_segment(id, side, sent_before, &seg);
             }
             self.send_segment(now, id, node, seg, bytes, ecn);
             if tracing_sender {
@@ -1062,6 +1049,30 @@ impl Simulation {
         if let Some(t) = wake.filter(|&t| slot.is_none_or(|a| t < a)) {
             *slot = Some(t);
             self.queue.schedule(t.max(now), Event::TcpTimer(id, side));
+        }
+    }
+
+    /// The flags ns-2 would show on `seg`, just polled from `side` (which had
+    /// sent up to `sent_before`): `A` on the first segment after a window
+    /// cut (of the one-way sender; of either side of a FullTcp, and only on
+    /// new data), and FullTcp's PSH.
+    #[cold]
+    #[inline(never)]
+    fn mark_traced_segment(&mut self, id: u32, side: Side, sent_before: u64, seg: &TcpRepr) {
+        let uid = self.next_uid;
+        let flow = self.tcp(id);
+        let ep = flow.endpoint(side);
+        let (marking, push) = match ep.config().ns2_full_tcp {
+            true => (ep.snd_max() > sent_before && seg.payload_len > 0, ep.ns2_push(seg)),
+            false => (side == Side::Client, false),
+        };
+        let cut = marking && flow.congestion_action_due(side);
+        let tracer = self.tracer();
+        if push {
+            tracer.mark_push(uid);
+        }
+        if cut {
+            tracer.mark_congestion_action(uid);
         }
     }
 
