@@ -113,3 +113,18 @@ def test_bad_ping_and_mark_arguments_are_refused_by_name():
     flow = sim.tcp(a, b, app=ac.Manual())
     with pytest.raises(ac.ConfigError, match="nbytes"):
         flow.when_received(0, lambda: None)
+
+
+def test_each_side_writes_closes_and_reports_its_own_sequence_and_state():
+    sim, a, b = two_nodes()
+    full = ac.TcpParams(profile="ns2", mss=1000, ns2_full_tcp=True)
+    flow = sim.tcp(a, b, app=ac.Manual(), tcp=full, server_tcp=full)
+    flow.write(5000)
+    sim.at(0.2, lambda: flow.write(3000, server=True))
+    sim.at(1.0, lambda: flow.close(server=True))
+    sim.run(until=1.2)
+    # The server's data and FIN are acknowledged: 1 (SYN) + 3000 + 1 (FIN);
+    # the client has all its data acknowledged and has not closed.
+    assert flow.sequence(server=True) == (3002, 3002)
+    assert flow.sequence() == (5001, 5001)
+    assert (flow.state(), flow.state(server=True)) == ("close-wait", "fin-wait-2")

@@ -429,3 +429,25 @@ def test_tcpapp_needs_a_fulltcp_agent(tmp_path: Path) -> None:
     done = run_tcl(tmp_path, script)
     assert done.returncode == 2
     assert "needs an Agent/TCP/FullTcp, not Agent/TCP/Reno" in done.stderr
+
+
+FULLTCP_PAIR = """
+set c [new Agent/TCP/FullTcp]
+set s [new Agent/TCP/FullTcp]
+$ns attach-agent $A $c
+$ns attach-agent $B $s
+$ns connect $c $s
+$s listen
+set ftp [new Application/FTP]
+$ftp attach-agent $s
+"""
+
+
+def test_the_listening_fulltcp_sends_only_on_its_peers_connection(tmp_path: Path) -> None:
+    done = run_tcl(tmp_path, TOPOLOGY + FULLTCP_PAIR + '$ns at 1 "$ftp send 100"\n$ns run\n')
+    assert done.returncode == 2
+    assert "listens: it sends once" in done.stderr
+    script = TOPOLOGY + FULLTCP_PAIR + '$ns at 1 "$c advance 1"\n$ns at 2 "$ftp start"\n'
+    done = run_tcl(tmp_path, script + '$ns at 3 "$ftp stop"\n$ns run\n')
+    assert done.returncode == 2
+    assert "stopping the listening FullTcp's application is not supported" in done.stderr

@@ -389,5 +389,7 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         time_wait="1s",
         syn_retries=3,
         max_retransmits=10,
+        ns2_full_tcp=True,
+        iss=1000,
     )
     assert set(every.to_native()) == native_keys

@@ -35,7 +35,7 @@ def main() -> None:
             )
             if done.returncode != 0:
                 sys.exit(f"ns-2 failed on {case.name}: {done.stderr}")
-            expected[case.name] = outputs(work, done.stdout, before)
+            expected[case.name] = outputs(work, done.stdout, before, case.records)
             print(f"{case.name}: {len(expected[case.name])} outputs")
     EXPECTED.write_text(json.dumps(expected, indent=1) + "\n")
     print(f"wrote {EXPECTED}")

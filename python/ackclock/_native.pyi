@@ -358,6 +358,7 @@ class TcpSpec(TypedDict, total=False):
     clock_phase_ps: int  # ns-2 boot_time_: where the tick clock starts; random if absent
     delayed_ack: bool  # False: an ACK per segment
     delayed_ack_timeout_ps: int
+    ns2_full_tcp: bool  # ns-2's FullTcp: lone ACKs of SYN-ACK and FIN, its delayed-ACK clock
     receive_buffer: int  # bytes
     flow_control: bool  # respect the peer's window
     nagle: bool
@@ -367,6 +368,7 @@ class TcpSpec(TypedDict, total=False):
     persist_max_ps: int
     time_wait_ps: int
     syn_retries: int
+    iss: int  # the initial sequence number (ns-2's iss_); random if absent
     max_retransmits: int
 
 class BulkAppSpec(TypedDict, total=False):
@@ -803,9 +805,12 @@ class Sim:
     def stop_flow(self, flow: int) -> None:
         """Stops a flow's sender now: a UDP source sends no more; a TCP
         application writes no more, but what it wrote is still delivered."""
-    def tcp_sequence(self, flow: int) -> tuple[int, int]:
+    def tcp_sequence(self, flow: int, server: bool) -> tuple[int, int]:
         """(highest byte acknowledged, highest byte sent) of a TCP flow's
-        client, counted from its initial sequence number."""
+        client (or `server`), counted from its initial sequence number."""
+    def tcp_state(self, flow: int, server: bool) -> str:
+        """The connection state of a TCP flow's client (or `server`), RFC
+        9293's name in lower case ("established", "close-wait", ...)."""
     def detach(self, flow: int, sink: bool) -> None:
         """Takes the source (or, with `sink`, the sink) of a flow off its node:
         it sends and receives nothing more."""
@@ -834,8 +839,9 @@ class Sim:
         """The notice run() last returned for, once: (flow, at the server end,
         value): an echo reply's request send time (ps), a message's sequence
         number, or the bytes the TCP end has received."""
-    def tcp_close(self, flow: int) -> None:
-        """The client of a TCP flow closes its side (FIN after its data)."""
+    def tcp_close(self, flow: int, server: bool) -> None:
+        """The client (or `server`) of a TCP flow closes its side (FIN after
+        its data)."""
     def trace_tcp_events(self, flow: int, fast_retransmit: str) -> None:
         """ns-2's event-trace lines (E) of a TCP sender, into the ns-2 traces opened
         with events: TIMEOUT, the fast retransmit as its agent names it (FAST_RETX,
@@ -877,9 +883,12 @@ class Sim:
         radio: tuple[bool, bool, bool, bool] | None = None,
         traced_initial: bool = True,
         events: bool = False,
+        tcp_header: bool = False,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
-        ones; with `radio` (newtrace, agent, router, mac), radio nodes' records in
+        ones (with `tcp_header`, ns-2's show_tcphdr_: a FullTcp packet's ACK
+        number, flags, header length and SACK length at the end of its line);
+        with `radio` (newtrace, agent, router, mac), radio nodes' records in
         ns-2's wireless layouts; and (with variables) ns-2 variable records
         of every TCP sender:
         cwnd_ ssthresh_ ack_ maxseq_ (packets), rtt_ (ticks), srtt_ (ticks/8);

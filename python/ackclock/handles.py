@@ -387,14 +387,21 @@ class TcpFlow(Flow):
             raise ParameterError("callback", f"{callback!r} is not callable")
         self._notices.when_received(self.id, checks.flag(server, "server"), count, callback)
 
-    def close(self) -> None:
-        """The client application closes its side: FIN after its data."""
-        self._native.tcp_close(self.id)
+    def close(self, server: bool = False) -> None:
+        """The client (with `server`, the server) application closes its
+        side: FIN after its data."""
+        self._native.tcp_close(self.id, checks.flag(server, "server"))
 
-    def sequence(self) -> tuple[int, int]:
-        """(highest byte acknowledged, highest byte sent) by the client, in
-        sequence space from its initial sequence number (SYN and FIN count one)."""
-        return self._native.tcp_sequence(self.id)
+    def sequence(self, server: bool = False) -> tuple[int, int]:
+        """(highest byte acknowledged, highest byte sent) by the client (with
+        `server`, the server), in sequence space from its initial sequence
+        number (SYN and FIN count one)."""
+        return self._native.tcp_sequence(self.id, checks.flag(server, "server"))
+
+    def state(self, server: bool = False) -> str:
+        """The client's (with `server`, the server's) connection state, RFC
+        9293's name in lower case: "established", "close-wait", "closed"..."""
+        return self._native.tcp_state(self.id, checks.flag(server, "server"))
 
     def trace_ns2_events(self, fast_retransmit: str = "FAST_RETX") -> None:
         """Writes ns-2's event-trace lines of the client (`$ns eventtrace-all`)

@@ -887,6 +887,7 @@ class Simulator:
         radio: wireless.RadioTrace | None = None,
         traced_initial: bool = True,
         events: bool = False,
+        tcp_header: bool = False,
     ) -> int:
         """One ns-2 trace file: the records of `links` (every link when None)
         and the variable records that `variables` or `traced` select (the
@@ -894,7 +895,10 @@ class Simulator:
         with `radio`, radio nodes' packet events in ns-2's wireless layouts
         (docs/wireless.md); with `events`, the event-trace lines of the TCP
         flows that ask for them (`TcpFlow.trace_ns2_events`). With `append`,
-        records go after what the file holds. Returns an id for
+        records go after what the file holds. `tcp_header` is ns-2's
+        `show_tcphdr_`: the records of flows with `ns2_full_tcp` end with the
+        TCP header's ACK number (-1 without ACK), flags in hex, header length
+        and SACK length. Returns an id for
         `close_trace`."""
         channels = None if links is None else [self._own_link(link, "links").id for link in links]
         selected = None
@@ -907,11 +911,20 @@ class Simulator:
         append = checks.flag(append, "append")
         traced_initial = checks.flag(traced_initial, "traced_initial")
         events = checks.flag(events, "events")
+        tcp_header = checks.flag(tcp_header, "tcp_header")
         radio_spec = None if radio is None else wireless.radio_trace_spec(radio, "radio")
         return self._open_trace(
             path,
             lambda file: self._native.trace_ns2(
-                file, channels, variables, selected, append, radio_spec, traced_initial, events
+                file,
+                channels,
+                variables,
+                selected,
+                append,
+                radio_spec,
+                traced_initial,
+                events,
+                tcp_header,
             ),
             append,
         )

@@ -135,6 +135,12 @@ class TcpParams(Spec):
     clock_phase: units.Duration | None = None
     delayed_ack: bool | None = None
     delayed_ack_timeout: units.Duration | None = None
+    # ns-2's FullTcp: the SYN-ACK's and a FIN's ACKs alone; ACKs at once
+    # (every segment, or every second with delayed_ack) or at the ticks of
+    # a delayed_ack_timeout clock; traces number bytes.
+    ns2_full_tcp: bool | None = None
+    # The initial sequence number (ns-2's iss_); None draws one.
+    iss: int | None = None
     receive_buffer: units.Size | None = None
     flow_control: bool | None = None
     nagle: bool | None = None
@@ -178,6 +184,7 @@ class TcpParams(Spec):
         put("syn_retries", "syn_retries", lambda v, n: _u32_count(v, n, "count"))
         put("quickacks", "quickacks", lambda v, n: _u32_count(v, n, "count"))
         put("max_retransmits", "max_retransmits", lambda v, n: _u32_count(v, n, "count"))
+        put("iss", "iss", lambda v, n: _u32_count(v, n, "sequence number"))
         for flag in _FLAGS:
             put(flag, flag, checks.flag)
         _in_order(native, self.min_rto, self.max_rto, "min_rto", "max_rto")
@@ -215,6 +222,7 @@ _FLAGS = (
     "window_scale",
     "min_rto_before_backoff",
     "delayed_ack",
+    "ns2_full_tcp",
     "flow_control",
     "nagle",
 )

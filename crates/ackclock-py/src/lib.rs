@@ -536,15 +536,22 @@ impl Sim {
         self.notice.take().map(|n| (n.flow, n.side == Side::Server, n.value))
     }
 
-    /// The client of TCP flow `flow` closes its side (FIN after its data).
-    fn tcp_close(&mut self, flow: u32) -> PyResult<()> {
-        self.guarded(|s| s.tcp_close(flow))
+    /// The client (or `server`) of TCP flow `flow` closes its side (FIN
+    /// after its data).
+    fn tcp_close(&mut self, flow: u32, server: bool) -> PyResult<()> {
+        self.guarded(|s| s.tcp_close(flow, side(server)))
     }
 
-    /// (highest byte acknowledged, highest byte sent) of a TCP flow's client,
-    /// from its initial sequence number.
-    fn tcp_sequence(&mut self, flow: u32) -> PyResult<(u64, u64)> {
-        self.guarded(|s| s.tcp_sequence(flow))
+    /// (highest byte acknowledged, highest byte sent) of a TCP flow's client
+    /// (or `server`), from its initial sequence number.
+    fn tcp_sequence(&mut self, flow: u32, server: bool) -> PyResult<(u64, u64)> {
+        self.guarded(|s| s.tcp_sequence(flow, side(server)))
+    }
+
+    /// The connection state of a TCP flow's client (or `server`), RFC
+    /// 9293's name in lower case ("established", "close-wait", ...).
+    fn tcp_state(&mut self, flow: u32, server: bool) -> PyResult<&'static str> {
+        self.guarded(|s| s.tcp_state(flow, side(server)))
     }
 
     /// {name: value} of a TCP sender's ns-2 variables (cwnd_ a float, the rest ints).
@@ -675,7 +682,7 @@ impl Sim {
     /// id for `close_trace`.
     #[pyo3(signature = (
         path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true,
-        events = false
+        events = false, tcp_header = false
     ))]
     #[allow(clippy::too_many_arguments)] // the Python signature's keywords
     fn trace_ns2(
@@ -689,6 +696,7 @@ impl Sim {
         radio: Option<(bool, bool, bool, bool)>,
         traced_initial: bool,
         events: bool,
+        tcp_header: bool,
     ) -> PyResult<SinkId> {
         let wireless = radio.map(|(newtrace, agent, router, mac)| {
             let format = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
@@ -703,7 +711,7 @@ impl Sim {
             (None, false) => TracedVars::None,
         };
         let out = trace_file(py, path, append)?;
-        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless, events })))
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless, events, tcp_header })))
     }
 
     /// ns-2 nam events (`namtrace-all`) for every channel, after the

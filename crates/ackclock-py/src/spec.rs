@@ -525,6 +525,8 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "clock_phase_ps",
         "delayed_ack",
         "delayed_ack_timeout_ps",
+        "ns2_full_tcp",
+        "iss",
         "receive_buffer",
         "flow_control",
         "nagle",
@@ -590,14 +592,19 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         return Err(ConfigError::invalid(s.field("clock_phase_ps"), phase, "must be below clock_granularity_ps"));
     }
     let timeout = match c.ack_policy {
-        AckPolicy::Delayed { timeout, .. } => timeout,
+        AckPolicy::Delayed { timeout, .. } | AckPolicy::Ns2Clock { tick: timeout, .. } => timeout,
         AckPolicy::EverySegment => Duration::from_millis(200),
     };
     let timeout = ps("delayed_ack_timeout_ps")?.unwrap_or(timeout);
-    c.ack_policy = match flag("delayed_ack")?.unwrap_or(matches!(c.ack_policy, AckPolicy::Delayed { .. })) {
+    let delayed = flag("delayed_ack")?.unwrap_or(matches!(c.ack_policy, AckPolicy::Delayed { .. }));
+    c.ns2_full_tcp = flag("ns2_full_tcp")?.unwrap_or(c.ns2_full_tcp);
+    c.iss = s.optional::<u32>("iss", "a whole number below 2^32")?.or(c.iss);
+    c.ack_policy = match (c.ns2_full_tcp, delayed) {
+        // FullTcp's clock: every segment (segsperack_ 1) or every second one.
+        (true, _) => AckPolicy::Ns2Clock { tick: timeout, segments: if delayed { 2 } else { 1 } },
         // ns-2's DelAck sink delays a repeat of its latest segment too.
-        true => AckPolicy::Delayed { timeout, delay_repeat: profile.as_deref() == Some("ns2") },
-        false => AckPolicy::EverySegment,
+        (false, true) => AckPolicy::Delayed { timeout, delay_repeat: profile.as_deref() == Some("ns2") },
+        (false, false) => AckPolicy::EverySegment,
     };
     c.receive_buffer = count("receive_buffer")?.unwrap_or(c.receive_buffer);
     c.flow_control = flag("flow_control")?.unwrap_or(c.flow_control);

@@ -609,14 +609,15 @@ impl Simulation {
         Ok(())
     }
 
-    /// The client application closes its side of a TCP connection (FIN
+    /// The application on `side` closes its side of a TCP connection (FIN
     /// after the data written so far).
-    pub fn tcp_close(&mut self, flow: u32) -> Result<(), ConfigError> {
+    pub fn tcp_close(&mut self, flow: u32, side: Side) -> Result<(), ConfigError> {
         self.tcp_flow(flow)?;
         let t = self.tcp(flow);
-        t.client.close();
-        if t.client_started {
-            self.flush(self.now(), flow, Side::Client);
+        let started = if side == Side::Client { t.client_started } else { t.server_started };
+        t.endpoint(side).close();
+        if started {
+            self.flush(self.now(), flow, side);
         }
         Ok(())
     }
@@ -624,9 +625,17 @@ impl Simulation {
     /// A TCP flow's client: highest byte acknowledged and highest byte sent,
     /// counted from its initial sequence number (the SYN and FIN count one
     /// each, as in sequence space).
-    pub fn tcp_sequence(&self, flow: u32) -> Result<(u64, u64), ConfigError> {
-        let c = &self.tcp_flow(flow)?.client;
-        Ok((c.snd_una(), c.snd_max()))
+    pub fn tcp_sequence(&self, flow: u32, side: Side) -> Result<(u64, u64), ConfigError> {
+        let t = self.tcp_flow(flow)?;
+        let ep = if side == Side::Client { &t.client } else { &t.server };
+        Ok((ep.snd_una(), ep.snd_max()))
+    }
+
+    /// The connection state of one end of a TCP flow, by RFC 9293's name.
+    pub fn tcp_state(&self, flow: u32, side: Side) -> Result<&'static str, ConfigError> {
+        let t = self.tcp_flow(flow)?;
+        let ep = if side == Side::Client { &t.client } else { &t.server };
+        Ok(ep.state().name())
     }
 
     /// Writes ns-2's event-trace records of a TCP flow's sender (timeouts,
@@ -1090,18 +1099,19 @@ impl Simulation {
         // Traced variables are written as ns-2 writes them: what the input
         // changed first, then maxseq_ after each segment sent; the first
         // segment after a window cut carries ns-2's `A` flag.
-        let tracing_sender = side == Side::Client && self.tracer.is_some();
+        let tracing = self.tracer.is_some();
+        let tracing_sender = side == Side::Client && tracing;
         if tracing_sender {
             self.record_tcp_events(now, id);
             self.trace_tcp_vars(now, id);
         }
         loop {
             let ep = self.tcp(id).endpoint(side);
+            let sent_before = ep.snd_max();
             let Some((seg, ecn)) = ep.poll_transmit(now) else { break };
             let bytes = ep.segment_len(&seg);
-            if tracing_sender && self.tcp(id).congestion_action_due() {
-                let uid = self.next_uid;
-                self.tracer().mark_congestion_action(uid);
+            if tracing {
+                self.mark_traced_segment(id, side, sent_before, &seg);
             }
             self.send_segment(now, id, node, seg, bytes, ecn);
             if tracing_sender {
@@ -1123,6 +1133,30 @@ impl Simulation {
         if let Some(t) = wake.filter(|&t| slot.is_none_or(|a| t < a)) {
             *slot = Some(t);
             self.queue.schedule(t.max(now), Event::TcpTimer(id, side));
+        }
+    }
+
+    /// The flags ns-2 would show on `seg`, just polled from `side` (which had
+    /// sent up to `sent_before`): `A` on the first segment after a window
+    /// cut (of the one-way sender; of either side of a FullTcp, and only on
+    /// new data), and FullTcp's PSH.
+    #[cold]
+    #[inline(never)]
+    fn mark_traced_segment(&mut self, id: u32, side: Side, sent_before: u64, seg: &TcpRepr) {
+        let uid = self.next_uid;
+        let flow = self.tcp(id);
+        let ep = flow.endpoint(side);
+        let (marking, push) = match ep.config().ns2_full_tcp {
+            true => (ep.snd_max() > sent_before && seg.payload_len > 0, ep.ns2_push(seg)),
+            false => (side == Side::Client, false),
+        };
+        let cut = marking && flow.congestion_action_due(side);
+        let tracer = self.tracer();
+        if push {
+            tracer.mark_push(uid);
+        }
+        if cut {
+            tracer.mark_congestion_action(uid);
         }
     }
 
@@ -1427,6 +1461,7 @@ impl Simulation {
                     mss: t.client.mss(),
                     syn: t.client.config().handshake,
                     fid: self.flow_fid(id as u32),
+                    full_tcp: t.client.config().ns2_full_tcp,
                 },
             };
             self.tracer.as_mut().expect("tracing").set_flow_view(id as u32, view);

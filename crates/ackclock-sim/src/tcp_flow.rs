@@ -139,9 +139,9 @@ pub struct TcpFlow {
     /// `cwnd_at`'s time, and cwnd since then.
     cwnd_area: u128,
     cwnd_at: Option<(Instant, u32)>,
-    /// Congestion events (fast retransmits and timeouts) already marked in
-    /// traces with ns-2's `A` flag.
-    marked_cuts: u64,
+    /// Per side, window cuts (fast retransmits, timeouts, idle restarts)
+    /// already marked in traces with ns-2's `A` flag.
+    marked_cuts: [u64; 2],
     /// Last values written to an ns-2 variable trace.
     last_ns2_vars: [Option<VarValue>; NS2_VARS.len()],
     /// The client's timeouts when its variables were last traced.
@@ -231,7 +231,7 @@ impl TcpFlow {
             last_ns2_vars: [None; NS2_VARS.len()],
             traced_timeouts: 0,
             events: None,
-            marked_cuts: 0,
+            marked_cuts: [0; 2],
         }
     }
 
@@ -351,11 +351,12 @@ impl TcpFlow {
         wake
     }
 
-    /// Whether the client cut its window since the last segment marked so:
-    /// its next segment carries ns-2's congestion-action flag.
-    pub fn congestion_action_due(&mut self) -> bool {
-        let cuts = self.client.stats().fast_retransmits + self.client.stats().timeouts;
-        std::mem::replace(&mut self.marked_cuts, cuts) < cuts
+    /// Whether `side` cut its window since its last segment marked so: its
+    /// next segment carries ns-2's congestion-action flag.
+    pub fn congestion_action_due(&mut self, side: Side) -> bool {
+        let s = self.endpoint(side).stats();
+        let cuts = s.fast_retransmits + s.timeouts + s.idle_restarts;
+        std::mem::replace(&mut self.marked_cuts[side as usize], cuts) < cuts
     }
 
     /// Follows the client's events for ns-2's event trace; `fast_retransmit`

@@ -73,6 +73,7 @@ fn a_link_going_down_drops_its_queue_and_wire_as_ns2_does() {
         vars: TracedVars::None,
         wireless: None,
         events: false,
+        tcp_header: false,
     });
     // ns-2's `finish` at 0.3 s runs before the packet due then.
     sim.run(Some(Instant::from_ps(at_ms(300).as_ps() - 1))).unwrap();
@@ -243,6 +244,7 @@ fn a_rate_change_moves_the_traced_departures_of_waiting_packets() {
         vars: TracedVars::None,
         wireless: None,
         events: false,
+        tcp_header: false,
     });
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();
@@ -268,6 +270,7 @@ fn a_deterministic_failure_model_writes_ns2s_link_records() {
         vars: TracedVars::None,
         wireless: None,
         events: false,
+        tcp_header: false,
     });
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();

@@ -54,7 +54,14 @@ fn ns2_trace_of_basic1_matches_the_golden_file() {
     let out = Shared::default();
     basic1(
         1,
-        Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: TracedVars::All, wireless: None, events: false },
+        Sink::Ns2 {
+            out: Box::new(out.clone()),
+            channels: None,
+            vars: TracedVars::All,
+            wireless: None,
+            events: false,
+            tcp_header: false,
+        },
     );
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/basic1_1s.tr");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
@@ -70,7 +77,14 @@ fn ns2_trace_first_drop_matches_ns2() {
     let out = Shared::default();
     basic1(
         2,
-        Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: TracedVars::None, wireless: None, events: false },
+        Sink::Ns2 {
+            out: Box::new(out.clone()),
+            channels: None,
+            vars: TracedVars::None,
+            wireless: None,
+            events: false,
+            tcp_header: false,
+        },
     );
     let text = out.text();
     let first_drop = text.lines().find(|l| l.starts_with('d')).unwrap();
@@ -86,7 +100,14 @@ fn ns2_trace_records_are_in_time_order() {
     let out = Shared::default();
     basic1(
         2,
-        Sink::Ns2 { out: Box::new(out.clone()), channels: None, vars: TracedVars::None, wireless: None, events: false },
+        Sink::Ns2 {
+            out: Box::new(out.clone()),
+            channels: None,
+            vars: TracedVars::None,
+            wireless: None,
+            events: false,
+            tcp_header: false,
+        },
     );
     let times: Vec<f64> = out.text().lines().map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]));

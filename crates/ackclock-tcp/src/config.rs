@@ -15,6 +15,10 @@ pub enum AckPolicy {
     /// once (ns-2's `Agent/TCPSink/DelAck`, which takes a segment equal to
     /// its cumulative ACK for an in-order one).
     Delayed { timeout: Duration, delay_repeat: bool },
+    /// ns-2's FullTcp (`segsperack_`, `interval_`): at once when `segments`
+    /// full segments are unacknowledged, else at the next tick of a clock
+    /// that ticks at the multiples of `tick` (its periodic delayed-ACK timer).
+    Ns2Clock { tick: Duration, segments: u32 },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -102,6 +106,12 @@ pub struct TcpConfig {
     /// the host draw it (the endpoint alone uses zero).
     pub clock_phase: Option<Duration>,
     pub ack_policy: AckPolicy,
+    /// ns-2's FullTcp conventions: the ACK of the SYN-ACK and the ACK of
+    /// the peer's FIN go out alone, before any data or our own FIN; new
+    /// data after an idle period longer than the RTO (counted in whole ticks
+    /// of the RTT clock) restarts from the initial window
+    /// (`slow_start_restart_`).
+    pub ns2_full_tcp: bool,
     /// Delayed ACKs: the first this many data segments of a connection are
     /// acknowledged at once, so that slow start is not slowed (Linux's
     /// quick-ACK mode, `TCP_MAX_QUICKACKS`).
@@ -175,6 +185,7 @@ impl Default for TcpConfig {
             clock_phase: None,
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200), delay_repeat: false },
             quickacks: 0,
+            ns2_full_tcp: false,
             // Large enough for 100 Mbit/s x 100 ms (1.25 MB); window
             // scaling (offered) makes it usable.
             receive_buffer: 4 << 20,

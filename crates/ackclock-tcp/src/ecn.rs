@@ -17,9 +17,6 @@ use ackclock_wire::{Ecn, TcpFlags, TcpRepr};
 pub(crate) struct EcnReceiver {
     /// The CE state ACKs echo (classic: set by CE, cleared by CWR).
     pub echo: bool,
-    /// Per-packet echo: an ACK for the data before a change of CE state,
-    /// with the old state: (the offset it acknowledges, its ECE).
-    pub state_ack: Option<(u64, bool)>,
 }
 
 impl Endpoint {
@@ -50,7 +47,7 @@ impl Endpoint {
             if ce != was && self.unacked_bytes > 0 {
                 // The state ACK takes what came before; this segment starts
                 // a new delayed ACK.
-                self.ecn_rx.state_ack = Some((self.rcv_nxt, was));
+                self.lone_ack = Some((self.rcv_nxt, was));
                 self.unacked_bytes = 0;
             }
             self.ecn_rx.echo = ce;
@@ -69,20 +66,6 @@ impl Endpoint {
             let event = if self.ecn_rx.echo { CwndEvent::EcnCe } else { CwndEvent::EcnNoCe };
             self.cwnd_event(now, event);
         }
-    }
-
-    /// Per-packet echo: the ACK for the data before a change of CE state,
-    /// if one is due. The data after the change stays to be acknowledged.
-    pub(crate) fn ecn_state_ack(&mut self, now: Instant) -> Option<TcpRepr> {
-        let (ack, ece) = self.ecn_rx.state_ack.take()?;
-        let (delack, ack_now) = (self.delack_deadline, self.ack_now);
-        let mut seg = self.header(now, self.snd_nxt);
-        seg.ack = self.irs + ack as u32;
-        seg.flags.ece = ece;
-        self.last_ack_sent = ack;
-        self.unacked_bytes = self.rcv_nxt - ack;
-        (self.delack_deadline, self.ack_now) = (delack, ack_now);
-        Some(seg)
     }
 
     /// Sender: an ACK carried ECE. RFC 3168 §6.1.2: reduce the window as for

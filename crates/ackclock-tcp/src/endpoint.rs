@@ -40,6 +40,25 @@ pub enum State {
     TimeWait,
 }
 
+impl State {
+    /// RFC 9293's name of the state, in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Closed => "closed",
+            State::Listen => "listen",
+            State::SynSent => "syn-sent",
+            State::SynReceived => "syn-received",
+            State::Established => "established",
+            State::FinWait1 => "fin-wait-1",
+            State::FinWait2 => "fin-wait-2",
+            State::CloseWait => "close-wait",
+            State::Closing => "closing",
+            State::LastAck => "last-ack",
+            State::TimeWait => "time-wait",
+        }
+    }
+}
+
 /// How the receiving application consumes data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reader {
@@ -165,6 +184,9 @@ pub struct Endpoint {
     /// Guarded duplicate ACKs start no fast retransmit up to this offset:
     /// ns-2's `recover_` starting at packet 0 (see `first_fast_retransmit`).
     pub(crate) first_packet_end: u64,
+    /// Whether a timeout, not a fast retransmit, set `recover` last (ns-2's
+    /// FullTcp guards against a second fast retransmit only then).
+    pub(crate) recover_by_rto: bool,
     pub(crate) dupacks: u32,
     /// A segment to retransmit at this offset on the next poll.
     pub(crate) retransmit_at: Option<u64>,
@@ -197,6 +219,8 @@ pub struct Endpoint {
     /// One past the byte the last window probe carried; an ACK may cover it.
     pub(crate) probe_high: u64,
     pub(crate) syn_sent_at: Option<Instant>,
+    /// When data last went out (ns-2's FullTcp's `last_send_time_`).
+    pub(crate) last_data_sent: Option<Instant>,
     // --- receive side: offsets from the peer's ISN ---
     pub(crate) irs: SeqNum,
     pub(crate) rcv_nxt: u64,
@@ -211,6 +235,11 @@ pub struct Endpoint {
     /// When the reader last started reading at its rate, and `read_total` then.
     pub(crate) read_origin: (Instant, u64),
     pub(crate) ack_now: bool,
+    /// An ACK that goes out alone before anything else: (the offset it
+    /// acknowledges, its ECE). DCTCP's echo acknowledges the data before a
+    /// change of CE state with the old state (ecn.rs); ns-2's FullTcp
+    /// acknowledges the SYN-ACK and a FIN so (`TcpConfig::ns2_full_tcp`).
+    pub(crate) lone_ack: Option<(u64, bool)>,
     pub(crate) unacked_bytes: u64,
     /// Quick ACKs left (`TcpConfig::quickacks`).
     pub(crate) quickacks: u32,
@@ -304,6 +333,7 @@ impl Endpoint {
             paced_wait: false,
             recover: 0,
             first_packet_end: 0,
+            recover_by_rto: false,
             dupacks: 0,
             retransmit_at: None,
             rtt_probe: None,
@@ -323,6 +353,7 @@ impl Endpoint {
             probe_due: false,
             probe_high: 0,
             syn_sent_at: None,
+            last_data_sent: None,
             irs: SeqNum(0),
             rcv_nxt: 0,
             rcv_adv: 0,
@@ -333,6 +364,7 @@ impl Endpoint {
             reader: Reader::AtOnce,
             read_origin: (Instant::ZERO, 0),
             ack_now: false,
+            lone_ack: None,
             unacked_bytes: 0,
             quickacks: cfg.quickacks,
             delack_deadline: None,
@@ -533,6 +565,13 @@ impl Endpoint {
     pub fn receive_window(&self) -> u64 {
         self.rcv_adv.saturating_sub(self.rcv_nxt)
     }
+    /// Whether ns-2's FullTcp would send `seg`, just sent, with PSH where
+    /// this TCP does not: on a SYN, and on a pure ACK once everything the
+    /// application wrote is sent.
+    pub fn ns2_push(&self, seg: &TcpRepr) -> bool {
+        !seg.flags.psh && (seg.flags.syn || (seg.payload_len == 0 && !self.unlimited && self.snd_nxt >= self.data_end))
+    }
+
     pub fn was_reset(&self) -> bool {
         self.reset
     }
@@ -648,9 +687,14 @@ impl Endpoint {
             self.update_window(seg, 0, 1);
             self.handshake_acked(now);
             self.state = State::Established;
-            // The ACK rides on the first data; alone unless a send delay
-            // (ns-2's overhead_, whose agents send no ACKs) holds data back.
-            self.ack_now = self.cfg.send_overhead == Duration::ZERO || self.data_end <= 1;
+            if self.cfg.ns2_full_tcp {
+                // ns-2's FullTcp: a pure ACK, then the data.
+                self.acknowledge_alone();
+            } else {
+                // The ACK rides on the first data; alone unless a send delay
+                // (ns-2's overhead_, whose agents send no ACKs) holds data back.
+                self.ack_now = self.cfg.send_overhead == Duration::ZERO || self.data_end <= 1;
+            }
         } else {
             // Simultaneous open: resend our SYN as a SYN-ACK.
             self.state = State::SynReceived;
@@ -664,10 +708,14 @@ impl Endpoint {
             if seg.flags.rst {
                 return;
             }
+            let pure_ack = seg.payload_len == 0 && !seg.flags.fin;
             if seg.payload_len > 0 && seq + u64::from(seg.payload_len) <= self.rcv_nxt {
                 self.acknowledge_duplicate(now, seq, seg.payload_len);
-            } else {
+            } else if !(self.cfg.ns2_full_tcp && pure_ack) {
                 self.ack_now = true;
+            }
+            if self.cfg.ns2_full_tcp && seg.flags.ack && !seg.flags.syn {
+                self.take_old_ack(now, seg, seq);
             }
             return;
         }
@@ -712,6 +760,18 @@ impl Endpoint {
             self.note_fin(seq + u64::from(seg.payload_len));
         }
         self.deliver_fin(now);
+    }
+
+    /// ns-2's FullTcp keeps no receive window: the ACK of an old segment
+    /// (a pure ACK overtaken by data, or a copy of data) still counts, and
+    /// an old pure ACK is not answered.
+    fn take_old_ack(&mut self, now: Instant, seg: &TcpRepr, seq: u64) {
+        let ack = self.snd_offset(seg.ack);
+        if self.state == State::SynReceived || ack > self.snd_max.max(self.probe_high) {
+            return;
+        }
+        self.process_ack(now, seg, seq, ack);
+        self.after_ack_state_change(now);
     }
 
     /// Records the peer's SYN: its ISN, MSS and window.
@@ -780,7 +840,11 @@ impl Endpoint {
             return;
         }
         self.rcv_nxt += 1;
-        self.ack_now = true;
+        if self.cfg.ns2_full_tcp {
+            self.acknowledge_alone(); // before our own FIN, as ns-2's FullTcp
+        } else {
+            self.ack_now = true;
+        }
         match self.state {
             State::SynReceived | State::Established => self.state = State::CloseWait,
             State::FinWait1 => self.state = State::Closing,
@@ -843,6 +907,26 @@ impl Endpoint {
         seg
     }
 
+    /// What has arrived is acknowledged at once in a segment of its own.
+    fn acknowledge_alone(&mut self) {
+        self.lone_ack = Some((self.rcv_nxt, self.ecn_ok && self.ecn_rx.echo));
+        self.ack_now = false;
+    }
+
+    /// The ACK due alone (`lone_ack`), if any; what arrived after the
+    /// offset it acknowledges stays to be acknowledged.
+    fn lone_ack_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+        let (ack, ece) = self.lone_ack.take()?;
+        let (delack, ack_now) = (self.delack_deadline, self.ack_now);
+        let mut seg = self.header(now, self.snd_nxt);
+        seg.ack = self.irs + ack as u32;
+        seg.flags.ece = ece;
+        self.last_ack_sent = ack;
+        self.unacked_bytes = self.rcv_nxt - ack;
+        (self.delack_deadline, self.ack_now) = (delack, ack_now);
+        Some(seg)
+    }
+
     /// Builds the next segment to send, if any, with the ECN codepoint of
     /// its IP packet.
     pub fn poll_transmit(&mut self, now: Instant) -> Option<(TcpRepr, Ecn)> {
@@ -853,7 +937,7 @@ impl Endpoint {
                 self.overhead_allows().then(|| self.syn_segment(now))
             }
             State::SynSent => None,
-            _ => self.ecn_state_ack(now).or_else(|| self.data_segment(now)).or_else(|| self.probe_segment(now)),
+            _ => self.lone_ack_segment(now).or_else(|| self.data_segment(now)).or_else(|| self.probe_segment(now)),
         };
         if seg.is_none() {
             // The delayed burst, or the dupack's one segment, is over.

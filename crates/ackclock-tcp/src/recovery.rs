@@ -80,6 +80,7 @@ impl Endpoint {
         let c = self.conn(now);
         self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
         self.recover = self.snd_max;
+        self.recover_by_rto = false;
         // Karn: the timed segment may be resent.
         self.rtt_probe = None;
         // Restart the timer with the retransmission, as BSD and Linux do:
@@ -176,6 +177,11 @@ impl Endpoint {
         }
         if self.rack_on() {
             self.rack.recovery_ended();
+        }
+        if self.cfg.ns2_full_tcp && !self.sack_ok {
+            // ns-2's FullTcp's pack_action: the inflated cwnd_, at most ssthresh_.
+            let cwnd = self.inflated_cwnd.min(self.win.ssthresh);
+            self.cwnd_event(now, CwndEvent::SetCwnd { cwnd });
         }
         self.cwnd_event(now, CwndEvent::RecoveryEnd);
     }

@@ -92,6 +92,15 @@ impl Endpoint {
                     self.delack_deadline = Some(now + timeout);
                 }
             }
+            AckPolicy::Ns2Clock { tick, segments } => {
+                self.unacked_bytes += self.rcv_nxt - before;
+                if self.unacked_bytes >= u64::from(segments) * u64::from(self.send_mss) {
+                    self.ack_now = true;
+                } else if self.delack_deadline.is_none() {
+                    let tick = tick.as_ps().max(1);
+                    self.delack_deadline = Some(Instant::from_ps((now.as_ps() / tick + 1) * tick));
+                }
+            }
         }
     }
 

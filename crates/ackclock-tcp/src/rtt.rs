@@ -99,6 +99,12 @@ impl RttEstimator {
         rto.min(self.max_rto)
     }
 
+    /// The timeout before backoff and before `min_rto` applies (ns-2's
+    /// `t_rtxcur_`).
+    pub fn base_rto(&self) -> Duration {
+        self.base_rto
+    }
+
     /// RFC 6298 (5.5): the timer expired; double the timeout.
     pub fn back_off(&mut self) {
         if self.rto() < self.max_rto {

@@ -124,6 +124,8 @@ impl Endpoint {
             if seg.flags.ece {
                 self.on_ece(now, rs.prior_in_flight);
             }
+        } else if ack < self.snd_una && self.cfg.ns2_full_tcp {
+            self.dupacks = 0; // ns-2's FullTcp's `oldack`
         }
     }
 
@@ -164,6 +166,12 @@ impl Endpoint {
         self.snd_max = self.snd_max.max(ack); // a window probe's byte was taken
         self.dupacks = 0;
         self.rto_count = 0;
+        // ns-2's FullTcp restarts its timer before it takes the sample, and
+        // any new ACK ends the backoff (its newack).
+        let rto_before_sample = self.cfg.ns2_full_tcp.then(|| self.rtt.rto());
+        if rto_before_sample.is_some() {
+            self.rtt.clear_backoff();
+        }
         let rtt = match self.rtt_probe {
             _ if self.ts_ok => self.timestamp_rtt(now, seg),
             Some((end, sent)) if ack >= end => {
@@ -220,7 +228,8 @@ impl Endpoint {
                 }
                 if self.in_cwr() && self.cfg.prr {
                     self.prr_update(u64::from(rs.acked_sacked), true, rs.losses > 0);
-                } else if !owns_window {
+                } else if !owns_window && (self.state == State::Established || !self.cfg.ns2_full_tcp) {
+                    // ns-2's FullTcp opens cwnd_ only while established.
                     c.state = self.ca_state();
                     self.cc.cong_avoid(&mut self.win, &c, rs);
                 }
@@ -240,6 +249,8 @@ impl Endpoint {
         // RFC 6298 (5.2), (5.3)
         if self.snd_una >= self.snd_max {
             self.rto_deadline = None;
+        } else if let Some(rto) = rto_before_sample {
+            self.rto_deadline = Some(now + rto);
         } else {
             self.restart_rto(now);
         }
@@ -312,9 +323,18 @@ impl Endpoint {
                 }
                 // RFC 6582 §3.2 (2), RFC 6675 §5 (RecoveryPoint): no second
                 // fast retransmit for the same window.
-                let guarded = rules.guard_recover || sack_recovery;
+                // ns-2's FullTcp: only after a timeout (its dupack_action
+                // retransmits whenever its last window cut was one).
+                let guarded = (rules.guard_recover || sack_recovery) && (self.recover_by_rto || !self.cfg.ns2_full_tcp);
                 let recovering = self.snd_una <= self.recover && self.recover > 0;
                 if guarded && (recovering || self.snd_una <= self.first_packet_end) {
+                    if self.cfg.ns2_full_tcp && !sack_recovery {
+                        // ns-2's FullTcp enters fast recovery all the same,
+                        // without a retransmission or a cut: later duplicate
+                        // ACKs inflate the window (dupack_action, extra_ack).
+                        self.phase = Phase::FastRecovery;
+                        self.inflated_cwnd = self.win.cwnd;
+                    }
                     return;
                 }
             }
@@ -351,12 +371,16 @@ impl Endpoint {
             if episode_over {
                 self.begin_undo_episode();
             }
+            if self.cfg.ns2_full_tcp && self.phase == Phase::FastRecovery && !self.sack_ok {
+                self.cwnd_event(now, CwndEvent::SetCwnd { cwnd: self.inflated_cwnd });
+            }
             if episode_over || self.cc.recovery_rules().ssthresh_on_every_rto {
                 let c = self.conn(now);
                 self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
             }
             self.win.cwnd = self.send_mss;
             self.recover = self.snd_max;
+            self.recover_by_rto = true;
             self.phase = Phase::Loss;
             self.undo_on_timeout(was_open);
             self.cwnd_event(now, CwndEvent::Rto);
@@ -589,6 +613,16 @@ impl Endpoint {
             || (self.max_snd_wnd > 0 && len >= self.max_snd_wnd / 2)
     }
 
+    /// ns-2's FullTcp's `idle_restart`: the time since data last went out,
+    /// in whole ticks of the RTT clock crossed, exceeds the RTO before backoff.
+    fn idle_beyond_rto(&self, now: Instant) -> bool {
+        let Some(last) = self.last_data_sent else { return false };
+        let tick = self.cfg.clock_granularity.as_ps().max(1);
+        let phase = self.cfg.clock_phase.map_or(0, Duration::as_ps);
+        let idle = now.saturating_since(last).as_ps() + (last.as_ps() + phase) % tick;
+        idle / tick * tick > self.rtt.base_rto().as_ps()
+    }
+
     /// Emits `len` data bytes from `offset`, with a FIN if they end the
     /// stream and the application closed.
     pub(crate) fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
@@ -618,7 +652,14 @@ impl Endpoint {
             self.snd_nxt = seq_end;
         }
         if self.snd_max == self.snd_una {
+            if self.cfg.ns2_full_tcp && len > 0 && self.idle_beyond_rto(now) {
+                self.stats.idle_restarts += 1;
+                self.cwnd_event(now, CwndEvent::IdleRestart);
+            }
             self.cwnd_event(now, CwndEvent::TxStart);
+        }
+        if len > 0 {
+            self.last_data_sent = Some(now);
         }
         self.flight.on_transmit(now, offset, seq_end);
         self.burst_sent = true;

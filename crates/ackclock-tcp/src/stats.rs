@@ -18,6 +18,8 @@ pub struct TcpStats {
     /// Retransmissions a D-SACK showed to have been unnecessary.
     pub spurious_retransmits: u64,
     pub timeouts: u64,
+    /// Windows restarted after an idle period (ns-2's FullTcp).
+    pub idle_restarts: u64,
     /// Tail loss probes sent (RFC 8985 §7).
     pub loss_probes: u64,
     /// Window reductions undone as spurious: F-RTO (RFC 5682), Eifel

@@ -100,7 +100,7 @@ mod tests {
     // Expected lines are real ns-2 2.35 output: basic1.tcl (TCP, flow 0,
     // packetSize_ 960) and a CBR flow of class 2 from node 2 to port 1 of node 3.
     const BASIC1: FlowView =
-        FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 5000, mss: 960, syn: true, fid: 0 };
+        FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 5000, mss: 960, syn: true, fid: 0, full_tcp: false };
     const CBR: FlowView = FlowView::Udp { type_name: "cbr", fid: 2 };
 
     fn record(us: u64, event: PacketEvent, hop: (NodeId, NodeId), uid: u64, ip: (NodeId, NodeId)) -> PacketRecord {

@@ -94,9 +94,13 @@ impl Ns2Packet {
 /// (type name, sequence number) as ns-2 prints them.
 pub(crate) fn type_and_seq(packet: &Packet, view: Option<&FlowView>) -> (&'static str, i64) {
     match (packet.transport, view) {
-        (Transport::Tcp(seg), Some(&FlowView::Tcp { client, client_iss, server_iss, mss, syn, .. })) => {
+        (Transport::Tcp(seg), Some(&FlowView::Tcp { client, client_iss, server_iss, mss, syn, full_tcp, .. })) => {
             let from_client = packet.ip.src == client;
             let (own_iss, peer_iss) = if from_client { (client_iss, server_iss) } else { (server_iss, client_iss) };
+            if full_tcp {
+                // The header's own sequence number (FullTcp's ISS is ns-2's iss_).
+                return (if from_client { "tcp" } else { "ack" }, i64::from(seg.seq.0));
+            }
             let mss = i64::from(mss.max(1));
             // The SYN is packet 0, data packet k covers bytes from 1 + (k-1) mss;
             // without a SYN data packet k starts at 1 + k mss.
@@ -133,15 +137,34 @@ fn ports(packet: &Packet) -> (u16, u16) {
     }
 }
 
-pub fn write_packet(out: &mut dyn Write, r: &PacketRecord, view: Option<&FlowView>) -> io::Result<()> {
+/// A packet record; with `tcp_header` (ns-2's `show_tcphdr_`), a FullTcp
+/// packet's ACK number (-1 without ACK), flags, header length and SACK
+/// length follow.
+pub fn write_packet(
+    out: &mut dyn Write,
+    r: &PacketRecord,
+    view: Option<&FlowView>,
+    tcp_header: bool,
+) -> io::Result<()> {
     let p = Ns2Packet::new(r, view);
     write!(out, "{} ", r.event.symbol())?;
     write_time(out, r.time)?;
-    writeln!(
+    write!(
         out,
         " {} {} {} {} {} {} {}.{} {}.{} {} {}",
         r.from, r.to, p.kind, p.size, p.flags, p.fid, p.src.0, p.src.1, p.dst.0, p.dst.1, p.seq, p.uid
-    )
+    )?;
+    match (r.packet.transport, view) {
+        (Transport::Tcp(seg), Some(FlowView::Tcp { full_tcp: true, .. })) if tcp_header => {
+            let ack = if seg.flags.ack { i64::from(seg.ack.0) } else { -1 };
+            let f = seg.flags;
+            let bits = [(f.fin, 0x01), (f.syn, 0x02), (f.rst, 0x04), (f.psh, 0x08), (f.ack, 0x10), (f.ece, 0x40)];
+            let cwr = if r.congestion_action { 0x80 } else { 0 };
+            let flags = bits.iter().filter(|(on, _)| *on).fold(cwr, |acc, (_, bit)| acc | bit);
+            writeln!(out, " {ack} 0x{flags:x} {} 0", r.packet.size - seg.payload_len)
+        }
+        _ => writeln!(out),
+    }
 }
 
 /// `v 0.10000000000000001 link-down 0 1`: ns-2 prints the time as Tcl
@@ -296,13 +319,14 @@ mod tests {
 
     fn line(r: &PacketRecord, view: &FlowView) -> String {
         let mut out = Vec::new();
-        write_packet(&mut out, r, Some(view)).unwrap();
+        write_packet(&mut out, r, Some(view), false).unwrap();
         String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn tcp_data_prints_packet_numbers_like_ns2() {
-        let view = FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 0, mss: 960, syn: true, fid: 0 };
+        let view =
+            FlowView::Tcp { client: 0, client_iss: 1000, server_iss: 0, mss: 960, syn: true, fid: 0, full_tcp: false };
         // Packet 28 covers bytes from 1 + 27 * 960.
         let seg = TcpRepr { seq: SeqNum(1000 + 1 + 27 * 960), payload_len: 960, ..TcpRepr::default() };
         let r = tcp_record(PacketEvent::Drop, seg, 1000);
@@ -311,7 +335,8 @@ mod tests {
 
     #[test]
     fn acks_print_the_last_packet_acknowledged() {
-        let view = FlowView::Tcp { client: 2, client_iss: 1000, server_iss: 0, mss: 960, syn: true, fid: 1 };
+        let view =
+            FlowView::Tcp { client: 2, client_iss: 1000, server_iss: 0, mss: 960, syn: true, fid: 1, full_tcp: false };
         let mut seg = TcpRepr { ack: SeqNum(1000 + 1 + 5 * 960), ..TcpRepr::default() };
         seg.flags = TcpFlags { ack: true, ..TcpFlags::default() };
         let r = tcp_record(PacketEvent::Receive, seg, 40);

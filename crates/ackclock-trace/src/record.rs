@@ -266,6 +266,8 @@ impl TraceRecord {
 
 /// What a trace needs to know about a flow to print its packets as ns-2
 /// does: packet numbers instead of byte sequence numbers, a type name.
+/// `full_tcp`: ns-2's FullTcp, which numbers bytes and types every packet
+/// of the listening side `ack`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowView {
     Udp {
@@ -281,5 +283,6 @@ pub enum FlowView {
         mss: u32,
         syn: bool,
         fid: u32,
+        full_tcp: bool,
     },
 }

@@ -115,7 +115,8 @@ mod tests {
     }
 
     fn text(r: &PacketRecord) -> String {
-        let view = FlowView::Tcp { client: 1, client_iss: 0, server_iss: 5000, mss: 1460, syn: true, fid: 0 };
+        let view =
+            FlowView::Tcp { client: 1, client_iss: 0, server_iss: 5000, mss: 1460, syn: true, fid: 0, full_tcp: false };
         let mut out = Vec::new();
         write_packet(&mut out, r, Some(&view)).unwrap();
         String::from_utf8(out).unwrap()

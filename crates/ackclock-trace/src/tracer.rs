@@ -11,7 +11,7 @@ use crate::red::RedVars;
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
 use ackclock_core::{Instant, OrderKey};
-use ackclock_net::{ChannelId, NicId, NodeId};
+use ackclock_net::{ChannelId, NicId, NodeId, Transport};
 use std::collections::HashSet;
 use std::io::{self, Write};
 
@@ -82,13 +82,16 @@ pub enum Sink {
     /// ns-2 trace lines for the listed channels (all when `None`), plus
     /// the variable records `vars` selects, radio nodes' records as
     /// `wireless` says (none without), and with `events` the TCP event
-    /// records (ns-2's eventtrace-all).
+    /// records (ns-2's eventtrace-all). `tcp_header`: ns-2's
+    /// `show_tcphdr_`, the TCP header's ACK number, flags, header length
+    /// and SACK length after each FullTcp packet's fields.
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
         vars: TracedVars,
         wireless: Option<WirelessTrace>,
         events: bool,
+        tcp_header: bool,
     },
     Tcpdump {
         out: Output,
@@ -121,10 +124,10 @@ impl Sink {
     fn write(&mut self, rec: &TraceRecord, flows: &[Option<FlowView>]) -> io::Result<()> {
         let view = |flow: u32| flows.get(flow as usize).copied().flatten();
         match (self, rec) {
-            (Sink::Ns2 { out, channels, .. }, TraceRecord::Packet(p))
+            (Sink::Ns2 { out, channels, tcp_header, .. }, TraceRecord::Packet(p))
                 if channels.as_ref().is_none_or(|c| c.contains(&p.channel)) =>
             {
-                ns2::write_packet(out, p, view(p.packet.flow).as_ref())
+                ns2::write_packet(out, p, view(p.packet.flow).as_ref(), *tcp_header)
             }
             (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
             (Sink::Ns2 { out, events: true, .. }, TraceRecord::TcpEvent(e)) => ns2::write_tcp_event(out, e),
@@ -224,6 +227,8 @@ pub struct Tracer {
     flows: Vec<Option<FlowView>>,
     /// Packets that carry ns-2's congestion-action flag.
     congestion_actions: HashSet<u64>,
+    /// TCP packets ns-2's FullTcp sends with PSH where ackclock's TCP does not.
+    pushes: HashSet<u64>,
     /// The first write error; later records are dropped and `finish`
     /// reports it.
     error: Option<io::Error>,
@@ -291,6 +296,9 @@ impl Tracer {
     pub fn record(&mut self, mut rec: TraceRecord, place: OrderKey) {
         if let TraceRecord::Packet(p) = &mut rec {
             p.congestion_action = self.congestion_actions.contains(&p.packet.uid);
+            if let Transport::Tcp(seg) = &mut p.packet.transport {
+                seg.flags.psh |= !self.pushes.is_empty() && self.pushes.contains(&p.packet.uid);
+            }
         }
         self.pending.push(rec.time(), place, rec);
     }
@@ -308,6 +316,11 @@ impl Tracer {
     /// Packet `uid` is the first its sender sent after cutting its window.
     pub fn mark_congestion_action(&mut self, uid: u64) {
         self.congestion_actions.insert(uid);
+    }
+
+    /// The packet `uid` shows PSH in traces (ns-2's FullTcp's rule).
+    pub fn mark_push(&mut self, uid: u64) {
+        self.pushes.insert(uid);
     }
 
     /// Writes every record due by `now`.

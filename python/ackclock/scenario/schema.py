@@ -422,6 +422,8 @@ class TcpTable(SpecTable):
     clock_phase: Optional[DurationValue] = None
     delayed_ack: Optional[bool] = None
     delayed_ack_timeout: Optional[DurationValue] = None
+    ns2_full_tcp: Optional[bool] = None
+    iss: Optional[int] = None
     receive_buffer: Optional[SizeValue] = None
     flow_control: Optional[bool] = None
     nagle: Optional[bool] = None

@@ -8,6 +8,7 @@ what its application produces to an Agent/Null or Agent/LossMonitor.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -217,13 +218,16 @@ class TcpAgent(Agent):
         """ns-2's reset draws the agent's clock phase, boot_time_, from the
         default generator (when created, and for every agent at `$ns run`),
         and sets the traceable variables, tracing those it changes."""
-        rng = self.world.default_rng
-        if rng is not None:
-            self.boot_time = self.number("tcpTick_") * rng.draw()
+        self.draw_boot_time()
         before, self.held = self.held, tracevars.after_reset(self)
         for var in dict.fromkeys(self.traced):
             if self.held[var] != before.get(var):
                 self.write_var(var)
+
+    def draw_boot_time(self) -> None:
+        rng = self.world.default_rng
+        if rng is not None:
+            self.boot_time = self.number("tcpTick_") * rng.draw()
 
     def cmd_tracevar(self, var: str) -> None:
         super().cmd_tracevar(var)
@@ -410,11 +414,12 @@ class TcpAgent(Agent):
 
 class FullTcp(TcpAgent):
     """ns-2's two-way TCP with SYN and FIN: ackclock's TCP with its
-    handshake, segments of segsize_ bytes, the passive side acknowledging
-    every segment, or with segsperack_ 2 every second one or after
-    interval_ (ns-2's delayed ACK). The
-    passive side is the one `listen` was called on; data flows from the
-    side whose application starts."""
+    handshake and ns-2's FullTcp conventions (`ns2_full_tcp`): the ACK of
+    the SYN-ACK alone before the data, Nagle (nodelay_), segments of
+    segsize_ bytes, each side acknowledging every full segment at once (or
+    every second one with segsperack_ 2) and the rest at the next tick of
+    its interval_ clock, no sending on the first duplicate ACKs. The
+    passive side is the one `listen` was called on."""
 
     variables = {
         "segsize_": Var(Kind.INT),
@@ -424,6 +429,8 @@ class FullTcp(TcpAgent):
         "syn_": Var(Kind.BOOL, ignored="FullTcp always opens with a SYN exchange"),
         "delay_growth_": Var(Kind.BOOL, ignored="FullTcp always opens with a SYN exchange"),
         "useHeaders_": Var(Kind.BOOL, ignored="FullTcp's segments are segsize_ bytes of data"),
+        "nodelay_": Var(Kind.BOOL),
+        "iss_": Var(Kind.INT),
     }
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
@@ -433,16 +440,39 @@ class FullTcp(TcpAgent):
     def cmd_listen(self) -> None:
         self.listening = True
 
-    def live(self, name: str) -> str | None:
-        # FullTcp counts sequence numbers in bytes, as on the wire.
+    def connection(self) -> tuple[TcpFlow, bool] | None:
+        """The connection this agent is an end of, once open, and whether
+        it is the listening (server) end: the flow belongs to the side that
+        opened it."""
         flow = self.flow()
-        if flow is not None and name in ("ack_", "maxseq_", "t_seqno_"):
-            acked, sent = flow.sequence()
-            return str(acked if name == "ack_" else sent)
+        if flow is not None:
+            return flow, False
+        peer = self.peer
+        if isinstance(peer, FullTcp) and (flow := peer.flow()) is not None:
+            return flow, True
+        return None
+
+    def live(self, name: str) -> str | None:
+        connection = self.connection()
+        if connection is None:
+            return super().live(name)
+        flow, server = connection
+        if name in ("ack_", "maxseq_", "t_seqno_"):
+            # ns-2's passive side resets once its FIN is acknowledged.
+            if server and flow.state(server=True) == "closed":
+                return "0" if name == "t_seqno_" else "-1"
+            # FullTcp counts sequence numbers in bytes from iss_, as on the wire.
+            acked, sent = flow.sequence(server=server)
+            return str(self.integer("iss_") + (acked if name == "ack_" else sent))
+        if server:
+            return None  # its other variables keep their values from before the run
         return super().live(name)
 
     def cmd_close(self) -> None:
         self.world.tcp_close(self)
+
+    def sends_on_early_dupacks(self) -> bool:
+        return False  # ns-2's FullTcp waits for numdupacks_ duplicate ACKs
 
     def segment_size(self) -> int:
         return self.integer("segsize_")
@@ -453,16 +483,21 @@ class FullTcp(TcpAgent):
     def payload_of(self, nbytes: int) -> int:
         return nbytes  # FullTcp sends bytes
 
-    def receiver_params(self, mss: int) -> TcpParams:
+    def params(self) -> TcpParams:
         per_ack = self.integer("segsperack_")
         if per_ack not in (1, 2):
             raise TclScriptError(f"{self} segsperack_ {per_ack}: ackclock acknowledges 1 or 2")
-        return TcpParams(
-            profile="ns2",
-            mss=self.segment_size(),
+        return dataclasses.replace(
+            super().params(),
+            ns2_full_tcp=True,
+            iss=self.integer("iss_"),
+            nagle=not self.flag("nodelay_"),
             delayed_ack=per_ack == 2,
-            delayed_ack_timeout=self.number("interval_") if per_ack == 2 else None,
+            delayed_ack_timeout=self.number("interval_"),
         )
+
+    def receiver_params(self, mss: int) -> TcpParams:
+        return self.params()
 
 
 class VegasAgent(TcpAgent):

@@ -59,6 +59,8 @@ def _add_traces(world: World, sim: Simulator) -> None:
         traces.setdefault(channel, ([], []))
     if world.event_trace is not None:
         traces.setdefault(world.event_trace, ([], []))
+    # ns-2's show_tcphdr_: FullTcp records end with their TCP header fields.
+    tcp_header = wireless.class_variable(world, "Trace", "show_tcphdr_") != "0"
     for channel, (links, traced) in traces.items():
         path = world.channels.require_writable(channel)
         shown = radio if channel in world.trace_all else None
@@ -73,6 +75,7 @@ def _add_traces(world: World, sim: Simulator) -> None:
                 # the agents wrote the initial values (tracevars.py)
                 traced_initial=False,
                 events=channel == world.event_trace,
+                tcp_header=tcp_header,
             )
         )
     for link in world.links.values():

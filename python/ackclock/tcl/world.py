@@ -301,12 +301,20 @@ class World:
         )
 
     def tcp_write(self, agent: TcpAgent, nbytes: int | None) -> None:
-        """The agent's application writes `nbytes` more (None: without end)."""
-        flow = agent.flow() or self._start_tcp(agent, Manual())
+        """The agent's application writes `nbytes` more (None: without end);
+        a FullTcp writes on its connection, whichever side opened it."""
+        flow, server = self._connection(agent) or (self._start_tcp(agent, Manual()), False)
         if agent.written is None:
             return  # already sending without end
         agent.written = None if nbytes is None else agent.written + nbytes
-        flow.write(nbytes)
+        flow.write(nbytes, server=server)
+
+    def _connection(self, agent: TcpAgent) -> tuple[TcpFlow, bool] | None:
+        """The agent's flow, and whether the agent is its server end."""
+        if isinstance(agent, FullTcp):
+            return agent.connection()
+        flow = agent.flow()
+        return None if flow is None else (flow, False)
 
     def tcp_advance(self, agent: TcpAgent, packets: int, relative: bool) -> None:
         """ns-2's `advance N` (send up to packet N; 0 stops new data) and
@@ -321,14 +329,22 @@ class World:
             self.tcp_write(agent, target - agent.written)
 
     def tcp_stop(self, agent: TcpAgent) -> None:
-        flow = agent.flow()
-        if flow is not None:
-            flow.stop()
+        connection = self._connection(agent)
+        if connection is None:
+            return
+        flow, server = connection
+        if server:
+            raise TclScriptError(
+                f"{agent}: stopping the listening FullTcp's application is not supported "
+                "(send a byte count, or close)"
+            )
+        flow.stop()
 
     def tcp_close(self, agent: TcpAgent) -> None:
-        flow = agent.flow()
-        if flow is not None:
-            flow.close()
+        connection = self._connection(agent)
+        if connection is not None:
+            flow, server = connection
+            flow.close(server=server)
 
     def _start_tcp(self, agent: TcpAgent, app: Any) -> TcpFlow:
         sim = self.built()
@@ -339,10 +355,12 @@ class World:
                 raise TclScriptError(
                     f"{agent} must connect to another Agent/TCP/FullTcp, not {peer}"
                 )
-            if peer.flow() is not None:
-                raise TclScriptError(f"{agent}: FullTcp data both ways is not supported yet")
+            if agent.listening:
+                raise TclScriptError(f"{agent} listens: it sends once {peer} has connected")
             if not peer.listening:
                 raise TclScriptError(f"{peer} must listen ($agent listen) before {agent} sends")
+            # ns-2's FullTcp resets (and draws its clock phase) as it connects.
+            agent.draw_boot_time()
         elif not isinstance(peer, TcpSink):
             raise TclScriptError(f"{agent} must connect to an Agent/TCPSink, not {peer}")
         now = f"{sim.now_ps}ps"
@@ -405,17 +423,10 @@ class World:
         """A TcpApp message: `nbytes` bytes from `agent`; `code` runs when
         its peer has received them. The connection is the one the sending
         side opened; its listening side answers on it."""
-        peer = agent.peer
-        answering = isinstance(peer, FullTcp) and peer.flow() is not None
-        if answering:
-            assert isinstance(peer, FullTcp)
-            flow = peer.flow()
-            assert flow is not None
-            flow.write(nbytes, server=True)
-        else:
-            self.tcp_write(agent, nbytes)
-            flow = agent.flow()
-            assert flow is not None
+        self.tcp_write(agent, nbytes)
+        connection = agent.connection()
+        assert connection is not None
+        flow, answering = connection
         app.sent += nbytes
         if code:
             flow.when_received(app.sent, lambda: self.run_script(code), server=not answering)

@@ -182,6 +182,11 @@ pub enum CwndEvent {
     /// A NewReno partial ACK deflated fast recovery's window (RFC 6582
     /// §3.2 (5)) and acknowledged `excess` bytes beyond the inflation.
     PartialAck { excess: u32 },
+    /// The endpoint sets cwnd to `cwnd` bytes: ns-2's FullTcp inflates
+    /// `cwnd_` itself in fast recovery without SACK, so a timeout halves the
+    /// inflated window (sent before ssthresh is computed), and recovery ends
+    /// with the inflated window, at most ssthresh (before `RecoveryEnd`).
+    SetCwnd { cwnd: u32 },
 }
 
 /// The first unacknowledged segment, for an algorithm that detects its loss

@@ -57,6 +57,8 @@ pub struct Ns2Reno {
     bug_fix: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
+    /// The initial window in packets, which a restart after idle goes back to.
+    initial_window: f64,
     /// `window_` in bytes, the cap on the flight.
     max_window: Option<u32>,
 }
@@ -71,6 +73,7 @@ impl Ns2Reno {
             bug_fix,
             // ns-2's cwnd_ while the SYN is out (`set_initial_window`).
             cwnd: 1.0,
+            initial_window: f64::from(ctx.initial_window),
             max_window: ctx.max_window,
         }
     }
@@ -148,6 +151,9 @@ impl CongestionOps for Ns2Reno {
             // after a lost SYN (`bugfix_ss_`).
             CwndEvent::Init => self.set(w, c.mss, f64::from(w.cwnd / c.mss.max(1))),
             CwndEvent::Rto => self.set(w, c.mss, 1.0),
+            CwndEvent::SetCwnd { cwnd } => self.set(w, c.mss, f64::from(cwnd) / f64::from(c.mss)),
+            // `slowdown(CLOSE_CWND_INIT)`: ssthresh_ stays.
+            CwndEvent::IdleRestart => self.set(w, c.mss, self.initial_window),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
             // Sack1 ends recovery with `newack` alone.
