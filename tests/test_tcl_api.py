@@ -451,3 +451,23 @@ def test_the_listening_fulltcp_sends_only_on_its_peers_connection(tmp_path: Path
     done = run_tcl(tmp_path, script + '$ns at 3 "$ftp stop"\n$ns run\n')
     assert done.returncode == 2
     assert "stopping the listening FullTcp's application is not supported" in done.stderr
+
+
+def test_a_cbr_interval_with_a_fractional_rate_runs_and_telnet_interval_0_is_refused(
+    tmp_path: Path,
+) -> None:
+    cbr = (
+        "set u [new Agent/UDP]\n$ns attach-agent $A $u\nset n [new Agent/LossMonitor]\n"
+        "$ns attach-agent $B $n\n$ns connect $u $n\nset c [new Application/Traffic/CBR]\n"
+        "$c attach-agent $u\n$c set packetSize_ 190\n$c set interval_ 0.003\n"
+        '$ns at 0 "$c start"\n$ns at 1 {puts [$n set npkts_]; exit 0}\n$ns run\n'
+    )
+    # 190 * 8 / 0.003 = 506666.67 bit/s, as ns-2 counts: 334 departures
+    # in [0, 1), of which those after 1 s - 11.52 ms (1.52 ms of
+    # transmission, 10 ms of delay) arrive too late: 330, ns-2's count.
+    done = run_tcl(tmp_path, TOPOLOGY + cbr)
+    assert (done.returncode, done.stdout) == (0, "330\n")
+    telnet = 'set t [$tcp attach-app Telnet]\n$t set interval_ 0\n$ns at 0 "$t start"\n$ns run\n'
+    done = run_tcl(tmp_path, TOPOLOGY + TCP_PAIR + telnet)
+    assert done.returncode == 2
+    assert "tcplib telnet distribution (interval_ 0) is not modelled" in done.stderr

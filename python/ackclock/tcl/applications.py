@@ -95,6 +95,11 @@ class Telnet(Application):
         agent = self.require_agent()
         if not isinstance(agent, TcpAgent):
             raise TclScriptError(f"{self} needs a TCP agent, not {agent.cls}")
+        if self.number("interval_") <= 0:
+            raise TclScriptError(
+                f"{self} interval_ {self.var('interval_')}: ns-2's tcplib telnet "
+                "distribution (interval_ 0) is not modelled; give a mean interval"
+            )
         self.flow = self.world.start_telnet(self, agent)
 
 

@@ -209,7 +209,7 @@ class Ns2Queue(QueueObject):
         "ave_": Var(Kind.REAL, live=True),
         "cur_max_p_": Var(Kind.REAL, live=True),
         "ns1_compat_": Var(Kind.BOOL),
-        "summarystats_": Var(Kind.BOOL, ignored="summary statistics are not printed"),
+        "summarystats_": Var(Kind.BOOL),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
         "thresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from thresh_"),
         "maxthresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from maxthresh_"),
@@ -297,6 +297,20 @@ class Ns2Queue(QueueObject):
             average="ave_" in self.traced,
             append=True,
         )
+
+    def cmd_printstats(self) -> None:
+        """ns-2's print_summarystats: the queue's time average since the
+        start, in packets or (queue_in_bytes_) bytes, and the time; zeros
+        unless summarystats_ was set, as ns-2 keeps the average only then."""
+        in_bytes = self.flag("queue_in_bytes_")
+        average, time = 0.0, 0.0
+        if self.flag("summarystats_") and self.link is not None and self.link.handle is not None:
+            stats = self.link.handle.stats()
+            average = stats["mean_queue_bytes" if in_bytes else "mean_queue_packets"]
+            time = self.world.now_s()
+        unit = " (in bytes)" if in_bytes else ""
+        line = f"True average queue: {average:5.3f}{unit} time: {time:5.3f}"
+        self.world.run_script(f"puts {{{line}}}")
 
     def live(self, name: str) -> str | None:
         if self.link is None or self.link.handle is None:

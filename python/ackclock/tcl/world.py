@@ -398,7 +398,11 @@ class World:
             "start": f"{sim.now_ps}ps",
             "label": label,
         }
-        rate = app.number("rate_")
+        # The core's rates are whole bit/s; ns-2's CBR keeps interval_, whose
+        # rate (packetSize_ * 8 / interval_) is often a fraction: the
+        # nearest whole rate moves each departure by under a microsecond
+        # in a thousand.
+        rate = round(app.number("rate_"))
         if app.is_a("Application/Traffic/CBR"):
             maxpkts = app.integer("maxpkts_")
             jitter = app.flag("random_")

@@ -218,6 +218,17 @@ mod tests {
     use super::*;
     use crate::RunOutcome;
 
+    /// a <-> b at 1 Mb/s with 10 ms of delay each way, and a flow label.
+    fn two_nodes() -> (Simulation, NodeId, NodeId, FlowLabel) {
+        let mut sim = Simulation::new(1, 0);
+        let a = sim.add_node("a");
+        let b = sim.add_node("b");
+        let rate = Bandwidth::from_bps(1_000_000).unwrap();
+        let delay = ackclock_core::Duration::from_millis(10);
+        sim.add_duplex(a, b, rate, delay, ackclock_net::Discipline::ns2_drop_tail(50)).unwrap();
+        (sim, a, b, FlowLabel { src_port: 0, dst_port: 0, fid: 0 })
+    }
+
     fn outcome_is_notice(outcome: RunOutcome) -> Option<Notice> {
         match outcome {
             RunOutcome::Notice(n) => Some(n),
@@ -227,13 +238,7 @@ mod tests {
 
     #[test]
     fn echo_reply_arrives_one_round_trip_after_its_request() {
-        let mut sim = Simulation::new(1, 0);
-        let a = sim.add_node("a");
-        let b = sim.add_node("b");
-        let rate = Bandwidth::from_bps(1_000_000).unwrap();
-        let delay = ackclock_core::Duration::from_millis(10);
-        sim.add_duplex(a, b, rate, delay, ackclock_net::Discipline::ns2_drop_tail(50)).unwrap();
-        let label = FlowLabel { src_port: 0, dst_port: 0, fid: 0 };
+        let (mut sim, a, b, label) = two_nodes();
         let flow = sim.add_echo_flow("ping", a, b, 64, label).unwrap();
         sim.ping(flow).unwrap();
         let notice = outcome_is_notice(sim.run(None).unwrap()).expect("a reply");
@@ -245,13 +250,7 @@ mod tests {
 
     #[test]
     fn posted_messages_arrive_in_order_each_a_notice_with_its_number() {
-        let mut sim = Simulation::new(1, 0);
-        let a = sim.add_node("a");
-        let b = sim.add_node("b");
-        let rate = Bandwidth::from_bps(1_000_000).unwrap();
-        let delay = ackclock_core::Duration::from_millis(10);
-        sim.add_duplex(a, b, rate, delay, ackclock_net::Discipline::ns2_drop_tail(50)).unwrap();
-        let label = FlowLabel { src_port: 0, dst_port: 0, fid: 0 };
+        let (mut sim, a, b, label) = two_nodes();
         let flow = sim.add_message_flow("udp", a, b, label).unwrap();
         assert_eq!(sim.post_message(flow, 100).unwrap(), 0);
         assert_eq!(sim.post_message(flow, 25).unwrap(), 1);
