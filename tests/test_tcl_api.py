@@ -471,3 +471,19 @@ def test_a_cbr_interval_with_a_fractional_rate_runs_and_telnet_interval_0_is_ref
     done = run_tcl(tmp_path, TOPOLOGY + TCP_PAIR + telnet)
     assert done.returncode == 2
     assert "tcplib telnet distribution (interval_ 0) is not modelled" in done.stderr
+
+
+def test_a_flow_monitors_classifier_looks_flows_up_by_flow_id(tmp_path: Path) -> None:
+    script = TOPOLOGY + (
+        "set u [new Agent/UDP]\n$u set fid_ 2\n$ns attach-agent $A $u\n"
+        "set n [new Agent/Null]\n$ns attach-agent $B $n\n$ns connect $u $n\n"
+        "set c [new Application/Traffic/CBR]\n$c attach-agent $u\n$c set maxpkts_ 10\n"
+        "set fmon [$ns makeflowmon Fid]\n$ns attach-fmon [$ns link $A $B] $fmon\n"
+        '$ns at 0 "$c start"\n'
+        "$ns at 5 {set fcl [$fmon classifier]\n"
+        ' puts "[[$fcl lookup auto 0 0 2] set pdepartures_] <[$fcl lookup auto 0 0 7]>"; exit 0}\n'
+        "$ns run\n"
+    )
+    done = run_tcl(tmp_path, script)
+    # The ten packets of flow 2 crossed the link; no flow 7.
+    assert (done.returncode, done.stdout) == (0, "10 <>\n"), done.stderr

@@ -309,8 +309,7 @@ class Ns2Queue(QueueObject):
             average = stats["mean_queue_bytes" if in_bytes else "mean_queue_packets"]
             time = self.world.now_s()
         unit = " (in bytes)" if in_bytes else ""
-        line = f"True average queue: {average:5.3f}{unit} time: {time:5.3f}"
-        self.world.run_script(f"puts {{{line}}}")
+        self.world.c_print(f"True average queue: {average:5.3f}{unit} time: {time:5.3f}")
 
     def live(self, name: str) -> str | None:
         if self.link is None or self.link.handle is None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ackclock.handles import Monitor
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real
+from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, whole
 
 if TYPE_CHECKING:
     from ackclock.tcl.links import LinkObject
@@ -225,7 +225,18 @@ class FlowMonitor(QueueMonitor):
             self.world.write_line(self.channel, " ".join(str(x) for x in fields))
 
     def cmd_classifier(self, *args: str) -> str:
-        return ""
+        """The monitor's flow classifier: the monitor itself answers its
+        `lookup` (ns-2's Classifier/Hash, which makeflowmon installs)."""
+        return self.name
+
+    def cmd_lookup(self, how: str, src: str, dst: str, fid: str) -> str:
+        """ns-2's `$classifier lookup auto SRC DST FID`: the flow's record
+        (QueueMonitor/ED/Flow), "" if no packet of it has arrived."""
+        self.cmd_flows()
+        numbers = [whole(v, f"{self} lookup") for v in (fid, src, dst)]
+        row = {"fid": numbers[0], "src": numbers[1], "dst": numbers[2]}
+        record = self.records.get(self._key(row))
+        return "" if record is None else record.name
 
 
 class FlowRecord(Shadow):

@@ -8,6 +8,7 @@ agents send nothing before.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -81,6 +82,9 @@ class World:
         self.nam = NamConfig()
         # `trace-annotate` lines so far
         self.annotations = 0
+        # what ns-2's C++ printed (printf) into a pipe or file: C's stdout is
+        # flushed at exit, after Tcl's, so these lines come last
+        self.c_stdout: list[str] = []
         # indexes for `ackclock view` to write
         self.view_paths: list[str] = []
         # the core's trace ids writing into each channel
@@ -460,7 +464,7 @@ class World:
         size = agent.integer("packetSize_")
         if data is not None and nbytes > size:
             # ns-2 prints this on stdout and sends nothing.
-            self.run_script('puts "Error: data greater than maximum UDP packet size"')
+            self.c_print("Error: data greater than maximum UDP packet size")
             return
         if agent.messages is None:
             peer = agent.peer
@@ -519,6 +523,18 @@ class World:
         if self.sim is not None:
             self.sim.close_traces()
         self.channels.flush_all(tcl_usable)
+        if self.c_stdout:
+            sys.stdout.write("".join(line + "\n" for line in self.c_stdout))
+            sys.stdout.flush()
+
+    def c_print(self, line: str) -> None:
+        """A line ns-2's C++ prints with printf (statistics, its errors): on
+        a terminal at once, into a pipe or file after all that the script
+        printed, where ns-2's lines end up."""
+        if sys.stdout.isatty():
+            self.run_script(f"puts {{{line}}}")
+        else:
+            self.c_stdout.append(line)
 
     def annotate(self, text: str) -> None:
         """`$ns trace-annotate`: a line in the traces at the current time,
