@@ -487,3 +487,23 @@ def test_a_flow_monitors_classifier_looks_flows_up_by_flow_id(tmp_path: Path) ->
     done = run_tcl(tmp_path, script)
     # The ten packets of flow 2 crossed the link; no flow 7.
     assert (done.returncode, done.stdout) == (0, "10 <>\n"), done.stderr
+
+
+def test_a_flow_records_reset_counts_from_then_on_as_ns2_does(tmp_path: Path) -> None:
+    script = TOPOLOGY + (
+        "foreach i {1 2} {\n set u($i) [new Agent/UDP]\n $u($i) set fid_ 2\n"
+        " $ns attach-agent $A $u($i)\n set n($i) [new Agent/Null]\n $ns attach-agent $B $n($i)\n"
+        " $ns connect $u($i) $n($i)\n set c($i) [new Application/Traffic/CBR]\n"
+        " $c($i) attach-agent $u($i)\n}\n$c(1) set maxpkts_ 10\n$c(2) set maxpkts_ 3\n"
+        "set fmon [$ns makeflowmon Fid]\n$ns attach-fmon [$ns link $A $B] $fmon\n"
+        '$ns at 0 "$c(1) start"\n'
+        "$ns at 1 {set f [[$fmon classifier] lookup auto 0 0 2]\n"
+        " puts [$f set pdepartures_]; $f reset}\n"
+        '$ns at 2 "$c(2) start"\n'
+        '$ns at 5 {puts "[$f set pdepartures_] [$f set parrivals_] [$fmon set pdepartures_]"\n'
+        " exit 0}\n$ns run\n"
+    )
+    done = run_tcl(tmp_path, script)
+    # ns-2 2.35 prints the same: the flow's 10, then 3 since its reset,
+    # while the monitor's own total (not reset) holds all 13.
+    assert (done.returncode, done.stdout) == (0, "10\n3 3 13\n"), done.stderr

@@ -61,6 +61,16 @@ def _sum(rows: list[Row]) -> Row:
     return {k: sum(r[k] for r in rows) for k in TOTALS}
 
 
+def reset_baseline(raw: Row) -> Row:
+    """What a monitor's `reset` remembers: the resettable counts so far."""
+    return {k: raw[k] if k in RESETTABLE else 0.0 for k in TOTALS}
+
+
+def since_reset(raw: Row, baseline: Row) -> Row:
+    """The counts since the reset that left `baseline` (what waits: now)."""
+    return {k: raw[k] - baseline[k] if k in RESETTABLE else raw[k] for k in TOTALS}
+
+
 class QueueMonitor(Shadow):
     variables = {
         **{var: Var(Kind.INT, live=True) for var in COUNTERS},
@@ -96,15 +106,13 @@ class QueueMonitor(Shadow):
 
     def totals(self) -> Row:
         """The counts since the last reset (what waits: now)."""
-        raw = _sum(self.rows())
-        return {k: raw[k] - self.baseline[k] if k in RESETTABLE else raw[k] for k in TOTALS}
+        return since_reset(_sum(self.rows()), self.baseline)
 
     def live(self, name: str) -> str | None:
         return counter(self, self.early, name)
 
     def cmd_reset(self) -> None:
-        raw = _sum(self.rows())
-        self.baseline = {k: raw[k] if k in RESETTABLE else 0.0 for k in TOTALS}
+        self.baseline = reset_baseline(_sum(self.rows()))
 
     def _integrator(self, kind: str, given: str = "") -> str:
         if given:
@@ -255,6 +263,7 @@ class FlowRecord(Shadow):
         self.key: tuple[int, ...] = ()
         self.fid = self.src = self.dst = 0
         self.packet_type = 0
+        self.baseline: Row = dict.fromkeys(TOTALS, 0.0)
 
     def bind(self, monitor: FlowMonitor, key: tuple[int, ...], first: Row) -> None:
         self.monitor, self.key = monitor, key
@@ -263,10 +272,17 @@ class FlowRecord(Shadow):
         for var, value in (("src_", self.src), ("dst_", self.dst), ("flowid_", self.fid)):
             self.set_var(var, str(value))
 
-    def totals(self) -> Row:
+    def _raw(self) -> Row:
         assert self.monitor is not None
         rows = self.monitor.flow_rows().get(self.key, [])
         return _sum(rows) if rows else dict.fromkeys(TOTALS, 0.0)
+
+    def totals(self) -> Row:
+        """The flow's counts since its last reset."""
+        return since_reset(self._raw(), self.baseline)
+
+    def cmd_reset(self) -> None:
+        self.baseline = reset_baseline(self._raw())
 
     def live(self, name: str) -> str | None:
         if self.monitor is None:
