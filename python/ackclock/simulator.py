@@ -719,13 +719,10 @@ class Simulator:
         `send()` sends a request of `packet_size` bytes; `dst` answers with a
         reply of the same size; when a reply reaches `src`, `on_reply(rtt)`
         is called with its round-trip time in seconds."""
-        src = self._own_node(src, "src")
-        dst = self._own_node(dst, "dst")
-        if not callable(on_reply):
-            raise ParameterError("on_reply", f"{on_reply!r} is not callable")
+        src, dst, name, ends = self._on_demand_flow(
+            src, dst, ("on_reply", on_reply), name, "ping", label
+        )
         size = checks.integer(packet_size, "packet_size", "packet size", minimum=1)
-        name = self._new_flow_name(name, "ping")
-        ends = specs.label_native(label, "label") or (0, 0, len(self._flows))
         flow_id = self._native.add_echo_flow(name, src.id, dst.id, size, ends)
         flow = EchoFlow(self._native, flow_id, name, "ping", src, dst)
         self._flows.append(flow)
@@ -747,17 +744,34 @@ class Simulator:
         between two Agent/UDP): each `send(size, data)` sends one packet of
         `size` bytes now; when it reaches `dst`, `on_message(data)` is called
         with the object it carried (None if none)."""
-        src = self._own_node(src, "src")
-        dst = self._own_node(dst, "dst")
-        if not callable(on_message):
-            raise ParameterError("on_message", f"{on_message!r} is not callable")
-        name = self._new_flow_name(name, "udp")
-        ends = specs.label_native(label, "label") or (0, 0, len(self._flows))
+        src, dst, name, ends = self._on_demand_flow(
+            src, dst, ("on_message", on_message), name, "udp", label
+        )
         flow_id = self._native.add_message_flow(name, src.id, dst.id, ends)
         flow = MessageFlow(self._native, flow_id, name, "udp", src, dst)
         self._flows.append(flow)
         self._notices.on_flow(flow_id, lambda seq: on_message(flow.take(seq)))
         return flow
+
+    def _on_demand_flow(
+        self,
+        src: Node,
+        dst: Node,
+        handler: tuple[str, Any],
+        name: str | None,
+        kind: str,
+        label: specs.FlowLabel | None,
+    ) -> tuple[Node, Node, str, tuple[int, int, int]]:
+        """The checked ends, name and label of a flow whose packets leave on
+        demand and whose arrivals call `handler` (its parameter name and value)."""
+        src = self._own_node(src, "src")
+        dst = self._own_node(dst, "dst")
+        parameter, function = handler
+        if not callable(function):
+            raise ParameterError(parameter, f"{function!r} is not callable")
+        name = self._new_flow_name(name, kind)
+        ends = specs.label_native(label, "label") or (0, 0, len(self._flows))
+        return src, dst, name, ends
 
     def _not_in_past(self, time: Any, parameter: str) -> int:
         at_ps = units.duration_ps(time, parameter)

@@ -958,8 +958,7 @@ impl Simulation {
         }
         match udp.role {
             UdpRole::Source => {}
-            UdpRole::Echo => return self.send_request(now, id),
-            UdpRole::Messages { .. } => return self.send_posted_message(now, id),
+            UdpRole::Echo | UdpRole::Messages { .. } => return self.send_on_demand(now, id),
         }
         let (size, next) = udp.source.emit(now);
         let shaped = udp.shaper.is_some();
@@ -1473,22 +1472,11 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn trace_packet(&mut self, time: Instant, event: PacketEvent, channel: ChannelId, packet: Packet) {
-        self.trace_packet_in(self.queue.current_key(), time, event, channel, packet);
+        self.trace_record(self.queue.current_key(), time, event, channel, packet, false);
     }
 
-    /// A packet record that the event at `place` writes in ns-2's order.
-    fn trace_packet_in(
-        &mut self,
-        place: OrderKey,
-        time: Instant,
-        event: PacketEvent,
-        channel: ChannelId,
-        packet: Packet,
-    ) {
-        self.trace_record(place, time, event, channel, packet, false);
-    }
-
-    /// `trace_packet_in`, saying whether a drop is RED's early drop.
+    /// A packet record that the event at `place` writes in ns-2's order;
+    /// `early_drop`: a drop is RED's early drop.
     fn trace_record(
         &mut self,
         place: OrderKey,
@@ -1542,7 +1530,7 @@ impl Simulation {
                     Some(link) => link.last_start_key(),
                     None => self.queue.current_key(),
                 };
-                self.trace_packet_in(place, departs, PacketEvent::Dequeue, ch, packet);
+                self.trace_record(place, departs, PacketEvent::Dequeue, ch, packet, false);
             }
             // Its `-` or `d` record comes when the discipline decides.
             SendOutcome::Held { .. } => self.trace_packet(now, PacketEvent::Enqueue, ch, packet),

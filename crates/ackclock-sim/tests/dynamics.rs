@@ -67,14 +67,7 @@ fn a_link_going_down_drops_its_queue_and_wire_as_ns2_does() {
     sim.schedule_link_change(at_ms(100), &[reverse, forward], LinkChange::Down).unwrap();
     sim.schedule_link_change(at_ms(200), &[reverse, forward], LinkChange::Up).unwrap();
     let out = Shared::default();
-    sim.tracer().add_sink(Sink::Ns2 {
-        out: Box::new(out.clone()),
-        channels: None,
-        vars: TracedVars::None,
-        wireless: None,
-        events: false,
-        tcp_header: false,
-    });
+    sim.tracer().add_sink(Sink::ns2(Box::new(out.clone()), TracedVars::None));
     // ns-2's `finish` at 0.3 s runs before the packet due then.
     sim.run(Some(Instant::from_ps(at_ms(300).as_ps() - 1))).unwrap();
     sim.finish_traces().unwrap();
@@ -238,14 +231,7 @@ fn a_rate_change_moves_the_traced_departures_of_waiting_packets() {
     )
     .unwrap();
     let out = Shared::default();
-    sim.tracer().add_sink(Sink::Ns2 {
-        out: Box::new(out.clone()),
-        channels: None,
-        vars: TracedVars::None,
-        wireless: None,
-        events: false,
-        tcp_header: false,
-    });
+    sim.tracer().add_sink(Sink::ns2(Box::new(out.clone()), TracedVars::None));
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();
     let text = out.text();
@@ -264,14 +250,7 @@ fn a_deterministic_failure_model_writes_ns2s_link_records() {
     let model = FailureModel { finish: Some(at_ms(6000)), ..FailureModel::ns2(false) };
     sim.add_failure_model(&[ab, ba], model).unwrap();
     let out = Shared::default();
-    sim.tracer().add_sink(Sink::Ns2 {
-        out: Box::new(out.clone()),
-        channels: None,
-        vars: TracedVars::None,
-        wireless: None,
-        events: false,
-        tcp_header: false,
-    });
+    sim.tracer().add_sink(Sink::ns2(Box::new(out.clone()), TracedVars::None));
     sim.run(None).unwrap();
     sim.finish_traces().unwrap();
     let text = out.text();

@@ -52,17 +52,7 @@ fn basic1(secs: u64, sink: Sink) -> Simulation {
 #[test]
 fn ns2_trace_of_basic1_matches_the_golden_file() {
     let out = Shared::default();
-    basic1(
-        1,
-        Sink::Ns2 {
-            out: Box::new(out.clone()),
-            channels: None,
-            vars: TracedVars::All,
-            wireless: None,
-            events: false,
-            tcp_header: false,
-        },
-    );
+    basic1(1, Sink::ns2(Box::new(out.clone()), TracedVars::All));
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/basic1_1s.tr");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(path, out.text()).unwrap();
@@ -75,17 +65,7 @@ fn ns2_trace_of_basic1_matches_the_golden_file() {
 fn ns2_trace_first_drop_matches_ns2() {
     // ns-2: "d 0.58616 1 2 tcp 1000 ------- 0 0.0 2.0 28 43".
     let out = Shared::default();
-    basic1(
-        2,
-        Sink::Ns2 {
-            out: Box::new(out.clone()),
-            channels: None,
-            vars: TracedVars::None,
-            wireless: None,
-            events: false,
-            tcp_header: false,
-        },
-    );
+    basic1(2, Sink::ns2(Box::new(out.clone()), TracedVars::None));
     let text = out.text();
     let first_drop = text.lines().find(|l| l.starts_with('d')).unwrap();
     let fields: Vec<&str> = first_drop.split(' ').collect();
@@ -98,17 +78,7 @@ fn ns2_trace_first_drop_matches_ns2() {
 #[test]
 fn ns2_trace_records_are_in_time_order() {
     let out = Shared::default();
-    basic1(
-        2,
-        Sink::Ns2 {
-            out: Box::new(out.clone()),
-            channels: None,
-            vars: TracedVars::None,
-            wireless: None,
-            events: false,
-            tcp_header: false,
-        },
-    );
+    basic1(2, Sink::ns2(Box::new(out.clone()), TracedVars::None));
     let times: Vec<f64> = out.text().lines().map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]));
     assert!(times.len() > 500, "a trace of two busy seconds");

@@ -121,6 +121,12 @@ pub enum Sink {
 }
 
 impl Sink {
+    /// A plain ns-2 trace: every channel's packet records and the variable
+    /// records `vars` selects; no radio, event or TCP header fields.
+    pub fn ns2(out: Output, vars: TracedVars) -> Sink {
+        Sink::Ns2 { out, channels: None, vars, wireless: None, events: false, tcp_header: false }
+    }
+
     fn write(&mut self, rec: &TraceRecord, flows: &[Option<FlowView>]) -> io::Result<()> {
         let view = |flow: u32| flows.get(flow as usize).copied().flatten();
         match (self, rec) {

@@ -115,32 +115,18 @@ impl Simulation {
         Ok(())
     }
 
-    /// An echo flow's request is due.
+    /// An echo flow's request, or a message flow's oldest asked-for
+    /// packet, leaves now.
     #[cold]
     #[inline(never)]
-    pub(super) fn send_request(&mut self, now: Instant, flow: u32) {
+    pub(super) fn send_on_demand(&mut self, now: Instant, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        let Transfer::Udp(u) = &f.transfer else { unreachable!("echo flows are UDP flows") };
-        if f.detached[Side::Client as usize] {
-            return;
-        }
-        let transport = Transport::Udp(UdpHeader { src_port: u.ports.0, dst_port: u.ports.1 });
-        let SizeModel::Fixed(size) = u.source.config.size else { unreachable!("echo flows have one size") };
-        let seq = f.monitor.tx_packets;
-        f.monitor.sent(now, size);
-        let (src, dst) = (f.src, f.dst);
-        let packet = self.new_packet(now, flow, (src, dst), Ecn::NotEct, transport, size, seq);
-        self.receive(now, src, packet);
-    }
-
-    /// A message flow's oldest asked-for packet leaves.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn send_posted_message(&mut self, now: Instant, flow: u32) {
-        let f = &mut self.flows[flow as usize];
-        let Transfer::Udp(u) = &mut f.transfer else { unreachable!("message flows are UDP flows") };
-        let UdpRole::Messages { pending } = &mut u.role else { unreachable!("a message flow") };
-        let size = pending.pop_front().expect("a departure per asked-for packet");
+        let Transfer::Udp(u) = &mut f.transfer else { unreachable!("on-demand flows are UDP flows") };
+        let size = match (&mut u.role, u.source.config.size) {
+            (UdpRole::Messages { pending }, _) => pending.pop_front().expect("a departure per asked-for packet"),
+            (_, SizeModel::Fixed(size)) => size,
+            _ => unreachable!("echo flows have one size"),
+        };
         if f.detached[Side::Client as usize] {
             return;
         }
