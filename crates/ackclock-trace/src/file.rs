@@ -134,11 +134,27 @@ fn create_beside(path: &Path) -> io::Result<(File, PathBuf)> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A fresh directory, removed when the test ends.
+    struct Scratch(PathBuf);
+
+    impl std::ops::Deref for Scratch {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(name: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!("ackclock-file-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
-        dir
+        Scratch(dir)
     }
 
     fn entries(dir: &Path) -> Vec<String> {
@@ -187,7 +203,7 @@ mod tests {
     #[test]
     fn a_directory_or_a_missing_parent_is_refused_before_anything_is_written() {
         let dir = scratch("refuse");
-        let e = OutputFile::create(&dir).err().unwrap();
+        let e = OutputFile::create(&*dir).err().unwrap();
         assert_eq!(e.to_string(), format!("{}: Is a directory (os error 21)", dir.display()));
         let missing = dir.join("no/such/out.tr");
         let e = OutputFile::create(&missing).err().unwrap();
