@@ -1042,11 +1042,9 @@ impl Simulation {
             return;
         }
         let flow = self.tcp(id);
-        let slot = &mut flow.armed[side as usize];
-        if *slot != Some(now) {
-            return; // superseded by an earlier event that already re-armed
+        if !flow.timer_events[side as usize].fire(now) {
+            return;
         }
-        *slot = None;
         let ep = flow.endpoint(side);
         if ep.poll_at().is_some_and(|t| t <= now) {
             ep.on_timer(now);
@@ -1127,11 +1125,9 @@ impl Simulation {
             self.arm_ns2_timer(now, id, side, send_delay);
             return;
         }
-        let wake = flow.endpoint(side).poll_at();
-        let slot = &mut flow.armed[side as usize];
-        if let Some(t) = wake.filter(|&t| slot.is_none_or(|a| t < a)) {
-            *slot = Some(t);
-            self.queue.schedule(t.max(now), Event::TcpTimer(id, side));
+        let wake = flow.endpoint(side).poll_at().map(|t| t.max(now));
+        if let Some(t) = wake.filter(|&t| flow.timer_events[side as usize].arm(t)) {
+            self.queue.schedule(t, Event::TcpTimer(id, side));
         }
     }
 
@@ -1170,10 +1166,9 @@ impl Simulation {
             Side::Server => &flow.server,
         };
         let earliest = flow.ns2_timers[side as usize].update(ep, (now, during), send_delay, || queue.reserve_seq());
-        let slot = &mut flow.armed[side as usize];
-        if let Some((t, key)) = earliest.filter(|&(t, _)| slot.is_none_or(|a| t < a)) {
-            *slot = Some(t);
-            self.queue.schedule_keyed(t.max(now), key, Event::TcpTimer(id, side));
+        let earliest = earliest.map(|(t, key)| (t.max(now), key));
+        if let Some((t, key)) = earliest.filter(|&(t, _)| flow.timer_events[side as usize].arm(t)) {
+            self.queue.schedule_keyed(t, key, Event::TcpTimer(id, side));
         }
     }
 

@@ -51,11 +51,70 @@ pub enum Side {
     Server,
 }
 
+/// An endpoint's pending timer events. Timers are lazy: a deadline that
+/// moves leaves its event queued, and only the `armed` one does the work
+/// when it runs. One superseded event is kept as `spare`: when the next
+/// deadline is after it, it is armed again (and re-arms when it finds
+/// nothing due) instead of queueing one more; otherwise the event of the
+/// retransmission timer, superseded by a send delay before each segment,
+/// would leave a stale copy in the queue every time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimerEvents {
+    armed: Option<Instant>,
+    spare: Option<Instant>,
+}
+
+impl TimerEvents {
+    /// Arms for a deadline at `t` (not before now); true when an event must
+    /// be queued at `t`.
+    pub fn arm(&mut self, t: Instant) -> bool {
+        match self.armed {
+            Some(a) if a <= t => return false,
+            Some(a) => self.spare = Some(self.spare.map_or(a, |s| s.min(a))),
+            None => {}
+        }
+        if let Some(s) = self.spare.filter(|&s| s < t) {
+            self.spare = None;
+            self.armed = Some(s);
+            return false;
+        }
+        self.armed = Some(t);
+        true
+    }
+
+    /// An event queued for `now` runs: true (and disarmed) when it is the
+    /// armed one, false when it was superseded.
+    pub fn fire(&mut self, now: Instant) -> bool {
+        if self.armed == Some(now) {
+            self.armed = None;
+            return true;
+        }
+        if self.spare == Some(now) {
+            self.spare = None;
+        }
+        false
+    }
+}
+
 /// An endpoint's running timers and their places in ns-2's order: ns-2
 /// schedules each timer as an event of its own when it is set, at the
 /// double time of the event setting it plus the timeout as ns-2 computes it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Ns2Timers([Option<(Instant, OrderKey)>; Timer::ALL.len()]);
+#[derive(Clone, Copy, Debug)]
+pub struct Ns2Timers {
+    /// Each timer's deadline in picoseconds when last seen, `u64::MAX` when
+    /// it was not running, in `Timer::ALL`'s order.
+    deadlines: [u64; Timer::ALL.len()],
+    /// The keys of those running.
+    keys: [OrderKey; Timer::ALL.len()],
+    /// The earliest running timer's time and key.
+    earliest: Option<(Instant, OrderKey)>,
+}
+
+impl Default for Ns2Timers {
+    fn default() -> Self {
+        Ns2Timers { deadlines: [u64::MAX; Timer::ALL.len()], keys: [OrderKey::LAST; Timer::ALL.len()], earliest: None }
+    }
+}
 
 impl Ns2Timers {
     /// Notes the timers of `ep` (re)set at `now` during the event `during`,
@@ -68,21 +127,33 @@ impl Ns2Timers {
         send_delay: Option<f64>,
         mut seq: impl FnMut() -> u64,
     ) -> Option<(Instant, OrderKey)> {
+        // Many events leave every timer as it was: nothing to key. (Folded,
+        // not `==`, which calls memcmp.)
+        let deadlines = ep.deadlines().map(|d| d.map_or(u64::MAX, Instant::as_ps));
+        if deadlines.iter().zip(&self.deadlines).fold(true, |same, (a, b)| same & (a == b)) {
+            return self.earliest;
+        }
         let parent = during.ns2_time();
-        for (slot, timer) in self.0.iter_mut().zip(Timer::ALL) {
-            let deadline = ep.deadline(timer);
-            if deadline == slot.map(|s| s.0) {
+        let mut earliest: Option<(Instant, OrderKey)> = None;
+        for (i, timer) in Timer::ALL.into_iter().enumerate() {
+            if deadlines[i] == u64::MAX {
                 continue;
             }
-            *slot = deadline.map(|t| {
+            let t = Instant::from_ps(deadlines[i]);
+            if deadlines[i] != self.deadlines[i] {
                 let timeout = match (timer, send_delay) {
                     (Timer::SendDelay, Some(delay)) => delay,
                     _ => ns2_timeout(timer, t.saturating_since(now), ep.config()),
                 };
-                (t, OrderKey::ns2(parent + timeout, parent, seq()))
-            });
+                self.keys[i] = OrderKey::ns2(parent + timeout, parent, seq());
+            }
+            if earliest.is_none_or(|(_, key)| self.keys[i] < key) {
+                earliest = Some((t, self.keys[i]));
+            }
         }
-        self.0.iter().flatten().min_by_key(|s| s.1).copied()
+        self.deadlines = deadlines;
+        self.earliest = earliest;
+        earliest
     }
 }
 
@@ -117,8 +188,8 @@ pub struct TcpFlow {
     pub config: TcpFlowConfig,
     pub client: Endpoint,
     pub server: Endpoint,
-    /// Time of each endpoint's live timer event.
-    pub armed: [Option<Instant>; 2],
+    /// Each endpoint's pending timer events.
+    pub timer_events: [TimerEvents; 2],
     /// Under ns-2's order: each endpoint's running timers with their keys.
     pub ns2_timers: [Ns2Timers; 2],
     pub client_started: bool,
@@ -214,7 +285,7 @@ impl TcpFlow {
             client: Endpoint::new(client_config, client_port, server_port, iss.0),
             server: Endpoint::new(config.server.clone(), server_port, client_port, iss.1),
             config,
-            armed: [None, None],
+            timer_events: Default::default(),
             ns2_timers: Default::default(),
             client_started: false,
             server_started: false,
@@ -553,5 +624,38 @@ impl TcpFlow {
                 self.last_values[i] = v;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(ms: u64) -> Instant {
+        Instant::from_ps(ms * 1_000_000_000)
+    }
+
+    #[test]
+    fn a_superseded_timer_event_is_armed_again_instead_of_queueing_another() {
+        let mut events = TimerEvents::default();
+        assert!(events.arm(at(1000)), "the retransmission timer queues an event");
+        assert!(events.arm(at(2)), "an earlier send delay queues its own");
+        assert!(!events.arm(at(1500)), "still armed at 2 ms");
+        assert!(events.fire(at(2)));
+        assert!(!events.arm(at(1200)), "the event queued for 1000 ms serves the deadline at 1200 ms");
+        assert!(events.fire(at(1000)), "and runs, finding nothing due");
+        assert!(events.arm(at(1200)));
+    }
+
+    #[test]
+    fn superseded_events_run_without_work() {
+        let mut events = TimerEvents::default();
+        assert!(events.arm(at(30)));
+        assert!(events.arm(at(20)));
+        assert!(events.arm(at(10)), "the earlier superseded event (20 ms) is the spare; 30 ms is forgotten");
+        assert!(!events.fire(at(20)), "the spare, running before it was armed again");
+        assert!(events.fire(at(10)));
+        assert!(!events.fire(at(30)));
+        assert!(events.arm(at(40)), "no spare is left to serve 40 ms");
     }
 }

@@ -282,6 +282,10 @@ impl Endpoint {
             seed: u64::from(iss.0),
         };
         let cc = cfg.cc.build(&ctx, &cfg.cc_params);
+        let flight = match cfg.sack || cfg.rack || cfg.frto || cfg.undo || cfg.ecn || cc.reads_deliveries() {
+            true => Flight::default(),
+            false => Flight::without_records(),
+        };
         let send_mss = cfg.mss;
         if cfg.ns2_clock {
             rtt.use_ns2_clock(cfg.clock_phase.unwrap_or(Duration::ZERO));
@@ -315,7 +319,7 @@ impl Endpoint {
             phase: Phase::Open,
             inflated_cwnd: 0,
             partial_acked: false,
-            flight: Flight::default(),
+            flight,
             cwnd_limited: false,
             max_flight: 0,
             cwnd_round_end: 0,
@@ -596,16 +600,17 @@ impl Endpoint {
         (first != u64::MAX).then(|| Instant::from_ps(first))
     }
 
-    /// When `timer` is due, if it is running; `poll_at` is the earliest.
-    pub fn deadline(&self, timer: Timer) -> Option<Instant> {
-        match timer {
-            Timer::Retransmission => self.rto_deadline,
-            Timer::DelayedAck => self.delack_deadline,
-            Timer::SendDelay => self.overhead_deadline,
-            Timer::Persist => self.persist_deadline,
-            Timer::TimeWait => self.time_wait_deadline,
-            Timer::ReadWakeup => self.read_wakeup(),
-        }
+    /// When each timer is due, if it is running, in `Timer::ALL`'s order;
+    /// `poll_at` is the earliest.
+    pub fn deadlines(&self) -> [Option<Instant>; Timer::ALL.len()] {
+        [
+            self.rto_deadline,
+            self.delack_deadline,
+            self.overhead_deadline,
+            self.persist_deadline,
+            self.time_wait_deadline,
+            self.read_wakeup(),
+        ]
     }
 
     /// Handles every timer due at `now`.

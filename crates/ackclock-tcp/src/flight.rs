@@ -185,6 +185,8 @@ pub(crate) struct Flight {
     segments: Ring,
     conn: Totals,
     marks: Marks,
+    /// Keeps no records (`without_records`).
+    off: bool,
 }
 
 /// Bytes of the records that are SACKed, deemed lost (and not SACKed), and
@@ -238,6 +240,13 @@ impl Delivery {
 }
 
 impl Flight {
+    /// A flight that records nothing, for a sender that reads none of it (no
+    /// SACK, RACK, undo or ECN, and an algorithm without rate samples): it
+    /// stays empty, so the ACK path skips every per-segment step.
+    pub fn without_records() -> Self {
+        Flight { off: true, ..Flight::default() }
+    }
+
     /// The bookkeeping of one ACK's deliveries, to pass to `on_sack`,
     /// `on_ack` and `sample`.
     pub fn delivery(&self) -> Delivery {
@@ -262,6 +271,9 @@ impl Flight {
     /// record, a retransmission refreshes the records it covers.
     #[inline]
     pub fn on_transmit(&mut self, now: Instant, start: u64, end: u64) {
+        if self.off {
+            return;
+        }
         let c = &mut self.conn;
         if self.segments.is_empty() {
             // Nothing in flight: a new send phase starts now.
@@ -594,6 +606,15 @@ mod tests {
         assert_eq!((rs.acked_sacked, rs.delivered, rs.interval), (10_000, 10_000, Duration::from_millis(100)));
         assert_eq!(rs.rtt, Some(Duration::from_millis(100)));
         assert_eq!(f.segments.len(), 0);
+    }
+
+    #[test]
+    fn a_flight_without_records_stays_empty_and_samples_nothing() {
+        let mut f = Flight::without_records();
+        sent(&mut f, ms(0), 10);
+        assert_eq!((f.len(), f.oldest()), (0, None));
+        let rs = ack(&mut f, ms(100), 1 + 10_000);
+        assert_eq!((rs.delivered, rs.rtt, f.delivered()), (0, None, 0));
     }
 
     #[test]

@@ -315,6 +315,12 @@ pub trait CongestionOps {
         false
     }
 
+    /// Whether the algorithm reads what per-segment send records give:
+    /// the rate sample's delivery figures and RTT, `Conn::delivered`.
+    fn reads_deliveries(&self) -> bool {
+        true
+    }
+
     /// For an algorithm that `detects_loss`: asked on every duplicate ACK
     /// (`dupacks`, the count so far) outside recovery, and on every new ACK
     /// (`None`) that leaves data outstanding, whether the first
@@ -400,6 +406,9 @@ impl CongestionOps for Cc {
     }
     fn detects_loss(&self) -> bool {
         dispatch!(self, a => a.detects_loss())
+    }
+    fn reads_deliveries(&self) -> bool {
+        dispatch!(self, a => a.reads_deliveries())
     }
     fn check_loss(&mut self, c: &Conn, dupacks: Option<u32>, oldest: Oldest) -> LossCheck {
         dispatch!(self, a => a.check_loss(c, dupacks, oldest))

@@ -124,6 +124,11 @@ impl CongestionOps for Ns2Reno {
         }
     }
 
+    /// ns-2's windows count ACKs, not delivered bytes.
+    fn reads_deliveries(&self) -> bool {
+        false
+    }
+
     fn recovery_rules(&self) -> RecoveryRules {
         RecoveryRules {
             style: self.style,
