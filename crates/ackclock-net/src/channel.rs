@@ -772,6 +772,7 @@ impl Channel {
 
     /// In ns-2's order, the key of the channel's next event at `at`: its
     /// next arrival's or, with a holding discipline, its queue's resume.
+    #[inline]
     pub fn ns2_key(&self, link: &Ns2Link, at: Instant) -> Option<OrderKey> {
         if !self.holds() {
             return link.head_key();

@@ -72,6 +72,7 @@ impl Ns2Link {
     /// first departure still to end is number `first`: it starts at once if
     /// there is none, else when the one before ends. An arrival moved by
     /// jitter (which ns-2 has not) keeps its exact time, `jittered`.
+    #[inline]
     pub(crate) fn book(&mut self, offer: Ns2Offer, size: u32, first: u64, jittered: Option<Instant>) {
         self.forget_before(first);
         let started = self.departures.is_empty();
