@@ -43,6 +43,14 @@ pub(super) const PARAMS: &[ParamInfo] = &[
         max: 1.0,
         help: "ns-2's bugFix_: no second fast retransmit before recover is acknowledged; 0 allows it",
     },
+    ParamInfo {
+        name: "control_increase",
+        kind: ParamKind::Flag,
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's control_increase_: a new ACK opens cwnd_ only if the window was full when it came",
+    },
 ];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +63,9 @@ pub struct Ns2Reno {
     exact_halving: bool,
     /// ns-2's `bugFix_`: one fast retransmit per window of data.
     bug_fix: bool,
+    /// ns-2's `control_increase_`: open `cwnd_` only when the network, not
+    /// the application, limited sending (`network_limited`).
+    control_increase: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
     /// The initial window in packets, which a restart after idle goes back to.
@@ -65,12 +76,13 @@ pub struct Ns2Reno {
 
 impl Ns2Reno {
     pub fn new(style: RecoveryStyle, ctx: &CcContext, params: &CcParams) -> Self {
-        let (exact_halving, bug_fix) = (params.value(&PARAMS[0]) != 0.0, params.value(&PARAMS[1]) != 0.0);
+        let flag = |i: usize| params.value(&PARAMS[i]) != 0.0;
         Ns2Reno {
             style,
             sack1: false,
-            exact_halving,
-            bug_fix,
+            exact_halving: flag(0),
+            bug_fix: flag(1),
+            control_increase: flag(2),
             // ns-2's cwnd_ while the SYN is out (`set_initial_window`).
             cwnd: 1.0,
             initial_window: f64::from(ctx.initial_window),
@@ -92,6 +104,13 @@ impl Ns2Reno {
         } else {
             (w.trunc() / 2.0).trunc()
         }
+    }
+
+    /// `slowdown(THREE_QUARTER_SSTHRESH)`: ssthresh_ at least
+    /// int(3 cwnd_ / 4), and at least 2.
+    fn keep_three_quarters(&self, w: &mut Window, mss: u32) {
+        let packets = (w.ssthresh / mss).max((3.0 * self.cwnd / 4.0) as u32).max(2);
+        w.ssthresh = packets * mss;
     }
 
     /// `windowd()`: min(cwnd_, window_) in packets.
@@ -141,7 +160,12 @@ impl CongestionOps for Ns2Reno {
         ((self.windowd(c.mss) / 2.0) as u32).max(2) * c.mss
     }
 
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, _rs: &RateSample) {
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
+        // `network_limited`: the packets out before this ACK filled
+        // window(), int(min(cwnd_, window_)).
+        if self.control_increase && rs.prior_in_flight / c.mss.max(1) < self.windowd(c.mss) as u32 {
+            return;
+        }
         self.open(w, c.mss);
     }
 
@@ -162,6 +186,19 @@ impl CongestionOps for Ns2Reno {
             // the inflation (`dupwnd_`) comes off cwnd_ itself.
             CwndEvent::PartialAck { excess } if excess > 0 => {
                 self.set(w, c.mss, (self.cwnd - f64::from(excess / c.mss)).max(1.0))
+            }
+            CwndEvent::QuiescentIdle { halvings } => {
+                self.keep_three_quarters(w, c.mss);
+                for _ in 0..halvings {
+                    let half = self.half_window(c.mss);
+                    self.set(w, c.mss, half.max(1.0));
+                }
+            }
+            CwndEvent::AppLimited { used } => {
+                self.keep_three_quarters(w, c.mss);
+                let win = if self.exact_halving { self.windowd(c.mss) } else { self.windowd(c.mss).trunc() };
+                let used = f64::from(used);
+                self.set(w, c.mss, (used + (win - used) / 2.0).max(1.0));
             }
             _ => {}
         }
@@ -225,6 +262,22 @@ mod tests {
         let mut a = agent(RecoveryStyle::Reno, 29.7, None);
         a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryStart);
         assert_eq!(a.cwnd, 14.85);
+    }
+
+    #[test]
+    fn control_increase_opens_cwnd_only_after_a_full_window() {
+        // cwnd_ 4.5: window() is 4 packets; 3 out before the ACK leave it
+        // as it is, 4 open it by one packet (slow start).
+        let mut a = agent(RecoveryStyle::Tahoe, 4.5, None);
+        a.control_increase = true;
+        let mut w = window(4500, 8000);
+        let mut rs = acked(1000);
+        rs.prior_in_flight = 3000;
+        a.cong_avoid(&mut w, &conn(1000, 2000), &rs);
+        assert_eq!(a.cwnd, 4.5);
+        rs.prior_in_flight = 4000;
+        a.cong_avoid(&mut w, &conn(1000, 3000), &rs);
+        assert_eq!(a.cwnd, 5.5);
     }
 
     #[test]
