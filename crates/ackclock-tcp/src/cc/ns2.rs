@@ -24,7 +24,9 @@
 //!   waits for the timeout, as in ns-2.
 
 use super::registry::{ParamInfo, ParamKind};
-use super::{CcContext, CcParams, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window};
+use super::{
+    Cc, CcContext, CcParams, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window,
+};
 
 pub(super) const PARAMS: &[ParamInfo] = &[
     ParamInfo {
@@ -53,8 +55,11 @@ pub(super) const PARAMS: &[ParamInfo] = &[
     },
 ];
 
+/// `CONTROL_INCREASE`: ns-2's `control_increase_`, open `cwnd_` only when
+/// the network, not the application, limited sending (`network_limited`);
+/// a type parameter, so that without it an ACK pays for no test.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ns2Reno {
+pub struct Ns2Reno<const CONTROL_INCREASE: bool = false> {
     style: RecoveryStyle,
     /// `Agent/TCP/Sack1`: duplicate ACKs count only with SACK news.
     sack1: bool,
@@ -63,9 +68,6 @@ pub struct Ns2Reno {
     exact_halving: bool,
     /// ns-2's `bugFix_`: one fast retransmit per window of data.
     bug_fix: bool,
-    /// ns-2's `control_increase_`: open `cwnd_` only when the network, not
-    /// the application, limited sending (`network_limited`).
-    control_increase: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
     /// The initial window in packets, which a restart after idle goes back to.
@@ -74,7 +76,17 @@ pub struct Ns2Reno {
     max_window: Option<u32>,
 }
 
-impl Ns2Reno {
+/// The running algorithm for `style` (`sack1`: Agent/TCP/Sack1's), with
+/// `control_increase` if its parameter says so.
+pub(super) fn build(style: RecoveryStyle, sack1: bool, ctx: &CcContext, params: &CcParams) -> Cc {
+    if params.value(&PARAMS[2]) == 0.0 {
+        Cc::Ns2Reno(Ns2Reno { sack1, ..Ns2Reno::new(style, ctx, params) })
+    } else {
+        Cc::Ns2RenoControlled(Ns2Reno { sack1, ..Ns2Reno::new(style, ctx, params) })
+    }
+}
+
+impl<const CONTROL_INCREASE: bool> Ns2Reno<CONTROL_INCREASE> {
     pub fn new(style: RecoveryStyle, ctx: &CcContext, params: &CcParams) -> Self {
         let flag = |i: usize| params.value(&PARAMS[i]) != 0.0;
         Ns2Reno {
@@ -82,17 +94,11 @@ impl Ns2Reno {
             sack1: false,
             exact_halving: flag(0),
             bug_fix: flag(1),
-            control_increase: flag(2),
             // ns-2's cwnd_ while the SYN is out (`set_initial_window`).
             cwnd: 1.0,
             initial_window: f64::from(ctx.initial_window),
             max_window: ctx.max_window,
         }
-    }
-
-    /// `Agent/TCP/Sack1`'s arithmetic: Reno's, with its duplicate-ACK rule.
-    pub fn sack1(ctx: &CcContext, params: &CcParams) -> Self {
-        Ns2Reno { sack1: true, ..Ns2Reno::new(RecoveryStyle::Reno, ctx, params) }
     }
 
     /// `slowdown`'s half window: min(cwnd_, window_) / 2, or in whole
@@ -133,7 +139,7 @@ impl Ns2Reno {
     }
 }
 
-impl CongestionOps for Ns2Reno {
+impl<const CONTROL_INCREASE: bool> CongestionOps for Ns2Reno<CONTROL_INCREASE> {
     fn name(&self) -> &'static str {
         match self.style {
             _ if self.sack1 => "ns2-sack1",
@@ -163,7 +169,7 @@ impl CongestionOps for Ns2Reno {
     fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
         // `network_limited`: the packets out before this ACK filled
         // window(), int(min(cwnd_, window_)).
-        if self.control_increase && rs.prior_in_flight / c.mss.max(1) < self.windowd(c.mss) as u32 {
+        if CONTROL_INCREASE && rs.prior_in_flight / c.mss.max(1) < self.windowd(c.mss) as u32 {
             return;
         }
         self.open(w, c.mss);
@@ -268,8 +274,8 @@ mod tests {
     fn control_increase_opens_cwnd_only_after_a_full_window() {
         // cwnd_ 4.5: window() is 4 packets; 3 out before the ACK leave it
         // as it is, 4 open it by one packet (slow start).
-        let mut a = agent(RecoveryStyle::Tahoe, 4.5, None);
-        a.control_increase = true;
+        let ctx = super::super::tests::context(2);
+        let mut a = Ns2Reno::<true> { cwnd: 4.5, ..Ns2Reno::new(RecoveryStyle::Tahoe, &ctx, &CcParams::default()) };
         let mut w = window(4500, 8000);
         let mut rs = acked(1000);
         rs.prior_in_flight = 3000;
@@ -278,6 +284,25 @@ mod tests {
         rs.prior_in_flight = 4000;
         a.cong_avoid(&mut w, &conn(1000, 3000), &rs);
         assert_eq!(a.cwnd, 5.5);
+    }
+
+    #[test]
+    fn quiescence_keeps_three_quarters_in_ssthresh_and_cuts_cwnd() {
+        // Idle for two RTOs: ssthresh_ max(4, int(3 * 10 / 4)) = 7, cwnd_
+        // 10 -> 5 -> 2.5.
+        let mut a = agent(RecoveryStyle::Tahoe, 10.0, None);
+        let mut w = window(10_000, 4_000);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::QuiescentIdle { halvings: 2 });
+        assert_eq!((a.cwnd, w.ssthresh), (2.5, 7_000));
+        // Application-limited with at most 3 packets out: half way from
+        // window() 11.6 (in whole packets 11) down to 3.
+        for (exact, cwnd) in [(true, 7.3), (false, 7.0)] {
+            let mut a = agent(RecoveryStyle::Tahoe, 11.6, None);
+            a.exact_halving = exact;
+            let mut w = window(11_600, 20_000);
+            a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::AppLimited { used: 3 });
+            assert_eq!((a.cwnd, w.ssthresh), (cwnd, 20_000));
+        }
     }
 
     #[test]
@@ -305,7 +330,7 @@ mod tests {
 
     #[test]
     fn cwnd_is_one_packet_while_the_syn_is_out() {
-        let a = Ns2Reno::new(RecoveryStyle::Reno, &super::super::tests::context(4), &CcParams::default());
+        let a: Ns2Reno = Ns2Reno::new(RecoveryStyle::Reno, &super::super::tests::context(4), &CcParams::default());
         assert_eq!(a.cwnd, 1.0);
     }
 }
