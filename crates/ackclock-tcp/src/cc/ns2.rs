@@ -74,6 +74,8 @@ pub struct Ns2Reno<const CONTROL_INCREASE: bool = false> {
     initial_window: f64,
     /// `window_` in bytes, the cap on the flight.
     max_window: Option<u32>,
+    /// With `CONTROL_INCREASE`: the bytes out before the latest ACK.
+    prior_in_flight: u32,
 }
 
 /// The running algorithm for `style` (`sack1`: Agent/TCP/Sack1's), with
@@ -98,7 +100,14 @@ impl<const CONTROL_INCREASE: bool> Ns2Reno<CONTROL_INCREASE> {
             cwnd: 1.0,
             initial_window: f64::from(ctx.initial_window),
             max_window: ctx.max_window,
+            prior_in_flight: 0,
         }
+    }
+
+    /// `network_limited()`, with `CONTROL_INCREASE` (else true): the
+    /// packets out before the ACK filled window(), int(min(cwnd_, window_)).
+    fn network_limited(&self, prior_in_flight: u32, mss: u32) -> bool {
+        !CONTROL_INCREASE || prior_in_flight / mss.max(1) >= self.windowd(mss) as u32
     }
 
     /// `slowdown`'s half window: min(cwnd_, window_) / 2, or in whole
@@ -166,13 +175,16 @@ impl<const CONTROL_INCREASE: bool> CongestionOps for Ns2Reno<CONTROL_INCREASE> {
         ((self.windowd(c.mss) / 2.0) as u32).max(2) * c.mss
     }
 
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
-        // `network_limited`: the packets out before this ACK filled
-        // window(), int(min(cwnd_, window_)).
-        if CONTROL_INCREASE && rs.prior_in_flight / c.mss.max(1) < self.windowd(c.mss) as u32 {
-            return;
+    fn pkts_acked(&mut self, _c: &Conn, rs: &RateSample) {
+        if CONTROL_INCREASE {
+            self.prior_in_flight = rs.prior_in_flight;
         }
-        self.open(w, c.mss);
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
+        if self.network_limited(rs.prior_in_flight, c.mss) {
+            self.open(w, c.mss);
+        }
     }
 
     fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
@@ -187,7 +199,9 @@ impl<const CONTROL_INCREASE: bool> CongestionOps for Ns2Reno<CONTROL_INCREASE> {
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
             // Sack1 ends recovery with `newack` alone.
-            CwndEvent::RecoveryEnd if !self.sack1 => self.open(w, c.mss),
+            CwndEvent::RecoveryEnd if !self.sack1 && self.network_limited(self.prior_in_flight, c.mss) => {
+                self.open(w, c.mss)
+            }
             // `partial_window_deflation_`: what the partial ACK covers beyond
             // the inflation (`dupwnd_`) comes off cwnd_ itself.
             CwndEvent::PartialAck { excess } if excess > 0 => {
@@ -283,6 +297,12 @@ mod tests {
         assert_eq!(a.cwnd, 4.5);
         rs.prior_in_flight = 4000;
         a.cong_avoid(&mut w, &conn(1000, 3000), &rs);
+        assert_eq!(a.cwnd, 5.5);
+        // So does the ACK that ends Reno's recovery.
+        a.style = RecoveryStyle::Reno;
+        rs.prior_in_flight = 3000;
+        a.pkts_acked(&conn(1000, 2000), &rs);
+        a.cwnd_event(&mut w, &conn(1000, 2000), CwndEvent::RecoveryEnd);
         assert_eq!(a.cwnd, 5.5);
     }
 
