@@ -390,6 +390,9 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         syn_retries=3,
         max_retransmits=10,
         ns2_full_tcp=True,
+        restart_rto_before_sample=True,
+        ns2_qoption=True,
+        ns2_rtt_counter=True,
         iss=1000,
     )
     assert set(every.to_native()) == native_keys

@@ -359,6 +359,9 @@ class TcpSpec(TypedDict, total=False):
     delayed_ack: bool  # False: an ACK per segment
     delayed_ack_timeout_ps: int
     ns2_full_tcp: bool  # ns-2's FullTcp: lone ACKs of SYN-ACK and FIN, its delayed-ACK clock
+    restart_rto_before_sample: bool  # ns-2 timerfix_ false
+    ns2_qoption: bool  # ns-2 QOption_: window cuts after idle or application-limited spells
+    ns2_rtt_counter: bool  # ns-2 EnblRTTCtr_: those spells in counted RTT rounds
     receive_buffer: int  # bytes
     flow_control: bool  # respect the peer's window
     nagle: bool

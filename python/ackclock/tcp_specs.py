@@ -139,6 +139,13 @@ class TcpParams(Spec):
     # (every segment, or every second with delayed_ack) or at the ticks of
     # a delayed_ack_timeout clock; traces number bytes.
     ns2_full_tcp: bool | None = None
+    # ns-2's timerfix_ false: a new ACK restarts the timer with the RTO from
+    # before its RTT sample.
+    restart_rto_before_sample: bool | None = None
+    # ns-2's QOption_ (and EnblRTTCtr_): the window is cut when sending
+    # resumes after an idle or application-limited spell.
+    ns2_qoption: bool | None = None
+    ns2_rtt_counter: bool | None = None
     # The initial sequence number (ns-2's iss_); None draws one.
     iss: int | None = None
     receive_buffer: units.Size | None = None
@@ -223,6 +230,9 @@ _FLAGS = (
     "min_rto_before_backoff",
     "delayed_ack",
     "ns2_full_tcp",
+    "restart_rto_before_sample",
+    "ns2_qoption",
+    "ns2_rtt_counter",
     "flow_control",
     "nagle",
 )

@@ -526,6 +526,9 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "delayed_ack",
         "delayed_ack_timeout_ps",
         "ns2_full_tcp",
+        "restart_rto_before_sample",
+        "ns2_qoption",
+        "ns2_rtt_counter",
         "iss",
         "receive_buffer",
         "flow_control",
@@ -598,6 +601,12 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     let timeout = ps("delayed_ack_timeout_ps")?.unwrap_or(timeout);
     let delayed = flag("delayed_ack")?.unwrap_or(matches!(c.ack_policy, AckPolicy::Delayed { .. }));
     c.ns2_full_tcp = flag("ns2_full_tcp")?.unwrap_or(c.ns2_full_tcp);
+    c.restart_rto_before_sample = flag("restart_rto_before_sample")?.unwrap_or(c.restart_rto_before_sample);
+    c.ns2_qoption = flag("ns2_qoption")?.unwrap_or(c.ns2_qoption);
+    c.ns2_rtt_counter = flag("ns2_rtt_counter")?.unwrap_or(c.ns2_rtt_counter);
+    if c.ns2_rtt_counter && !c.ns2_qoption {
+        return Err(ConfigError::invalid(s.field("ns2_rtt_counter"), true, "needs ns2_qoption"));
+    }
     c.iss = s.optional::<u32>("iss", "a whole number below 2^32")?.or(c.iss);
     c.ack_policy = match (c.ns2_full_tcp, delayed) {
         // FullTcp's clock: every segment (segsperack_ 1) or every second one.

@@ -112,6 +112,16 @@ pub struct TcpConfig {
     /// of the RTT clock) restarts from the initial window
     /// (`slow_start_restart_`).
     pub ns2_full_tcp: bool,
+    /// A new ACK restarts the retransmission timer with the RTO from before
+    /// the ACK's RTT sample and before that sample ends any backoff (ns-2's
+    /// `timerfix_` false; its FullTcp always does so).
+    pub restart_rto_before_sample: bool,
+    /// ns-2's `QOption_` (quiescence.rs): a sender that idled for an RTO,
+    /// or whose application left the window unused for one, cuts its window
+    /// when it sends again; with `ns2_rtt_counter` (`EnblRTTCtr_`) it
+    /// measures those spells in RTT rounds it counts instead.
+    pub ns2_qoption: bool,
+    pub ns2_rtt_counter: bool,
     /// Delayed ACKs: the first this many data segments of a connection are
     /// acknowledged at once, so that slow start is not slowed (Linux's
     /// quick-ACK mode, `TCP_MAX_QUICKACKS`).
@@ -186,6 +196,9 @@ impl Default for TcpConfig {
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200), delay_repeat: false },
             quickacks: 0,
             ns2_full_tcp: false,
+            restart_rto_before_sample: false,
+            ns2_qoption: false,
+            ns2_rtt_counter: false,
             // Large enough for 100 Mbit/s x 100 ms (1.25 MB); window
             // scaling (offered) makes it usable.
             receive_buffer: 4 << 20,

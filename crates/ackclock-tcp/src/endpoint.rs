@@ -14,6 +14,7 @@ use crate::config::TcpConfig;
 use crate::ecn::EcnReceiver;
 use crate::flight::Flight;
 use crate::ns2_sack1::Sack1State;
+use crate::quiescence::Quiescence;
 use crate::rack::Rack;
 use crate::reassembly::Ranges;
 use crate::recovery::Prr;
@@ -210,6 +211,8 @@ pub struct Endpoint {
     /// were counted for, and the timer expiries and writes, which with the
     /// segments received number the events (nothing to count on the hot path).
     pub(crate) send_gated: bool,
+    /// ns-2's `QOption_` bookkeeping, when on (gated with the sends above).
+    pub(crate) quiescence: Option<Box<Quiescence>>,
     pub(crate) burst: u32,
     pub(crate) burst_event: u64,
     pub(crate) wakes: u64,
@@ -271,7 +274,9 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// A closed endpoint; `iss` is used unless the config pins one.
-    pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
+    pub fn new(mut cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u32) -> Self {
+        // ns-2's FullTcp restarts the timer as timerfix_ false does.
+        cfg.restart_rto_before_sample |= cfg.ns2_full_tcp;
         let iss = SeqNum(cfg.iss.unwrap_or(iss));
         let mut rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
         rtt.set_min_before_backoff(cfg.min_rto_before_backoff);
@@ -348,7 +353,8 @@ impl Endpoint {
             limited_transmit_due: false,
             overhead_deadline: None,
             overhead_released: false,
-            send_gated: cfg.send_overhead > Duration::ZERO || cfg.max_burst.is_some(),
+            send_gated: cfg.send_overhead > Duration::ZERO || cfg.max_burst.is_some() || cfg.ns2_qoption,
+            quiescence: cfg.ns2_qoption.then(|| Box::new(Quiescence::new(cfg.ns2_rtt_counter))),
             burst: 0,
             burst_event: 0,
             wakes: 0,
@@ -938,9 +944,12 @@ impl Endpoint {
         let seg = match self.state {
             State::Closed | State::Listen => None,
             // The send delay holds the SYN too: ns-2's agents send it as their seqno 0.
-            State::SynSent | State::SynReceived if self.snd_nxt == 0 => {
-                self.overhead_allows().then(|| self.syn_segment(now))
-            }
+            State::SynSent | State::SynReceived if self.snd_nxt == 0 => self.overhead_allows().then(|| {
+                if self.quiescence.is_some() {
+                    self.quiescence_after_send(now, 1);
+                }
+                self.syn_segment(now)
+            }),
             State::SynSent => None,
             _ => self.lone_ack_segment(now).or_else(|| self.data_segment(now)).or_else(|| self.probe_segment(now)),
         };

@@ -16,6 +16,7 @@ mod endpoint;
 mod flight;
 mod ns2_sack1;
 mod options;
+mod quiescence;
 mod rack;
 pub mod reassembly;
 mod recovery;

@@ -11,6 +11,8 @@ use ackclock_core::{Duration, Instant};
 struct Ns2Clock {
     phase: Duration,
     state: Ns2Rtt,
+    /// `t_rtxcur_` in ticks: the last sample's srtt + 4 rttvar, unbounded.
+    rtxcur_ticks: Option<i64>,
 }
 
 /// ns-2's estimator variables: `t_rtt_`, the last sample in ticks, and
@@ -66,7 +68,17 @@ impl RttEstimator {
     /// shows only in `rttvar_`: the first sample replaces it).
     pub fn use_ns2_clock(&mut self, phase: Duration) {
         let rttvar4 = ((12 * Duration::from_secs(1).as_ps() / self.granularity.as_ps()) as i64) << 2;
-        self.ns2 = Some(Ns2Clock { phase, state: Ns2Rtt { rtt: 0, srtt8: 0, rttvar4 } });
+        self.ns2 = Some(Ns2Clock { phase, state: Ns2Rtt { rtt: 0, srtt8: 0, rttvar4 }, rtxcur_ticks: None });
+    }
+
+    /// ns-2's `t_rtxcur_` in seconds, as ns-2 computes it (ticks times the
+    /// tick as a double): the RTO of the last sample before backoff and any
+    /// bound, or before the first sample the initial RTO.
+    pub fn ns2_rtxcur(&self) -> f64 {
+        match self.ns2 {
+            Some(Ns2Clock { rtxcur_ticks: Some(ticks), .. }) => ticks as f64 * (self.granularity.as_ps() as f64 / 1e12),
+            _ => self.base_rto.as_ps() as f64 / 1e12,
+        }
     }
 
     /// ns-2's variables, with ns-2's clock.
@@ -178,6 +190,9 @@ impl RttEstimator {
         self.srtt = Some(Duration::from_ps(s.srtt8 as u64 * tick / 8));
         self.rttvar = Duration::from_ps(s.rttvar4 as u64 * tick / 4);
         let rto_ticks = ((s.rttvar4 << 3) + s.srtt8) >> 3;
+        if let Some(c) = self.ns2.as_mut() {
+            c.rtxcur_ticks = Some(rto_ticks);
+        }
         let rto = Duration::from_ps(rto_ticks as u64 * tick);
         self.base_rto = rto.max(self.granularity * 2).min(self.max_rto);
     }

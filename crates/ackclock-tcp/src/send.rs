@@ -166,10 +166,11 @@ impl Endpoint {
         self.snd_max = self.snd_max.max(ack); // a window probe's byte was taken
         self.dupacks = 0;
         self.rto_count = 0;
-        // ns-2's FullTcp restarts its timer before it takes the sample, and
-        // any new ACK ends the backoff (its newack).
-        let rto_before_sample = self.cfg.ns2_full_tcp.then(|| self.rtt.rto());
-        if rto_before_sample.is_some() {
+        // ns-2's FullTcp (and a one-way agent with timerfix_ false) restarts
+        // its timer before it takes the sample; in FullTcp any new ACK ends
+        // the backoff (its newack).
+        let rto_before_sample = self.cfg.restart_rto_before_sample.then(|| self.rtt.rto());
+        if rto_before_sample.is_some() && self.cfg.ns2_full_tcp {
             self.rtt.clear_backoff();
         }
         let rtt = match self.rtt_probe {
@@ -291,6 +292,9 @@ impl Endpoint {
             return;
         }
         self.dupacks += 1;
+        if self.dupacks == self.cfg.dupack_threshold && self.quiescence.is_some() {
+            self.quiescence_dupacks();
+        }
         // RFC 3042: each of the first two duplicate ACKs lets one new segment out.
         self.limited_transmit_due = self.cfg.limited_transmit && self.dupacks < self.cfg.dupack_threshold;
         if self.in_cwr() {
@@ -491,10 +495,29 @@ impl Endpoint {
             self.end_burst();
             return None;
         }
-        if !std::mem::take(&mut self.limited_transmit_due) && !self.overhead_allows() {
+        let limited = std::mem::take(&mut self.limited_transmit_due);
+        if !self.data_allowed(now, nxt + len, limited) {
             return None;
         }
         Some(self.emit(now, nxt, len))
+    }
+
+    /// `overhead_allows` for data ending at `end` (`limited`: ns-2's
+    /// `send_one` packet, which the gates let through), then `QOption_`'s
+    /// bookkeeping. One inlined test when none is set.
+    #[inline(always)]
+    fn data_allowed(&mut self, now: Instant, end: u64, limited: bool) -> bool {
+        !self.send_gated || self.data_gates_allow(now, end, limited)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn data_gates_allow(&mut self, now: Instant, end: u64, limited: bool) -> bool {
+        if !limited && !self.gates_allow() {
+            return false;
+        }
+        self.quiescence_after_send(now, end);
+        true
     }
 
     /// Everything written is sent: if the window had room, the application

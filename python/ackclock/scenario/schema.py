@@ -423,6 +423,9 @@ class TcpTable(SpecTable):
     delayed_ack: Optional[bool] = None
     delayed_ack_timeout: Optional[DurationValue] = None
     ns2_full_tcp: Optional[bool] = None
+    restart_rto_before_sample: Optional[bool] = None
+    ns2_qoption: Optional[bool] = None
+    ns2_rtt_counter: Optional[bool] = None
     iss: Optional[int] = None
     receive_buffer: Optional[SizeValue] = None
     flow_control: Optional[bool] = None

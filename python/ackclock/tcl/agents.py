@@ -49,6 +49,11 @@ SACK_AGENTS = ("Agent/TCP/Sack1", "Agent/TCP/Fack", "Agent/TCP/FullTcp/Sack")
 LINUX_CA = tuple(name for name in ALGORITHMS if not name.startswith("ns2-"))
 # Agent/TCP/Vegas's v_ variables, the ns2-vegas module's parameters.
 VEGAS_PARAMS = {"v_alpha_": "alpha", "v_beta_": "beta", "v_gamma_": "gamma"}
+# The agents whose new ACKs open cwnd_ through ns-2's recv_newack_helper,
+# which control_increase_ gates, and the one whose sends all pass through
+# send_much and send_one, which QOption_ watches.
+CONTROL_INCREASE_AGENTS = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno", "Agent/TCP/Sack1")
+QOPTION_AGENTS = ("Agent/TCP",)
 
 
 class Agent(Shadow):
@@ -156,6 +161,10 @@ class TcpAgent(Agent):
         "minrto_": Var(Kind.REAL),
         "rfc2988_": Var(Kind.BOOL),
         "precisionReduce_": Var(Kind.BOOL),
+        "timerfix_": Var(Kind.BOOL),
+        "control_increase_": Var(Kind.INT),
+        "QOption_": Var(Kind.INT),
+        "EnblRTTCtr_": Var(Kind.INT),
         "syn_": Var(Kind.BOOL),
         "delay_growth_": Var(Kind.BOOL),
         "useHeaders_": Var(Kind.BOOL),
@@ -347,6 +356,9 @@ class TcpAgent(Agent):
         mss = self.segment_size()
         window = int(self.number("window_"))
         initial_window, syn_loss_window = self.windows()
+        qoption = self.integer("QOption_") != 0
+        self.refuse_unless("QOption_", QOPTION_AGENTS)
+        self.refuse_unless("control_increase_", CONTROL_INCREASE_AGENTS)
         return TcpParams(
             profile="ns2",
             cc=self.congestion_control(),
@@ -365,6 +377,10 @@ class TcpAgent(Agent):
             initial_rto=self.number("rtxcur_init_"),
             min_rto=self.number("minrto_"),
             min_rto_before_backoff=self.flag("rfc2988_"),
+            restart_rto_before_sample=not self.flag("timerfix_"),
+            ns2_qoption=qoption,
+            # ns-2 reads EnblRTTCtr_ only with QOption_
+            ns2_rtt_counter=qoption and self.integer("EnblRTTCtr_") != 0,
             max_rto=self.number("maxrto_"),
             clock_granularity=self.number("tcpTick_"),
             # a random double: to the clock's picosecond
@@ -374,15 +390,33 @@ class TcpAgent(Agent):
             max_burst=max(self.integer("maxburst_"), 0) or None,
         )
 
+    def refuse_unless(self, var: str, agents: tuple[str, ...]) -> None:
+        """Refuses `var` set (non-zero) on other ns-2 classes than `agents`
+        (ns-2's others send or open cwnd_ their own way)."""
+        from ackclock.tcl.registry import NS2
+
+        nearest = next(c for c in self.heritage if c in NS2)
+        if self.integer(var) != 0 and nearest not in agents:
+            raise TclScriptError(
+                f"{self} {var} {self.var(var)} is not supported: ackclock models it for "
+                f"{', '.join(agents)} only"
+            )
+
     def cc_params(self) -> dict[str, float | bool] | None:
         """The ns-2 modules' parameters where the script leaves ns-2's
         defaults: whole-packet halving (precisionReduce_ false), a second
-        fast retransmit within a window (bugFix_ false)."""
+        fast retransmit within a window (bugFix_ false), cwnd_ opened only
+        when the window was full (control_increase_ 1)."""
         ns2_defaults = {
             "precision_reduce": self.flag("precisionReduce_"),
             "bug_fix": self.flag("bugFix_"),
         }
-        return {name: False for name, on in ns2_defaults.items() if not on} or None
+        params: dict[str, float | bool] = {
+            name: False for name, on in ns2_defaults.items() if not on
+        }
+        if self.integer("control_increase_") != 0:
+            params["control_increase"] = True
+        return params or None
 
     def ns2_arithmetic(self) -> bool | None:
         return None

@@ -187,6 +187,15 @@ pub enum CwndEvent {
     /// inflated window (sent before ssthresh is computed), and recovery ends
     /// with the inflated window, at most ssthresh (before `RecoveryEnd`).
     SetCwnd { cwnd: u32 },
+    /// ns-2's `QOption_`: the sender idled for `halvings` RTOs (or RTTs)
+    /// before sending again; ssthresh keeps three quarters of cwnd and cwnd
+    /// halves `halvings` times (`slowdown(CWND_HALF_WITH_MIN)`).
+    QuiescentIdle { halvings: u32 },
+    /// ns-2's `QOption_`: the application left the window unused for an
+    /// RTO (or two RTTs), in which at most `used` packets were out;
+    /// ssthresh keeps three quarters of cwnd and cwnd goes half way down to
+    /// `used` (`slowdown(CLOSE_CWND_HALF_WAY)`).
+    AppLimited { used: u32 },
 }
 
 /// The first unacknowledged segment, for an algorithm that detects its loss
@@ -349,6 +358,7 @@ pub enum Cc {
     Reno(Reno),
     LinuxReno(LinuxReno),
     Ns2Reno(Ns2Reno),
+    Ns2RenoControlled(Ns2Reno<true>),
     Cubic(Box<Cubic>),
     HighSpeed(Box<HighSpeed>),
     Vegas(Box<Vegas>),
@@ -366,6 +376,7 @@ macro_rules! dispatch {
             Cc::Reno($a) => $e,
             Cc::LinuxReno($a) => $e,
             Cc::Ns2Reno($a) => $e,
+            Cc::Ns2RenoControlled($a) => $e,
             Cc::Cubic($a) => $e,
             Cc::HighSpeed($a) => $e,
             Cc::Vegas($a) => $e,

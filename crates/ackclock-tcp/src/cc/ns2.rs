@@ -24,7 +24,9 @@
 //!   waits for the timeout, as in ns-2.
 
 use super::registry::{ParamInfo, ParamKind};
-use super::{CcContext, CcParams, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window};
+use super::{
+    Cc, CcContext, CcParams, CongestionOps, Conn, CwndEvent, RateSample, RecoveryRules, RecoveryStyle, Window,
+};
 
 pub(super) const PARAMS: &[ParamInfo] = &[
     ParamInfo {
@@ -43,10 +45,21 @@ pub(super) const PARAMS: &[ParamInfo] = &[
         max: 1.0,
         help: "ns-2's bugFix_: no second fast retransmit before recover is acknowledged; 0 allows it",
     },
+    ParamInfo {
+        name: "control_increase",
+        kind: ParamKind::Flag,
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's control_increase_: a new ACK opens cwnd_ only if the window was full when it came",
+    },
 ];
 
+/// `CONTROL_INCREASE`: ns-2's `control_increase_`, open `cwnd_` only when
+/// the network, not the application, limited sending (`network_limited`);
+/// a type parameter, so that without it an ACK pays for no test.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ns2Reno {
+pub struct Ns2Reno<const CONTROL_INCREASE: bool = false> {
     style: RecoveryStyle,
     /// `Agent/TCP/Sack1`: duplicate ACKs count only with SACK news.
     sack1: bool,
@@ -61,26 +74,40 @@ pub struct Ns2Reno {
     initial_window: f64,
     /// `window_` in bytes, the cap on the flight.
     max_window: Option<u32>,
+    /// With `CONTROL_INCREASE`: the bytes out before the latest ACK.
+    prior_in_flight: u32,
 }
 
-impl Ns2Reno {
+/// The running algorithm for `style` (`sack1`: Agent/TCP/Sack1's), with
+/// `control_increase` if its parameter says so.
+pub(super) fn build(style: RecoveryStyle, sack1: bool, ctx: &CcContext, params: &CcParams) -> Cc {
+    if params.value(&PARAMS[2]) == 0.0 {
+        Cc::Ns2Reno(Ns2Reno { sack1, ..Ns2Reno::new(style, ctx, params) })
+    } else {
+        Cc::Ns2RenoControlled(Ns2Reno { sack1, ..Ns2Reno::new(style, ctx, params) })
+    }
+}
+
+impl<const CONTROL_INCREASE: bool> Ns2Reno<CONTROL_INCREASE> {
     pub fn new(style: RecoveryStyle, ctx: &CcContext, params: &CcParams) -> Self {
-        let (exact_halving, bug_fix) = (params.value(&PARAMS[0]) != 0.0, params.value(&PARAMS[1]) != 0.0);
+        let flag = |i: usize| params.value(&PARAMS[i]) != 0.0;
         Ns2Reno {
             style,
             sack1: false,
-            exact_halving,
-            bug_fix,
+            exact_halving: flag(0),
+            bug_fix: flag(1),
             // ns-2's cwnd_ while the SYN is out (`set_initial_window`).
             cwnd: 1.0,
             initial_window: f64::from(ctx.initial_window),
             max_window: ctx.max_window,
+            prior_in_flight: 0,
         }
     }
 
-    /// `Agent/TCP/Sack1`'s arithmetic: Reno's, with its duplicate-ACK rule.
-    pub fn sack1(ctx: &CcContext, params: &CcParams) -> Self {
-        Ns2Reno { sack1: true, ..Ns2Reno::new(RecoveryStyle::Reno, ctx, params) }
+    /// `network_limited()`, with `CONTROL_INCREASE` (else true): the
+    /// packets out before the ACK filled window(), int(min(cwnd_, window_)).
+    fn network_limited(&self, prior_in_flight: u32, mss: u32) -> bool {
+        !CONTROL_INCREASE || prior_in_flight / mss.max(1) >= self.windowd(mss) as u32
     }
 
     /// `slowdown`'s half window: min(cwnd_, window_) / 2, or in whole
@@ -92,6 +119,13 @@ impl Ns2Reno {
         } else {
             (w.trunc() / 2.0).trunc()
         }
+    }
+
+    /// `slowdown(THREE_QUARTER_SSTHRESH)`: ssthresh_ at least
+    /// int(3 cwnd_ / 4), and at least 2.
+    fn keep_three_quarters(&self, w: &mut Window, mss: u32) {
+        let packets = (w.ssthresh / mss).max((3.0 * self.cwnd / 4.0) as u32).max(2);
+        w.ssthresh = packets * mss;
     }
 
     /// `windowd()`: min(cwnd_, window_) in packets.
@@ -114,7 +148,7 @@ impl Ns2Reno {
     }
 }
 
-impl CongestionOps for Ns2Reno {
+impl<const CONTROL_INCREASE: bool> CongestionOps for Ns2Reno<CONTROL_INCREASE> {
     fn name(&self) -> &'static str {
         match self.style {
             _ if self.sack1 => "ns2-sack1",
@@ -146,8 +180,16 @@ impl CongestionOps for Ns2Reno {
         ((self.windowd(c.mss) / 2.0) as u32).max(2) * c.mss
     }
 
-    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, _rs: &RateSample) {
-        self.open(w, c.mss);
+    fn pkts_acked(&mut self, _c: &Conn, rs: &RateSample) {
+        if CONTROL_INCREASE {
+            self.prior_in_flight = rs.prior_in_flight;
+        }
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, c: &Conn, rs: &RateSample) {
+        if self.network_limited(rs.prior_in_flight, c.mss) {
+            self.open(w, c.mss);
+        }
     }
 
     fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
@@ -162,11 +204,26 @@ impl CongestionOps for Ns2Reno {
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
             // Sack1 ends recovery with `newack` alone.
-            CwndEvent::RecoveryEnd if !self.sack1 => self.open(w, c.mss),
+            CwndEvent::RecoveryEnd if !self.sack1 && self.network_limited(self.prior_in_flight, c.mss) => {
+                self.open(w, c.mss)
+            }
             // `partial_window_deflation_`: what the partial ACK covers beyond
             // the inflation (`dupwnd_`) comes off cwnd_ itself.
             CwndEvent::PartialAck { excess } if excess > 0 => {
                 self.set(w, c.mss, (self.cwnd - f64::from(excess / c.mss)).max(1.0))
+            }
+            CwndEvent::QuiescentIdle { halvings } => {
+                self.keep_three_quarters(w, c.mss);
+                for _ in 0..halvings {
+                    let half = self.half_window(c.mss);
+                    self.set(w, c.mss, half.max(1.0));
+                }
+            }
+            CwndEvent::AppLimited { used } => {
+                self.keep_three_quarters(w, c.mss);
+                let win = if self.exact_halving { self.windowd(c.mss) } else { self.windowd(c.mss).trunc() };
+                let used = f64::from(used);
+                self.set(w, c.mss, (used + (win - used) / 2.0).max(1.0));
             }
             _ => {}
         }
@@ -233,6 +290,47 @@ mod tests {
     }
 
     #[test]
+    fn control_increase_opens_cwnd_only_after_a_full_window() {
+        // cwnd_ 4.5: window() is 4 packets; 3 out before the ACK leave it
+        // as it is, 4 open it by one packet (slow start).
+        let ctx = super::super::tests::context(2);
+        let mut a = Ns2Reno::<true> { cwnd: 4.5, ..Ns2Reno::new(RecoveryStyle::Tahoe, &ctx, &CcParams::default()) };
+        let mut w = window(4500, 8000);
+        let mut rs = acked(1000);
+        rs.prior_in_flight = 3000;
+        a.cong_avoid(&mut w, &conn(1000, 2000), &rs);
+        assert_eq!(a.cwnd, 4.5);
+        rs.prior_in_flight = 4000;
+        a.cong_avoid(&mut w, &conn(1000, 3000), &rs);
+        assert_eq!(a.cwnd, 5.5);
+        // So does the ACK that ends Reno's recovery.
+        a.style = RecoveryStyle::Reno;
+        rs.prior_in_flight = 3000;
+        a.pkts_acked(&conn(1000, 2000), &rs);
+        a.cwnd_event(&mut w, &conn(1000, 2000), CwndEvent::RecoveryEnd);
+        assert_eq!(a.cwnd, 5.5);
+    }
+
+    #[test]
+    fn quiescence_keeps_three_quarters_in_ssthresh_and_cuts_cwnd() {
+        // Idle for two RTOs: ssthresh_ max(4, int(3 * 10 / 4)) = 7, cwnd_
+        // 10 -> 5 -> 2.5.
+        let mut a = agent(RecoveryStyle::Tahoe, 10.0, None);
+        let mut w = window(10_000, 4_000);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::QuiescentIdle { halvings: 2 });
+        assert_eq!((a.cwnd, w.ssthresh), (2.5, 7_000));
+        // Application-limited with at most 3 packets out: half way from
+        // window() 11.6 (in whole packets 11) down to 3.
+        for (exact, cwnd) in [(true, 7.3), (false, 7.0)] {
+            let mut a = agent(RecoveryStyle::Tahoe, 11.6, None);
+            a.exact_halving = exact;
+            let mut w = window(11_600, 20_000);
+            a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::AppLimited { used: 3 });
+            assert_eq!((a.cwnd, w.ssthresh), (cwnd, 20_000));
+        }
+    }
+
+    #[test]
     fn tahoe_recovery_and_every_timeout_restart_from_one_packet() {
         let mut a = agent(RecoveryStyle::Tahoe, 12.0, None);
         let mut w = window(12_000, 6_000);
@@ -257,7 +355,7 @@ mod tests {
 
     #[test]
     fn cwnd_is_one_packet_while_the_syn_is_out() {
-        let a = Ns2Reno::new(RecoveryStyle::Reno, &super::super::tests::context(4), &CcParams::default());
+        let a: Ns2Reno = Ns2Reno::new(RecoveryStyle::Reno, &super::super::tests::context(4), &CcParams::default());
         assert_eq!(a.cwnd, 1.0);
     }
 }

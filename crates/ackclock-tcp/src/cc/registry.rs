@@ -3,9 +3,7 @@
 //! implements. The Python API, scenario files, the CLI and the Tcl front
 //! end all read it through the bindings; nothing else lists the names.
 
-use super::{
-    Bbr, Cc, CcContext, Compound, Cubic, Dctcp, HighSpeed, LinuxReno, Ns2Reno, Ns2Vegas, RecoveryStyle, Reno, Vegas,
-};
+use super::{Bbr, Cc, CcContext, Compound, Cubic, Dctcp, HighSpeed, LinuxReno, Ns2Vegas, RecoveryStyle, Reno, Vegas};
 use std::fmt;
 
 /// The algorithms, by name.
@@ -266,10 +264,10 @@ impl CcKind {
             CcKind::Reno => Cc::Reno(Reno::new(Classic, ctx, params)),
             CcKind::NewReno => Cc::Reno(Reno::new(NewReno, ctx, params)),
             CcKind::LinuxReno => Cc::LinuxReno(LinuxReno::default()),
-            CcKind::Ns2Tahoe => Cc::Ns2Reno(Ns2Reno::new(Tahoe, ctx, params)),
-            CcKind::Ns2Reno => Cc::Ns2Reno(Ns2Reno::new(Classic, ctx, params)),
-            CcKind::Ns2NewReno => Cc::Ns2Reno(Ns2Reno::new(NewReno, ctx, params)),
-            CcKind::Ns2Sack1 => Cc::Ns2Reno(Ns2Reno::sack1(ctx, params)),
+            CcKind::Ns2Tahoe => super::ns2::build(Tahoe, false, ctx, params),
+            CcKind::Ns2Reno => super::ns2::build(Classic, false, ctx, params),
+            CcKind::Ns2NewReno => super::ns2::build(NewReno, false, ctx, params),
+            CcKind::Ns2Sack1 => super::ns2::build(Classic, true, ctx, params),
             CcKind::Cubic => Cc::Cubic(Box::new(Cubic::new(ctx, params))),
             CcKind::HighSpeed => Cc::HighSpeed(Box::new(HighSpeed::new(ctx, params))),
             CcKind::Vegas => Cc::Vegas(Box::new(Vegas::new(ctx, params))),
