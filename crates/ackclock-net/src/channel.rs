@@ -19,14 +19,14 @@
 //! In ns-2's event order, an [`Ns2Link`] beside the channel keeps its times
 //! as ns-2 computes them; `send` takes it along.
 
-use crate::discipline::{Admission, Backlog, Discipline, HoldingQueue, Next};
+use crate::discipline::{Admission, Backlog, Discipline, HoldingQueue, Next, Red};
 use crate::held::Held;
 use crate::jitter::Jitter;
 use crate::loss::{FlowFilter, LossModel, LossPosition, LossProcess};
 use crate::ns2_link::{Ns2Link, Ns2Offer};
 use crate::packet::NodeId;
 use crate::pool::PacketId;
-use ackclock_core::{Bandwidth, Duration, Instant, OrderKey, RngStreams, SimRng};
+use ackclock_core::{Bandwidth, Duration, Instant, Mrg32k3a, OrderKey, RngStreams, SimRng};
 use rand::RngExt;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -341,18 +341,12 @@ impl Channel {
 
     /// The discipline's average queue, for one that keeps one (RED).
     pub fn average_queue(&self) -> Option<f64> {
-        match &self.discipline {
-            Discipline::Red(red) => Some(red.average()),
-            Discipline::DropTail(_) | Discipline::StepMark(_) | Discipline::Holding(_) => None,
-        }
+        self.discipline.red().map(Red::average)
     }
 
     /// For RED: the queue the last arrival found and the average after it.
     pub fn red_seen(&self) -> Option<(f64, f64)> {
-        match &self.discipline {
-            Discipline::Red(red) => Some(red.seen()),
-            _ => None,
-        }
+        self.discipline.red().map(Red::seen)
     }
 
     pub fn delay(&self) -> Duration {
@@ -482,13 +476,14 @@ impl Channel {
         flow: u32,
         ends: (NodeId, NodeId),
         ecn_capable: bool,
+        shared: Option<&mut Mrg32k3a>,
     ) -> SendOutcome {
         if !self.up {
             self.stats.down_drops += 1;
             return SendOutcome::Dropped(DropReason::LinkDown);
         }
         let checks = std::mem::replace(&mut self.head_checks, false);
-        let outcome = self.send(now, ns2, packet, size, flow, ends, ecn_capable);
+        let outcome = self.send(now, ns2, packet, size, flow, ends, ecn_capable, shared);
         self.head_checks = checks;
         outcome
     }
@@ -575,7 +570,8 @@ impl Channel {
 
     /// Offers a packet of `size` bytes of flow `flow` from node `ends.0` to
     /// node `ends.1` to the channel at `now` (in ns-2's order: with the
-    /// channel's `Ns2Link` and the packet's place). Always inlined: the
+    /// channel's `Ns2Link` and the packet's place); RED draws from `shared`,
+    /// ns-2's default generator, when given. Always inlined: the
     /// engine's per-packet path calls it, and `send_past_losses` too.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -588,6 +584,7 @@ impl Channel {
         flow: u32,
         ends: (NodeId, NodeId),
         ecn_capable: bool,
+        shared: Option<&mut Mrg32k3a>,
     ) -> SendOutcome {
         // A holding discipline keeps its own ns-2 times (`Ns2Link::start_held`).
         let mut held_ns2 = None;
@@ -602,9 +599,21 @@ impl Channel {
                 return outcome;
             }
         }
-        let backlog = self.backlog(now);
-        let ce_marked = match self.discipline.admit(now, &backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng)
-        {
+        let mut backlog = self.backlog(now);
+        if backlog.idle_for.is_some() {
+            if let Some((link, offer)) = ns2.as_ref().or(held_ns2.as_ref()) {
+                backlog.ns2_idle_for = Some(link.idle_for(offer));
+            }
+        }
+        let ce_marked = match self.discipline.admit(
+            now,
+            &backlog,
+            self.bandwidth,
+            size,
+            ecn_capable,
+            &mut self.aqm_rng,
+            shared,
+        ) {
             Admission::Drop => {
                 self.stats.queue_drops += 1;
                 return SendOutcome::Dropped(DropReason::Queue);
@@ -888,7 +897,13 @@ impl Channel {
     fn backlog(&self, now: Instant) -> Backlog {
         let in_service_bytes = self.ledger.front().filter(|d| d.started).map(|d| d.size);
         let idle_for = self.ledger.is_empty().then(|| now.saturating_since(self.busy_until));
-        Backlog { waiting_packets: self.waiting_packets, waiting_bytes: self.waiting_bytes, in_service_bytes, idle_for }
+        Backlog {
+            waiting_packets: self.waiting_packets,
+            waiting_bytes: self.waiting_bytes,
+            in_service_bytes,
+            idle_for,
+            ns2_idle_for: None,
+        }
     }
 
     /// Whether the models at `position` that apply to `flow` lose the
@@ -971,7 +986,7 @@ mod tests {
 
     /// Offers the packet named `seq` (not ECN-capable).
     fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
-        c.send(now, None, PacketId::new(seq as u32), size, 0, (0, 1), false)
+        c.send(now, None, PacketId::new(seq as u32), size, 0, (0, 1), false, None)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {
@@ -1164,7 +1179,7 @@ mod tests {
         c.set_loss(Some(held));
         assert_eq!(send(&mut c, Instant::ZERO, 0, 1000), SendOutcome::Delayed(Duration::from_millis(35)));
         let later = Instant::from_ps(35 * MS);
-        let outcome = c.send_past_losses(later, None, PacketId::new(0), 1000, 0, (0, 1), false);
+        let outcome = c.send_past_losses(later, None, PacketId::new(0), 1000, 0, (0, 1), false, None);
         assert!(matches!(outcome, SendOutcome::Accepted { .. }), "{outcome:?}");
         c.advance(Instant::from_ps(100 * MS));
         assert_eq!((c.stats().tx_packets, c.stats().loss_drops), (1, 0));

@@ -1258,9 +1258,9 @@ impl Simulation {
         let outcome = if segment_lost {
             SendOutcome::Dropped(DropReason::Loss)
         } else if past_losses {
-            channel.send_past_losses(now, ns2, id, size, flow, ends, ecn_capable)
+            channel.send_past_losses(now, ns2, id, size, flow, ends, ecn_capable, self.ns2_rng.as_mut())
         } else {
-            channel.send(now, ns2, id, size, flow, ends, ecn_capable)
+            channel.send(now, ns2, id, size, flow, ends, ecn_capable, self.ns2_rng.as_mut())
         };
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
