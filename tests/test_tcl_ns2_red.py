@@ -69,7 +69,11 @@ def test_three_tcp_flows_through_default_red_drop_what_ns2_drops(tmp_path: Path)
 
 @pytest.mark.parametrize(
     ("victim", "printed"),
-    [("tail", "ack 593 nrexmit 10\n"), ("front", "ack 607 nrexmit 10\n"), ("rand", "ack 604 nrexmit 11\n")],
+    [
+        ("tail", "ack 593 nrexmit 10\n"),
+        ("front", "ack 607 nrexmit 10\n"),
+        ("rand", "ack 604 nrexmit 11\n"),
+    ],
 )
 def test_red_with_cbr_and_tcp_overhead_drops_what_ns2_drops(
     tmp_path: Path, victim: str, printed: str

@@ -605,29 +605,22 @@ impl Channel {
                 backlog.ns2_idle_for = Some(link.idle_for(offer));
             }
         }
-        let ce_marked = match self.discipline.admit(
-            now,
-            &backlog,
-            self.bandwidth,
-            size,
-            ecn_capable,
-            &mut self.aqm_rng,
-            shared,
-        ) {
-            Admission::Drop => {
-                self.stats.queue_drops += 1;
-                return SendOutcome::Dropped(DropReason::Queue);
-            }
-            Admission::EarlyDrop => {
-                self.stats.queue_drops += 1;
-                return SendOutcome::Dropped(DropReason::EarlyDrop);
-            }
-            Admission::Mark => {
-                self.stats.ecn_marks += 1;
-                true
-            }
-            Admission::Accept => false,
-        };
+        let ce_marked =
+            match self.discipline.admit(now, &backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng, shared) {
+                Admission::Drop => {
+                    self.stats.queue_drops += 1;
+                    return SendOutcome::Dropped(DropReason::Queue);
+                }
+                Admission::EarlyDrop => {
+                    self.stats.queue_drops += 1;
+                    return SendOutcome::Dropped(DropReason::EarlyDrop);
+                }
+                Admission::Mark => {
+                    self.stats.ecn_marks += 1;
+                    true
+                }
+                Admission::Accept => false,
+            };
         if let Discipline::Holding(q) = &mut self.discipline {
             let (src, dst) = ends;
             let held = Held { packet, size, flow, src, dst, ecn_capable, enqueued: now };
@@ -1356,8 +1349,7 @@ mod tests {
             let backlog = Backlog {
                 waiting_packets: self.waiting.len() as u32,
                 waiting_bytes: self.waiting.iter().map(|&(_, b)| u64::from(b)).sum(),
-                in_service_bytes: None,
-                idle_for: None,
+                ..Backlog::default()
             };
             if self.limit.is_full(&backlog, size) {
                 return false;

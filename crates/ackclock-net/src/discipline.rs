@@ -3,8 +3,9 @@
 //!
 //! Most decide at enqueue time only, so the channel can compute every
 //! accepted packet's departure the moment it arrives (see channel.rs). A
-//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE, ns-2's DRR, SFQ and FQ, a delaying
-//! buffer) keeps its packets until the transmitter asks for the next one.
+//! [`HoldingQueue`] (CoDel, FQ-CoDel, PIE, ns-2's DRR, SFQ and FQ, ns-2's RED
+//! when a forced drop may take a waiting packet, a delaying buffer) keeps
+//! its packets until the transmitter asks for the next one.
 
 use crate::codel::{CoDel, Dequeued};
 use crate::delay_buffer::DelayBuffer;
@@ -303,7 +304,14 @@ impl Red {
     /// ns-2's RED decision for an arrival (red.cc's enque), in ns-2's
     /// double arithmetic and with its draws, so that a run that shares
     /// ns-2's generator drops what ns-2 drops.
-    fn admit_ns2(&mut self, b: &Backlog, bandwidth: Bandwidth, size: u32, ecn_capable: bool, draw: &mut Draw) -> Admission {
+    fn admit_ns2(
+        &mut self,
+        b: &Backlog,
+        bandwidth: Bandwidth,
+        size: u32,
+        ecn_capable: bool,
+        draw: &mut Draw,
+    ) -> Admission {
         let p = self.params;
         let q = self.queue_length(b);
         // ns-2 ages the average once per whole mean-sized packet time the
@@ -654,7 +662,12 @@ mod tests {
     use ackclock_core::RngStreams;
 
     fn waiting(n: u32) -> Backlog {
-        Backlog { waiting_packets: n, waiting_bytes: u64::from(n) * 1000, in_service_bytes: Some(1000), ..Backlog::default() }
+        Backlog {
+            waiting_packets: n,
+            waiting_bytes: u64::from(n) * 1000,
+            in_service_bytes: Some(1000),
+            ..Backlog::default()
+        }
     }
 
     #[test]
@@ -744,6 +757,63 @@ mod tests {
         let idle = Backlog { idle_for: Some(Duration::from_millis(1)), ..Backlog::default() };
         red.admit(&idle, bw, 500, false, &mut rng, None);
         assert!((red.average() - 0.5).abs() < 1e-12, "{}", red.average());
+    }
+
+    fn ns2_red(limit: u32, victim: Victim) -> Red {
+        // max_p tiny: no early drop, only forced ones.
+        let params = RedParams { weight: 1.0, max_p: 1e-12, ns2: true, victim, ..RedParams::default() };
+        Red::new(params, DropTail { limit: QueueLimit::Packets(limit), ns2_limit: false })
+    }
+
+    #[test]
+    fn ns2_red_forces_a_drop_for_a_high_average_even_at_the_first_arrival_above_min_th() {
+        let mut rng = RngStreams::new(1, 0).stream("red");
+        let bw = Bandwidth::from_bps(1_000_000).unwrap();
+        let mut red = ns2_red(100, Victim::Arrival);
+        // avg 2 (at most one waiting: nothing counted), then 31 > 2 max_th.
+        assert_eq!(red.admit(&waiting(2), bw, 500, false, &mut rng, None), Admission::Accept);
+        assert_eq!(red.admit(&waiting(31), bw, 500, false, &mut rng, None), Admission::Drop);
+    }
+
+    #[test]
+    fn ns2_drop_rand_takes_the_packet_ns2s_integer_draw_picks() {
+        // ns-2's generator seeded with 1 first draws 729236 (of 2^31): with
+        // three waiting and the arrival, index 729236 % 4 = 0, the head.
+        let mut ns2_rng = Mrg32k3a::new([1; 6]).unwrap();
+        let mut rng = RngStreams::new(1, 0).stream("red");
+        let bw = Bandwidth::from_bps(1_000_000).unwrap();
+        let mut q = HeldRed::new(ns2_red(3, Victim::Random));
+        let held = |i: u32| Held {
+            packet: crate::pool::PacketId::new(i),
+            size: 500,
+            flow: 0,
+            src: 0,
+            dst: 1,
+            ecn_capable: false,
+            enqueued: Instant::ZERO,
+        };
+        let mut dropped = Vec::new();
+        for i in 0..3 {
+            q.hold(held(i), &mut dropped);
+        }
+        let outcome = q.red.admit(&waiting(3), bw, 500, false, &mut rng, Some(&mut ns2_rng));
+        assert_eq!(outcome, Admission::Accept, "the arrival is queued, a waiting packet goes");
+        q.hold(held(3), &mut dropped);
+        assert_eq!(dropped, [held(0)]);
+        let left: Vec<u32> = q.queue.iter().map(|h| h.packet.raw()).collect();
+        assert_eq!(left, [1, 2, 3]);
+    }
+
+    #[test]
+    fn ns2_drop_front_takes_the_packet_behind_the_head() {
+        let mut rng = RngStreams::new(1, 0).stream("red");
+        let bw = Bandwidth::from_bps(1_000_000).unwrap();
+        let mut red = ns2_red(3, Victim::Front);
+        assert_eq!(red.admit(&waiting(3), bw, 500, false, &mut rng, None), Admission::Accept);
+        assert_eq!(red.take_displaced(), Some(1));
+        // Alone (a limit of 0): the arrival itself.
+        let mut red = ns2_red(0, Victim::Front);
+        assert_eq!(red.admit(&waiting(0), bw, 500, false, &mut rng, None), Admission::Drop);
     }
 
     #[test]

@@ -7,10 +7,10 @@
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
     aodv::AodvConfig, dsdv::DsdvConfig, dv::DvConfig, mac80211::DcfConfig, CoDel, CoDelParams, DelayBuffer,
-    DelayBufferParams, Discipline, DropTail, Drr, DrrParams, Fq, FqCoDel, FqCoDelParams, FqParams, HeldRed, HoldingQueue,
-    Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, PhyConfig, Pie, PieParams,
-    ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams, ShadowingParams,
-    StepMark, TwoState, Victim,
+    DelayBufferParams, Discipline, DropTail, Drr, DrrParams, Fq, FqCoDel, FqCoDelParams, FqParams, HeldRed,
+    HoldingQueue, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, PhyConfig, Pie,
+    PieParams, ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams,
+    ShadowingParams, StepMark, TwoState, Victim,
 };
 use ackclock_sim::{
     ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, TokenBucketParams, Traffic,
@@ -216,7 +216,8 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
                 return Err(ConfigError::invalid("queue.min_th", params.min_th, why));
             }
             if params.victim != Victim::Arrival && !params.ns2 {
-                return Err(ConfigError::invalid("queue.victim", "other than 'arrival'", "needs queue.ns2"));
+                let victim = format!("{:?}", params.victim).to_lowercase();
+                return Err(ConfigError::invalid("queue.victim", victim, "needs queue.ns2 (ns-2's RED)"));
             }
             let red = Red::new(params, DropTail { limit, ns2_limit });
             if params.victim == Victim::Arrival {

@@ -212,7 +212,9 @@ class Ns2Queue(QueueObject):
         # RED's forced-drop victim; DropTail's drop_front_ is refused in spec()
         "drop_front_": Var(Kind.BOOL),
         "drop_rand_": Var(Kind.BOOL),
-        "drop_tail_": Var(Kind.BOOL, ignored="ns-2 drops the arrival unless drop_front_ or drop_rand_"),
+        "drop_tail_": Var(
+            Kind.BOOL, ignored="ns-2 drops the arrival unless drop_front_ or drop_rand_"
+        ),
         "summarystats_": Var(Kind.BOOL),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
         "thresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from thresh_"),
