@@ -476,7 +476,7 @@ impl Channel {
         flow: u32,
         ends: (NodeId, NodeId),
         ecn_capable: bool,
-        shared: Option<&mut Mrg32k3a>,
+        shared: &mut Option<Mrg32k3a>,
     ) -> SendOutcome {
         if !self.up {
             self.stats.down_drops += 1;
@@ -584,7 +584,7 @@ impl Channel {
         flow: u32,
         ends: (NodeId, NodeId),
         ecn_capable: bool,
-        shared: Option<&mut Mrg32k3a>,
+        shared: &mut Option<Mrg32k3a>,
     ) -> SendOutcome {
         // A holding discipline keeps its own ns-2 times (`Ns2Link::start_held`).
         let mut held_ns2 = None;
@@ -599,28 +599,36 @@ impl Channel {
                 return outcome;
             }
         }
-        let mut backlog = self.backlog(now);
-        if backlog.idle_for.is_some() {
-            if let Some((link, offer)) = ns2.as_ref().or(held_ns2.as_ref()) {
-                backlog.ns2_idle_for = Some(link.idle_for(offer));
+        let backlog = self.backlog(now);
+        // Asked for by RED only: DropTail's path computes nothing.
+        let ns2_idle = || match (backlog.idle_for, ns2.as_ref().or(held_ns2.as_ref())) {
+            (Some(_), Some((link, offer))) => Some(link.idle_for(offer)),
+            _ => None,
+        };
+        let ce_marked = match self.discipline.admit(
+            now,
+            &backlog,
+            self.bandwidth,
+            size,
+            ecn_capable,
+            &mut self.aqm_rng,
+            shared,
+            ns2_idle,
+        ) {
+            Admission::Drop => {
+                self.stats.queue_drops += 1;
+                return SendOutcome::Dropped(DropReason::Queue);
             }
-        }
-        let ce_marked =
-            match self.discipline.admit(now, &backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng, shared) {
-                Admission::Drop => {
-                    self.stats.queue_drops += 1;
-                    return SendOutcome::Dropped(DropReason::Queue);
-                }
-                Admission::EarlyDrop => {
-                    self.stats.queue_drops += 1;
-                    return SendOutcome::Dropped(DropReason::EarlyDrop);
-                }
-                Admission::Mark => {
-                    self.stats.ecn_marks += 1;
-                    true
-                }
-                Admission::Accept => false,
-            };
+            Admission::EarlyDrop => {
+                self.stats.queue_drops += 1;
+                return SendOutcome::Dropped(DropReason::EarlyDrop);
+            }
+            Admission::Mark => {
+                self.stats.ecn_marks += 1;
+                true
+            }
+            Admission::Accept => false,
+        };
         if let Discipline::Holding(q) = &mut self.discipline {
             let (src, dst) = ends;
             let held = Held { packet, size, flow, src, dst, ecn_capable, enqueued: now };
@@ -890,13 +898,7 @@ impl Channel {
     fn backlog(&self, now: Instant) -> Backlog {
         let in_service_bytes = self.ledger.front().filter(|d| d.started).map(|d| d.size);
         let idle_for = self.ledger.is_empty().then(|| now.saturating_since(self.busy_until));
-        Backlog {
-            waiting_packets: self.waiting_packets,
-            waiting_bytes: self.waiting_bytes,
-            in_service_bytes,
-            idle_for,
-            ns2_idle_for: None,
-        }
+        Backlog { waiting_packets: self.waiting_packets, waiting_bytes: self.waiting_bytes, in_service_bytes, idle_for }
     }
 
     /// Whether the models at `position` that apply to `flow` lose the
@@ -979,7 +981,7 @@ mod tests {
 
     /// Offers the packet named `seq` (not ECN-capable).
     fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
-        c.send(now, None, PacketId::new(seq as u32), size, 0, (0, 1), false, None)
+        c.send(now, None, PacketId::new(seq as u32), size, 0, (0, 1), false, &mut None)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {
@@ -1172,7 +1174,7 @@ mod tests {
         c.set_loss(Some(held));
         assert_eq!(send(&mut c, Instant::ZERO, 0, 1000), SendOutcome::Delayed(Duration::from_millis(35)));
         let later = Instant::from_ps(35 * MS);
-        let outcome = c.send_past_losses(later, None, PacketId::new(0), 1000, 0, (0, 1), false, None);
+        let outcome = c.send_past_losses(later, None, PacketId::new(0), 1000, 0, (0, 1), false, &mut None);
         assert!(matches!(outcome, SendOutcome::Accepted { .. }), "{outcome:?}");
         c.advance(Instant::from_ps(100 * MS));
         assert_eq!((c.stats().tx_packets, c.stats().loss_drops), (1, 0));

@@ -28,7 +28,7 @@ pub enum QueueLimit {
 }
 
 /// The state of a channel's queue when a packet arrives.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Backlog {
     pub waiting_packets: u32,
     pub waiting_bytes: u64,
@@ -36,9 +36,6 @@ pub struct Backlog {
     pub in_service_bytes: Option<u32>,
     /// How long the link has been idle with an empty queue, if it is.
     pub idle_for: Option<Duration>,
-    /// The same in ns-2's doubles (its clock minus when the queue last
-    /// found itself empty), in ns-2's order.
-    pub ns2_idle_for: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,7 +214,10 @@ impl Red {
 
     /// `shared` is ns-2's default generator when the simulation reproduces
     /// ns-2's draws: ns-2's RED draws from it in event order, among the
-    /// agents' draws; otherwise the channel's own stream `rng`.
+    /// agents' draws; otherwise the channel's own stream `rng`. `ns2_idle`
+    /// is how long an idle link has been idle in ns-2's doubles (its clock
+    /// minus when the queue last found itself empty), in ns-2's order.
+    #[allow(clippy::too_many_arguments)]
     pub fn admit(
         &mut self,
         b: &Backlog,
@@ -225,11 +225,12 @@ impl Red {
         size: u32,
         ecn_capable: bool,
         rng: &mut SimRng,
-        shared: Option<&mut Mrg32k3a>,
+        shared: &mut Option<Mrg32k3a>,
+        ns2_idle: Option<f64>,
     ) -> Admission {
         if self.params.ns2 {
             let mut draw = Draw { rng, shared };
-            return self.admit_ns2(b, bandwidth, size, ecn_capable, &mut draw);
+            return self.admit_ns2(b, bandwidth, size, ecn_capable, ns2_idle, &mut draw);
         }
         self.update_average(b, bandwidth);
         let early = if self.avg < self.params.min_th {
@@ -310,6 +311,7 @@ impl Red {
         bandwidth: Bandwidth,
         size: u32,
         ecn_capable: bool,
+        ns2_idle: Option<f64>,
         draw: &mut Draw,
     ) -> Admission {
         let p = self.params;
@@ -319,7 +321,7 @@ impl Red {
         let keep = 1.0 - p.weight;
         if let Some(idle) = b.idle_for {
             let per_second = bandwidth.bps() as f64 / (8.0 * f64::from(p.mean_packet_size));
-            let idle_packets = (per_second * b.ns2_idle_for.unwrap_or(idle.as_secs_f64())) as u64;
+            let idle_packets = (per_second * ns2_idle.unwrap_or(idle.as_secs_f64())) as u64;
             for _ in 0..idle_packets {
                 if self.avg == 0.0 {
                     break;
@@ -432,13 +434,13 @@ impl Red {
 /// channel's own stream.
 struct Draw<'a, 'b> {
     rng: &'a mut SimRng,
-    shared: Option<&'b mut Mrg32k3a>,
+    shared: &'b mut Option<Mrg32k3a>,
 }
 
 impl Draw<'_, '_> {
     /// ns-2's Random::uniform().
     fn uniform(&mut self) -> f64 {
-        match self.shared.as_deref_mut() {
+        match self.shared {
             Some(g) => g.next_u01(),
             None => self.rng.random::<f64>(),
         }
@@ -535,7 +537,8 @@ impl HoldingQueue {
         size: u32,
         ecn_capable: bool,
         rng: &mut SimRng,
-        shared: Option<&mut Mrg32k3a>,
+        shared: &mut Option<Mrg32k3a>,
+        ns2_idle: Option<f64>,
     ) -> Admission {
         match self {
             HoldingQueue::CoDel(c) if c.hard.is_full(b, size) => Admission::Drop,
@@ -550,7 +553,7 @@ impl HoldingQueue {
             | HoldingQueue::Fq(_)
             | HoldingQueue::DelayBuffer(_) => Admission::Accept,
             HoldingQueue::Pie(p) => p.admit(now, b, size, ecn_capable, rng),
-            HoldingQueue::Red(r) => r.red.admit(b, bandwidth, size, ecn_capable, rng, shared),
+            HoldingQueue::Red(r) => r.red.admit(b, bandwidth, size, ecn_capable, rng, shared, ns2_idle),
         }
     }
 
@@ -620,8 +623,10 @@ impl Discipline {
     }
 
     /// Decides the fate of an arriving packet; RED draws from `shared`,
-    /// ns-2's default generator, when given. Always inlined: DropTail's
-    /// test is a few instructions on every packet's path.
+    /// ns-2's default generator, when given, and asks `ns2_idle` for the
+    /// link's idle time in ns-2's doubles. Always inlined: DropTail's test
+    /// is a few instructions on every packet's path, and computes nothing
+    /// for RED.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn admit(
@@ -632,14 +637,15 @@ impl Discipline {
         size: u32,
         ecn_capable: bool,
         rng: &mut SimRng,
-        shared: Option<&mut Mrg32k3a>,
+        shared: &mut Option<Mrg32k3a>,
+        ns2_idle: impl FnOnce() -> Option<f64>,
     ) -> Admission {
         match self {
             Discipline::DropTail(d) if d.is_full(b, size) => Admission::Drop,
             Discipline::DropTail(_) => Admission::Accept,
-            Discipline::Red(r) => r.admit(b, bandwidth, size, ecn_capable, rng, shared),
+            Discipline::Red(r) => r.admit(b, bandwidth, size, ecn_capable, rng, shared, ns2_idle()),
             Discipline::StepMark(m) => m.admit(b, size, ecn_capable),
-            Discipline::Holding(h) => h.admit(now, b, bandwidth, size, ecn_capable, rng, shared),
+            Discipline::Holding(h) => h.admit(now, b, bandwidth, size, ecn_capable, rng, shared, ns2_idle()),
         }
     }
 
@@ -699,8 +705,8 @@ mod tests {
         let bw = Bandwidth::from_bps(1_000_000).unwrap();
         let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
         let mut red = Red::new(RedParams { weight: 1.0, ..RedParams::default() }, hard);
-        assert_eq!(red.admit(&waiting(4), bw, 500, false, &mut rng, None), Admission::Accept);
-        assert_eq!(red.admit(&waiting(31), bw, 500, true, &mut rng, None), Admission::Drop);
+        assert_eq!(red.admit(&waiting(4), bw, 500, false, &mut rng, &mut None, None), Admission::Accept);
+        assert_eq!(red.admit(&waiting(31), bw, 500, true, &mut rng, &mut None, None), Admission::Drop);
     }
 
     #[test]
@@ -711,7 +717,8 @@ mod tests {
         let params = RedParams { weight: 1.0, ecn: true, max_p: 1.0, ..RedParams::default() };
         let mut red = Red::new(params, hard);
         // avg = max_th with gentle RED: pb = 1, so every arrival is hit.
-        let outcomes: Vec<_> = (0..2).map(|_| red.admit(&waiting(15), bw, 500, true, &mut rng, None)).collect();
+        let outcomes: Vec<_> =
+            (0..2).map(|_| red.admit(&waiting(15), bw, 500, true, &mut rng, &mut None, None)).collect();
         assert!(outcomes.contains(&Admission::Mark));
         assert!(!outcomes.contains(&Admission::Drop));
     }
@@ -725,8 +732,9 @@ mod tests {
         let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
         let mut red = Red::new(RedParams { weight: 1.0, ..RedParams::default() }, hard);
         let n = 20_000;
-        let drops =
-            (0..n).filter(|_| red.admit(&waiting(10), bw, 500, false, &mut rng, None) == Admission::EarlyDrop).count();
+        let drops = (0..n)
+            .filter(|_| red.admit(&waiting(10), bw, 500, false, &mut rng, &mut None, None) == Admission::EarlyDrop)
+            .count();
         let expected = n as f64 / (1.0 / (2.0 * 0.05) + 0.5);
         assert!((drops as f64 - expected).abs() < 0.08 * expected, "drops {drops}, expected {expected}");
     }
@@ -739,8 +747,8 @@ mod tests {
         for (ns1_compat, count) in [(false, 0), (true, 2)] {
             let params = RedParams { weight: 1.0, max_p: 1e-12, ns2: true, ns1_compat, ..RedParams::default() };
             let mut red = Red::new(params, DropTail { limit: QueueLimit::Packets(12), ns2_limit: true });
-            assert_eq!(red.admit(&waiting(10), bw, 500, false, &mut rng, None), Admission::Accept);
-            assert_eq!(red.admit(&waiting(12), bw, 500, false, &mut rng, None), Admission::Drop);
+            assert_eq!(red.admit(&waiting(10), bw, 500, false, &mut rng, &mut None, None), Admission::Accept);
+            assert_eq!(red.admit(&waiting(12), bw, 500, false, &mut rng, &mut None, None), Admission::Drop);
             assert_eq!(red.count, count, "ns1_compat {ns1_compat}");
         }
     }
@@ -751,11 +759,11 @@ mod tests {
         let hard = DropTail { limit: QueueLimit::Unlimited, ns2_limit: false };
         let mut red = Red::new(RedParams { weight: 0.5, ..RedParams::default() }, hard);
         let mut rng = RngStreams::new(1, 0).stream("red");
-        red.admit(&waiting(8), bw, 500, false, &mut rng, None);
+        red.admit(&waiting(8), bw, 500, false, &mut rng, &mut None, None);
         assert_eq!(red.average(), 4.0);
         // Idle for 2 packet times: avg *= 0.5^2, then one more update with q = 0.
         let idle = Backlog { idle_for: Some(Duration::from_millis(1)), ..Backlog::default() };
-        red.admit(&idle, bw, 500, false, &mut rng, None);
+        red.admit(&idle, bw, 500, false, &mut rng, &mut None, None);
         assert!((red.average() - 0.5).abs() < 1e-12, "{}", red.average());
     }
 
@@ -771,15 +779,15 @@ mod tests {
         let bw = Bandwidth::from_bps(1_000_000).unwrap();
         let mut red = ns2_red(100, Victim::Arrival);
         // avg 2 (at most one waiting: nothing counted), then 31 > 2 max_th.
-        assert_eq!(red.admit(&waiting(2), bw, 500, false, &mut rng, None), Admission::Accept);
-        assert_eq!(red.admit(&waiting(31), bw, 500, false, &mut rng, None), Admission::Drop);
+        assert_eq!(red.admit(&waiting(2), bw, 500, false, &mut rng, &mut None, None), Admission::Accept);
+        assert_eq!(red.admit(&waiting(31), bw, 500, false, &mut rng, &mut None, None), Admission::Drop);
     }
 
     #[test]
     fn ns2_drop_rand_takes_the_packet_ns2s_integer_draw_picks() {
         // ns-2's generator seeded with 1 first draws 729236 (of 2^31): with
         // three waiting and the arrival, index 729236 % 4 = 0, the head.
-        let mut ns2_rng = Mrg32k3a::new([1; 6]).unwrap();
+        let mut ns2_rng = Some(Mrg32k3a::new([1; 6]).unwrap());
         let mut rng = RngStreams::new(1, 0).stream("red");
         let bw = Bandwidth::from_bps(1_000_000).unwrap();
         let mut q = HeldRed::new(ns2_red(3, Victim::Random));
@@ -796,7 +804,7 @@ mod tests {
         for i in 0..3 {
             q.hold(held(i), &mut dropped);
         }
-        let outcome = q.red.admit(&waiting(3), bw, 500, false, &mut rng, Some(&mut ns2_rng));
+        let outcome = q.red.admit(&waiting(3), bw, 500, false, &mut rng, &mut ns2_rng, None);
         assert_eq!(outcome, Admission::Accept, "the arrival is queued, a waiting packet goes");
         q.hold(held(3), &mut dropped);
         assert_eq!(dropped, [held(0)]);
@@ -809,11 +817,11 @@ mod tests {
         let mut rng = RngStreams::new(1, 0).stream("red");
         let bw = Bandwidth::from_bps(1_000_000).unwrap();
         let mut red = ns2_red(3, Victim::Front);
-        assert_eq!(red.admit(&waiting(3), bw, 500, false, &mut rng, None), Admission::Accept);
+        assert_eq!(red.admit(&waiting(3), bw, 500, false, &mut rng, &mut None, None), Admission::Accept);
         assert_eq!(red.take_displaced(), Some(1));
         // Alone (a limit of 0): the arrival itself.
         let mut red = ns2_red(0, Victim::Front);
-        assert_eq!(red.admit(&waiting(0), bw, 500, false, &mut rng, None), Admission::Drop);
+        assert_eq!(red.admit(&waiting(0), bw, 500, false, &mut rng, &mut None, None), Admission::Drop);
     }
 
     #[test]

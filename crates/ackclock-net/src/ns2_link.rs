@@ -261,7 +261,7 @@ mod tests {
                 let (key, size) = offers[i];
                 let now = Instant::from_ps((key.ns2_time() / TICK) as u64 * TICK_PS);
                 let offer = Ns2Offer { during: key, seq: 1_000_000 + i as u64 };
-                let outcome = channel.send(now, Some((&mut link, offer)), PacketId::new(i as u32), size, 0, (0, 1), false, None);
+                let outcome = channel.send(now, Some((&mut link, offer)), PacketId::new(i as u32), size, 0, (0, 1), false, &mut None);
                 accepted[i] = matches!(outcome, SendOutcome::Accepted { .. });
             }
             let mut arrivals = Vec::new();

@@ -1045,8 +1045,11 @@ impl Simulation {
         }
         let flow = self.tcp(id);
         let slot = &mut flow.armed[side as usize];
-        if *slot != Some(now) {
-            return; // superseded by an earlier event that already re-armed
+        // The live event is the one armed for a time not after now (in ns-2's
+        // order the clock may already stand a picosecond past it); any other
+        // was superseded by an earlier event that already re-armed.
+        if slot.is_none_or(|armed| armed > now) {
+            return;
         }
         *slot = None;
         let ep = flow.endpoint(side);
@@ -1260,9 +1263,9 @@ impl Simulation {
         let outcome = if segment_lost {
             SendOutcome::Dropped(DropReason::Loss)
         } else if past_losses {
-            channel.send_past_losses(now, ns2, id, size, flow, ends, ecn_capable, self.ns2_rng.as_mut())
+            channel.send_past_losses(now, ns2, id, size, flow, ends, ecn_capable, &mut self.ns2_rng)
         } else {
-            channel.send(now, ns2, id, size, flow, ends, ecn_capable, self.ns2_rng.as_mut())
+            channel.send(now, ns2, id, size, flow, ends, ecn_capable, &mut self.ns2_rng)
         };
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);
