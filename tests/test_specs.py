@@ -35,6 +35,7 @@ def test_red_defaults_are_ns2s():
         "mark_p": None,
         "ns2": False,
         "ns1_compat": False,
+        "victim": "arrival",
     }
 
 

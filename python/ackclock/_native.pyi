@@ -90,6 +90,7 @@ class RedSpec(TypedDict, total=False):
     mark_p: float | None  # with ecn: mark only while p <= mark_p, else drop
     ns2: bool  # ns-2's red.cc details
     ns1_compat: bool  # ns-2's ns1_compat_: forced drops keep the count
+    victim: Literal["arrival", "front", "random"]  # with ns2: a forced drop's packet
 
 # DCTCP's step marking (RFC 8257): an ECN-capable arrival that finds `k` or
 # more packets waiting is marked CE; `limit` drops as DropTail does.

@@ -130,10 +130,11 @@ class Simulator:
 
     @property
     def ns2_rng(self) -> _native.Mrg32k3a | None:
-        """ns-2's default random generator (MRG32k3a), when the TCP flows are
-        to share it for their random send delays (`send_overhead`, ns-2's
-        overhead_) in event order, as ns-2's agents do; None (the default)
-        gives each flow its own stream. Reading gives a copy of its state as
+        """ns-2's default random generator (MRG32k3a), when the TCP flows
+        and ns-2's RED queues (`RED(ns2=True)`) are to share it for their
+        random send delays (`send_overhead`, ns-2's overhead_) and early
+        drops in event order, as ns-2's agents and queues do; None (the
+        default) gives each flow and queue its own stream. Reading gives a copy of its state as
         far as the run has drawn; assigning copies the generator in."""
         return self._native.ns2_rng
 

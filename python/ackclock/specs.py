@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     )
 
 QueueUnit = Literal["packets", "bytes"]
+RedVictim = Literal["arrival", "front", "random"]
+RED_VICTIMS = ("arrival", "front", "random")
 LossPosition = Literal["queue", "wire"]
 
 # Smallest and largest IP datagram a UDP source can send (IPv4 + UDP headers = 28 bytes).
@@ -134,10 +136,15 @@ class RED(Spec):
     between 1/p and 2/p packets apart (not up to 1/p); `byte_mode` counts
     arrivals in bytes and drops large packets more often; `mark_p` marks
     only while the base probability is at most mark_p and drops beyond it;
-    `ns2` takes ns-2's details (red.cc: the first arrival above min_th only
-    starts the count, no early drop while at most one packet waits, idle
-    time in whole packets); `ns1_compat` (ns-2's ns1_compat_) keeps the count
-    of arrivals since the last early drop across forced drops, as ns-1 did.
+    `ns2` takes ns-2's RED to the last rounding (red.cc: the first arrival
+    above min_th only starts the count, no early drop while at most one
+    packet waits, idle time in whole packets, a forced drop once `limit`
+    units wait; early drops draw from the simulation's `ns2_rng` when it has
+    one); `ns1_compat` (ns-2's ns1_compat_) keeps the count of arrivals since
+    the last early drop across forced drops, as ns-1 did. `victim` (with
+    `ns2`) is the packet a forced drop takes: the "arrival", ns-2's
+    drop_front_ ("front": the one behind the head) or drop_rand_ ("random":
+    any waiting one or the arrival, drawn uniformly).
     """
 
     limit: int | None = 50
@@ -155,6 +162,7 @@ class RED(Spec):
     mark_p: float | None = None
     ns2: bool = False
     ns1_compat: bool = False
+    victim: RedVictim = "arrival"
 
     def to_native(self) -> RedSpec:
         limit, unit, ns2_limit = _queue_limits(self.limit, self.unit, self.ns2_limit)
@@ -183,6 +191,7 @@ class RED(Spec):
             "mark_p": None if self.mark_p is None else checks.probability(self.mark_p, "mark_p"),
             "ns2": checks.flag(self.ns2, "ns2"),
             "ns1_compat": checks.flag(self.ns1_compat, "ns1_compat"),
+            "victim": cast(RedVictim, checks.choice(self.victim, "victim", RED_VICTIMS)),
         }
 
 

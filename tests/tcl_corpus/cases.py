@@ -53,15 +53,7 @@ CASES = [
     Case("ping.tcl"),
     Case("udpdata.tcl"),
     Case("tcpapp.tcl", records=200),
-    Case(
-        "red-monitor.tcl",
-        approximate="RED draws its early drops from ackclock's generator, not ns-2's",
-        skip={
-            "drops": "RED's early drops are random",
-            "d 1 2": "RED's early drops are random",
-            "flows.out": "how the random drops fall on each flow",
-        },
-    ),
+    Case("red-monitor.tcl"),
 ]
 
 

@@ -19,14 +19,14 @@
 //! In ns-2's event order, an [`Ns2Link`] beside the channel keeps its times
 //! as ns-2 computes them; `send` takes it along.
 
-use crate::discipline::{Admission, Backlog, Discipline, HoldingQueue, Next};
+use crate::discipline::{Admission, Backlog, Discipline, HoldingQueue, Next, Red};
 use crate::held::Held;
 use crate::jitter::Jitter;
 use crate::loss::{FlowFilter, LossModel, LossPosition, LossProcess};
 use crate::ns2_link::{Ns2Link, Ns2Offer};
 use crate::packet::NodeId;
 use crate::pool::PacketId;
-use ackclock_core::{Bandwidth, Duration, Instant, OrderKey, RngStreams, SimRng};
+use ackclock_core::{Bandwidth, Duration, Instant, Mrg32k3a, OrderKey, RngStreams, SimRng};
 use rand::RngExt;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -341,18 +341,12 @@ impl Channel {
 
     /// The discipline's average queue, for one that keeps one (RED).
     pub fn average_queue(&self) -> Option<f64> {
-        match &self.discipline {
-            Discipline::Red(red) => Some(red.average()),
-            Discipline::DropTail(_) | Discipline::StepMark(_) | Discipline::Holding(_) => None,
-        }
+        self.discipline.red().map(Red::average)
     }
 
     /// For RED: the queue the last arrival found and the average after it.
     pub fn red_seen(&self) -> Option<(f64, f64)> {
-        match &self.discipline {
-            Discipline::Red(red) => Some(red.seen()),
-            _ => None,
-        }
+        self.discipline.red().map(Red::seen)
     }
 
     pub fn delay(&self) -> Duration {
@@ -482,13 +476,14 @@ impl Channel {
         flow: u32,
         ends: (NodeId, NodeId),
         ecn_capable: bool,
+        shared: &mut Option<Mrg32k3a>,
     ) -> SendOutcome {
         if !self.up {
             self.stats.down_drops += 1;
             return SendOutcome::Dropped(DropReason::LinkDown);
         }
         let checks = std::mem::replace(&mut self.head_checks, false);
-        let outcome = self.send(now, ns2, packet, size, flow, ends, ecn_capable);
+        let outcome = self.send(now, ns2, packet, size, flow, ends, ecn_capable, shared);
         self.head_checks = checks;
         outcome
     }
@@ -575,7 +570,8 @@ impl Channel {
 
     /// Offers a packet of `size` bytes of flow `flow` from node `ends.0` to
     /// node `ends.1` to the channel at `now` (in ns-2's order: with the
-    /// channel's `Ns2Link` and the packet's place). Always inlined: the
+    /// channel's `Ns2Link` and the packet's place); RED draws from `shared`,
+    /// ns-2's default generator, when given. Always inlined: the
     /// engine's per-packet path calls it, and `send_past_losses` too.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -588,6 +584,7 @@ impl Channel {
         flow: u32,
         ends: (NodeId, NodeId),
         ecn_capable: bool,
+        shared: &mut Option<Mrg32k3a>,
     ) -> SendOutcome {
         // A holding discipline keeps its own ns-2 times (`Ns2Link::start_held`).
         let mut held_ns2 = None;
@@ -603,8 +600,21 @@ impl Channel {
             }
         }
         let backlog = self.backlog(now);
-        let ce_marked = match self.discipline.admit(now, &backlog, self.bandwidth, size, ecn_capable, &mut self.aqm_rng)
-        {
+        // Asked for by RED only: DropTail's path computes nothing.
+        let ns2_idle = || match (backlog.idle_for, ns2.as_ref().or(held_ns2.as_ref())) {
+            (Some(_), Some((link, offer))) => Some(link.idle_for(offer)),
+            _ => None,
+        };
+        let ce_marked = match self.discipline.admit(
+            now,
+            &backlog,
+            self.bandwidth,
+            size,
+            ecn_capable,
+            &mut self.aqm_rng,
+            shared,
+            ns2_idle,
+        ) {
             Admission::Drop => {
                 self.stats.queue_drops += 1;
                 return SendOutcome::Dropped(DropReason::Queue);
@@ -972,7 +982,7 @@ mod tests {
 
     /// Offers the packet named `seq` (not ECN-capable).
     fn send(c: &mut Channel, now: Instant, seq: u64, size: u32) -> SendOutcome {
-        c.send(now, None, PacketId::new(seq as u32), size, 0, (0, 1), false)
+        c.send(now, None, PacketId::new(seq as u32), size, 0, (0, 1), false, &mut None)
     }
 
     fn channel(bps: u64, delay_ms: u64, limit: QueueLimit, ns2_limit: bool) -> Channel {
@@ -1165,7 +1175,7 @@ mod tests {
         c.set_loss(Some(held));
         assert_eq!(send(&mut c, Instant::ZERO, 0, 1000), SendOutcome::Delayed(Duration::from_millis(35)));
         let later = Instant::from_ps(35 * MS);
-        let outcome = c.send_past_losses(later, None, PacketId::new(0), 1000, 0, (0, 1), false);
+        let outcome = c.send_past_losses(later, None, PacketId::new(0), 1000, 0, (0, 1), false, &mut None);
         assert!(matches!(outcome, SendOutcome::Accepted { .. }), "{outcome:?}");
         c.advance(Instant::from_ps(100 * MS));
         assert_eq!((c.stats().tx_packets, c.stats().loss_drops), (1, 0));
@@ -1342,8 +1352,7 @@ mod tests {
             let backlog = Backlog {
                 waiting_packets: self.waiting.len() as u32,
                 waiting_bytes: self.waiting.iter().map(|&(_, b)| u64::from(b)).sum(),
-                in_service_bytes: None,
-                idle_for: None,
+                ..Backlog::default()
             };
             if self.limit.is_full(&backlog, size) {
                 return false;

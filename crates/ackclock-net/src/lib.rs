@@ -36,7 +36,9 @@ pub use channel::{
 };
 pub use codel::{CoDel, CoDelParams};
 pub use delay_buffer::{DelayBuffer, DelayBufferParams};
-pub use discipline::{Admission, Backlog, Discipline, DropTail, HoldingQueue, QueueLimit, Red, RedParams, StepMark};
+pub use discipline::{
+    Admission, Backlog, Discipline, DropTail, HeldRed, HoldingQueue, QueueLimit, Red, RedParams, StepMark, Victim,
+};
 pub use drr::{Drr, DrrParams};
 pub use fq::{Fq, FqParams};
 pub use fq_codel::{FqCoDel, FqCoDelParams};

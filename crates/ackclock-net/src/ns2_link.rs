@@ -87,6 +87,12 @@ impl Ns2Link {
         self.arrivals.push_back(OrderKey::ns2(arrival, start, offer.seq));
     }
 
+    /// How long the idle link has been idle when `offer` comes, in ns-2's
+    /// doubles: since its last transmission ended (the queue's resume).
+    pub(crate) fn idle_for(&self, offer: &Ns2Offer) -> f64 {
+        offer.during.ns2_time() - self.busy_until
+    }
+
     /// The key of the event that starts the departure booked last: the
     /// offer's when the link was idle, else the queue's resume when the
     /// departure before ends. ns-2 writes the packet's `-` record then.
@@ -256,7 +262,7 @@ mod tests {
                 let (key, size) = offers[i];
                 let now = Instant::from_ps((key.ns2_time() / TICK) as u64 * TICK_PS);
                 let offer = Ns2Offer { during: key, seq: 1_000_000 + i as u64 };
-                let outcome = channel.send(now, Some((&mut link, offer)), PacketId::new(i as u32), size, 0, (0, 1), false);
+                let outcome = channel.send(now, Some((&mut link, offer)), PacketId::new(i as u32), size, 0, (0, 1), false, &mut None);
                 accepted[i] = matches!(outcome, SendOutcome::Accepted { .. });
             }
             let mut arrivals = Vec::new();

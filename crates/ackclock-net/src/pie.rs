@@ -238,8 +238,12 @@ mod tests {
     fn the_burst_allowance_protects_a_new_queue_for_max_burst() {
         let mut p = pie();
         let mut rng = RngStreams::new(1, 0).stream("pie");
-        let busy =
-            Backlog { waiting_packets: 100, waiting_bytes: 150_000, in_service_bytes: Some(1500), idle_for: None };
+        let busy = Backlog {
+            waiting_packets: 100,
+            waiting_bytes: 150_000,
+            in_service_bytes: Some(1500),
+            ..Backlog::default()
+        };
         for n in 0..100 {
             p.hold(waiting(n));
         }

@@ -7,10 +7,10 @@
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{
     aodv::AodvConfig, dsdv::DsdvConfig, dv::DvConfig, mac80211::DcfConfig, CoDel, CoDelParams, DelayBuffer,
-    DelayBufferParams, Discipline, DropTail, Drr, DrrParams, Fq, FqCoDel, FqCoDelParams, FqParams, HoldingQueue,
-    Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, PhyConfig, Pie, PieParams,
-    ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams, ShadowingParams,
-    StepMark, TwoState,
+    DelayBufferParams, Discipline, DropTail, Drr, DrrParams, Fq, FqCoDel, FqCoDelParams, FqParams, HeldRed,
+    HoldingQueue, Jitter, JitterDistribution, Length, LossModel, LossPosition, LossProcess, Periodic, PhyConfig, Pie,
+    PieParams, ProcessorConfig, Propagation, QueueLimit, Red, RedParams, Router, ServiceTime, Sfq, SfqParams,
+    ShadowingParams, StepMark, TwoState, Victim,
 };
 use ackclock_sim::{
     ConfigError, FailureModel, FailureTiming, LinkChange, SizeModel, TcpApp, TokenBucketParams, Traffic,
@@ -172,6 +172,7 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
         "mark_p",
         "ns2",
         "ns1_compat",
+        "victim",
     ];
     match Spec::kind_of(dict, "queue")?.as_str() {
         "droptail" => {
@@ -200,12 +201,30 @@ pub fn discipline(dict: &Bound<'_, PyDict>) -> Result<Discipline, ConfigError> {
                 },
                 ns2: s.optional::<bool>("ns2", "a boolean")?.unwrap_or(d.ns2),
                 ns1_compat: s.optional::<bool>("ns1_compat", "a boolean")?.unwrap_or(d.ns1_compat),
+                victim: match s.optional::<String>("victim", "a string")?.as_deref() {
+                    None | Some("arrival") => Victim::Arrival,
+                    Some("front") => Victim::Front,
+                    Some("random") => Victim::Random,
+                    Some(other) => {
+                        let why = "must be 'arrival', 'front' or 'random'";
+                        return Err(ConfigError::invalid(s.field("victim"), format!("'{other}'"), why));
+                    }
+                },
             };
             if params.min_th >= params.max_th {
                 let why = format!("must be below queue.max_th ({})", params.max_th);
                 return Err(ConfigError::invalid("queue.min_th", params.min_th, why));
             }
-            Ok(Discipline::Red(Red::new(params, DropTail { limit, ns2_limit })))
+            if params.victim != Victim::Arrival && !params.ns2 {
+                let victim = format!("{:?}", params.victim).to_lowercase();
+                return Err(ConfigError::invalid("queue.victim", victim, "needs queue.ns2 (ns-2's RED)"));
+            }
+            let red = Red::new(params, DropTail { limit, ns2_limit });
+            if params.victim == Victim::Arrival {
+                return Ok(Discipline::Red(red));
+            }
+            // A forced drop may take a waiting packet: the queue holds them.
+            Ok(Discipline::Holding(Box::new(HoldingQueue::Red(HeldRed::new(red)))))
         }
         "step_mark" => {
             let s = Spec::new(dict, "queue", &[LIMIT_KEYS, &["k"]].concat())?;

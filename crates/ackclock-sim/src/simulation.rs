@@ -202,7 +202,8 @@ pub struct Simulation {
     /// In ns-2's order: each channel's times as ns-2 computes them.
     ns2_links: Vec<Ns2Link>,
     /// ns-2's default generator, when the run reproduces ns-2's draws: the
-    /// TCP send delays (`overhead_`) come from it in event order.
+    /// TCP send delays (`overhead_`) and ns-2 RED's decisions come from it
+    /// in event order.
     ns2_rng: Option<Mrg32k3a>,
 }
 
@@ -280,9 +281,10 @@ impl Simulation {
         Ok(())
     }
 
-    /// Makes the TCP send delays (ns-2's `overhead_`) come from `rng`, one
-    /// generator for all flows in event order, as ns-2's agents share its
-    /// default generator; `None` gives each flow its own stream again.
+    /// Makes the TCP send delays (ns-2's `overhead_`) and ns-2 RED's
+    /// decisions come from `rng`, one generator for all flows and queues in
+    /// event order, as ns-2's agents and queues share its default
+    /// generator; `None` gives each its own stream again.
     pub fn set_ns2_rng(&mut self, rng: Option<Mrg32k3a>) {
         self.ns2_rng = rng;
     }
@@ -1253,9 +1255,9 @@ impl Simulation {
         let outcome = if segment_lost {
             SendOutcome::Dropped(DropReason::Loss)
         } else if past_losses {
-            channel.send_past_losses(now, ns2, id, size, flow, ends, ecn_capable)
+            channel.send_past_losses(now, ns2, id, size, flow, ends, ecn_capable, &mut self.ns2_rng)
         } else {
-            channel.send(now, ns2, id, size, flow, ends, ecn_capable)
+            channel.send(now, ns2, id, size, flow, ends, ecn_capable, &mut self.ns2_rng)
         };
         if self.tracer.is_some() {
             self.trace_send(now, ch, self.packets[id], outcome);

@@ -82,14 +82,16 @@ impl TimerEvents {
         true
     }
 
-    /// An event queued for `now` runs: true (and disarmed) when it is the
-    /// armed one, false when it was superseded.
+    /// A queued event runs at `now`: true (and disarmed) when it is the armed
+    /// one, false when it was superseded. The armed one is the one armed for
+    /// a time not after now: in ns-2's order the clock can stand a
+    /// picosecond past an event's own time.
     pub fn fire(&mut self, now: Instant) -> bool {
-        if self.armed == Some(now) {
+        if self.armed.is_some_and(|a| a <= now) {
             self.armed = None;
             return true;
         }
-        if self.spare == Some(now) {
+        if self.spare.is_some_and(|s| s <= now) {
             self.spare = None;
         }
         false
@@ -645,6 +647,7 @@ mod tests {
         assert!(!events.arm(at(1200)), "the event queued for 1000 ms serves the deadline at 1200 ms");
         assert!(events.fire(at(1000)), "and runs, finding nothing due");
         assert!(events.arm(at(1200)));
+        assert!(events.fire(at(1200) + Duration::from_ps(1)), "the clock may stand a picosecond past it");
     }
 
     #[test]
@@ -653,8 +656,8 @@ mod tests {
         assert!(events.arm(at(30)));
         assert!(events.arm(at(20)));
         assert!(events.arm(at(10)), "the earlier superseded event (20 ms) is the spare; 30 ms is forgotten");
-        assert!(!events.fire(at(20)), "the spare, running before it was armed again");
         assert!(events.fire(at(10)));
+        assert!(!events.fire(at(20)), "the spare, run before it was armed again");
         assert!(!events.fire(at(30)));
         assert!(events.arm(at(40)), "no spare is left to serve 40 ms");
     }

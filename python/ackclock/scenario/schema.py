@@ -149,6 +149,7 @@ class RedTable(_QueueLimits):
     mark_p: Optional[float] = None
     ns2: Optional[bool] = None
     ns1_compat: Optional[bool] = None
+    victim: Optional[Literal["arrival", "front", "random"]] = None
 
 
 class StepMarkTable(_QueueLimits):

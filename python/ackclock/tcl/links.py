@@ -209,6 +209,12 @@ class Ns2Queue(QueueObject):
         "ave_": Var(Kind.REAL, live=True),
         "cur_max_p_": Var(Kind.REAL, live=True),
         "ns1_compat_": Var(Kind.BOOL),
+        # RED's forced-drop victim; DropTail's drop_front_ is refused in spec()
+        "drop_front_": Var(Kind.BOOL),
+        "drop_rand_": Var(Kind.BOOL),
+        "drop_tail_": Var(
+            Kind.BOOL, ignored="ns-2 drops the arrival unless drop_front_ or drop_rand_"
+        ),
         "summarystats_": Var(Kind.BOOL),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
         "thresh_queue_": Var(Kind.REAL, ignored="ns-2 derives it from thresh_"),
@@ -227,6 +233,11 @@ class Ns2Queue(QueueObject):
         check_defaults(self)
         limit = self.integer("limit_")
         if self.ns2_class == "Queue/DropTail":
+            if self.flag("drop_front_"):
+                raise TclScriptError(
+                    f"{self} drop_front_ true is not supported: ackclock does not model "
+                    "Queue/DropTail's drop_front_ (only ns-2's default false)"
+                )
             return specs.DropTail(limit=limit, ns2_limit=True)
         assert self.link is not None
         return self._red(limit, self.link)
@@ -266,6 +277,12 @@ class Ns2Queue(QueueObject):
             mark_p=min(1.0, self.number("mark_p_")) if self.flag("use_mark_p_") else None,
             ns2=True,
             ns1_compat=self.flag("ns1_compat_"),
+            # red.cc looks at drop_front_ first; drop_tail_ is the fallback
+            victim="front"
+            if self.flag("drop_front_")
+            else "random"
+            if self.flag("drop_rand_")
+            else "arrival",
         )
 
     def cmd_trace(self, var: str) -> None:

@@ -6,7 +6,8 @@ ns-2 2.35's own numbers as test vectors): `new RNG` takes the package's next
 stream, `$rng seed N` reseeds the package with N and takes its first stream,
 as ns-2 does. `$defaultRNG` is the one ns-2's agents draw from (each TCP
 agent's clock phase); from `$ns run` on it lives in the simulation, which
-draws the TCP send delays (`overhead_`) from it in event order. A random
+draws the TCP send delays (`overhead_`) and RED's decisions from it in
+event order. A random
 variable draws from the default RNG unless `use-rng` names another; the
 distributions and their parameters are ns-2's (tools/ranvar.cc, rng.h).
 """
