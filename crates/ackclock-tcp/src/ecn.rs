@@ -17,6 +17,32 @@ use ackclock_wire::{Ecn, TcpFlags, TcpRepr};
 pub(crate) struct EcnReceiver {
     /// The CE state ACKs echo (classic: set by CE, cleared by CWR).
     pub echo: bool,
+    /// `ns2_ecn`: the sink's `ecn_unacked_` as the last ACK left it and
+    /// as the segments since make it, and the marks of the segments the
+    /// next ACK answers (a DelAck sink's held segment and the newest).
+    pub unacked_before: bool,
+    pub unacked: bool,
+    pub marks: Ns2Marks,
+}
+
+/// What ns-2's sink reads in a data packet's flags for its ACK.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ns2Marks {
+    cwr: bool,
+    ce: bool,
+    ect: bool,
+    /// ECN-Echo on a packet that is not ECN-capable: packet 0 asking for ECN.
+    asks: bool,
+}
+
+/// ns-2's `last_cwnd_action_`, as far as its ECN reaction reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum LastCut {
+    #[default]
+    None,
+    Ecn,
+    Dupack,
+    Timeout,
 }
 
 impl Endpoint {
@@ -25,20 +51,26 @@ impl Endpoint {
     pub(crate) fn syn_ecn_flags(&self, flags: &mut TcpFlags) {
         let answering = self.rcv_nxt > 0;
         flags.ece = if answering { self.ecn_ok } else { self.cfg.ecn };
-        flags.cwr = !answering && self.cfg.ecn;
+        // ns-2's SYN, its packet 0, asks with ECN-Echo alone.
+        flags.cwr = !answering && self.cfg.ecn && !self.cfg.ns2_ecn;
     }
 
     /// Records whether the peer's SYN offered, or its SYN-ACK accepted, ECN.
+    /// ns-2's agents use it whenever they are configured to.
     pub(crate) fn negotiate_ecn(&mut self, syn: &TcpRepr) {
         let f = syn.flags;
         let offered_or_accepted = if f.ack { f.ece && !f.cwr } else { f.ece && f.cwr };
-        self.ecn_ok = self.cfg.ecn && offered_or_accepted;
+        self.ecn_ok = self.cfg.ecn && (offered_or_accepted || self.cfg.ns2_ecn);
     }
 
     /// Receiver: a data segment that starts at the next expected offset
     /// arrived with this ECN codepoint (before its data is taken).
     pub(crate) fn on_data_ecn(&mut self, now: Instant, seg: &TcpRepr, ecn: Ecn) {
         if !self.ecn_ok {
+            return;
+        }
+        if self.cfg.ns2_ecn {
+            self.ns2_data_ecn(seg, ecn);
             return;
         }
         let ce = ecn == Ecn::Ce;
@@ -68,6 +100,88 @@ impl Endpoint {
         }
     }
 
+    /// ns-2's sink (`TcpSink::ack`): a CWR in the packets an ACK answers
+    /// clears `ecn_unacked_`, then a CE sets it; the ACK echoes it if one
+    /// of them is ECN-capable, and always answers packet 0's request. A
+    /// DelAck sink answers the packet it held back and the newest together.
+    fn ns2_data_ecn(&mut self, seg: &TcpRepr, ecn: Ecn) {
+        let ect = ecn.is_capable();
+        let this = Ns2Marks { cwr: seg.flags.cwr, ce: ect && ecn == Ecn::Ce, ect, asks: !ect && seg.flags.ece };
+        let rx = &mut self.ecn_rx;
+        if self.delack_deadline.is_some() {
+            let held = rx.marks;
+            rx.marks = Ns2Marks {
+                cwr: held.cwr || this.cwr,
+                ce: held.ce || this.ce,
+                ect: held.ect || this.ect,
+                asks: held.asks || this.asks,
+            };
+        } else {
+            rx.unacked_before = rx.unacked;
+            rx.marks = this;
+        }
+        let m = rx.marks;
+        rx.unacked = (rx.unacked_before && !m.cwr) || m.ce;
+        rx.echo = (m.ect && rx.unacked) || m.asks;
+    }
+
+    /// ns-2's `TcpAgent::ecn`, before the ACK is taken: an ECN-Echo that
+    /// acknowledges beyond `recover_` (which starts at packet 0), or the
+    /// first after a timeout, halves cwnd_ and ssthresh_ and sets
+    /// `recover_`; the next packet says so with CWR.
+    pub(crate) fn ns2_ecn_echo(&mut self, now: Instant, ack: u64) {
+        if !self.cfg.ns2_ecn || !self.ecn_ok {
+            return;
+        }
+        let packet0_end = if self.cfg.handshake { 1 } else { 1 + u64::from(self.send_mss) };
+        if ack <= self.recover.max(packet0_end) && self.last_cut != LastCut::Timeout {
+            return;
+        }
+        self.recover = self.snd_max;
+        self.last_cut = LastCut::Ecn;
+        self.stats.ecn_reductions += 1;
+        let c = self.conn(now);
+        self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
+        if !self.cc.owns_window() {
+            self.win.cwnd = self.win.ssthresh;
+        }
+        self.cwnd_event(now, CwndEvent::CwrStart);
+        self.send_cwr = true;
+    }
+
+    /// ns-2's ECN marks on a data packet: ECT on all but packet 0 (the SYN
+    /// or, without one, the first data packet), which asks with ECN-Echo;
+    /// CWR on the first after a window cut, resent or not.
+    pub(crate) fn ns2_ecn_marks(&mut self, offset: u64, seg: &mut TcpRepr) {
+        let packet0 = !self.cfg.handshake && offset == 1;
+        self.ect_out = !packet0;
+        seg.flags.ece |= packet0;
+        seg.flags.cwr = std::mem::take(&mut self.send_cwr);
+    }
+
+    /// Whether ns-2's window is below one packet (an ECN cut from one
+    /// packet), when it cannot send.
+    pub(crate) fn below_one_packet(&self) -> bool {
+        self.cfg.ns2_ecn && self.win.cwnd < self.send_mss
+    }
+
+    /// ns-2's timeout with nothing outstanding and the window below one
+    /// packet: one packet again (`slowdown(CLOSE_CWND_ONE)`, ssthresh_
+    /// kept, no backoff), and CWR on the next.
+    pub(crate) fn ns2_idle_timeout(&mut self, now: Instant) {
+        let mss = self.send_mss;
+        self.cwnd_event(now, CwndEvent::SetCwnd { cwnd: mss });
+        self.last_cut = LastCut::Timeout;
+        self.send_cwr = true;
+        self.restart_rto(now);
+    }
+
+    /// Whether ns-2's last window cut was for an ECN-Echo: the duplicate
+    /// ACKs and the timeout that follow it within the window cut no further.
+    pub(crate) fn after_ns2_ecn_cut(&self) -> bool {
+        self.cfg.ns2_ecn && self.last_cut == LastCut::Ecn
+    }
+
     /// Sender: an ACK carried ECE. RFC 3168 §6.1.2: reduce the window as for
     /// a loss, at most once per window of data, and say so with CWR on the
     /// next new segment. With PRR the window falls over a round trip (the
@@ -77,7 +191,7 @@ impl Endpoint {
     /// window"): after a timeout the flight still counts data sent long ago.
     pub(crate) fn on_ece(&mut self, now: Instant, prior_in_flight: u32) {
         let reduced = self.cwr_end.is_some_and(|end| self.snd_una <= end);
-        if !self.ecn_ok || self.phase != Phase::Open || reduced {
+        if !self.ecn_ok || self.phase != Phase::Open || reduced || self.cfg.ns2_ecn {
             return;
         }
         self.stats.ecn_reductions += 1;

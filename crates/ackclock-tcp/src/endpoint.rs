@@ -11,7 +11,7 @@
 
 use crate::cc::{Cc, CcContext, CongestionOps, CwndEvent, Window};
 use crate::config::TcpConfig;
-use crate::ecn::EcnReceiver;
+use crate::ecn::{EcnReceiver, LastCut};
 use crate::flight::Flight;
 use crate::ns2_sack1::Sack1State;
 use crate::rack::Rack;
@@ -169,6 +169,8 @@ pub struct Endpoint {
     pub(crate) cwr_end: Option<u64>,
     pub(crate) send_cwr: bool,
     pub(crate) ect_out: bool,
+    /// ns-2's `last_cwnd_action_` (`ns2_ecn`).
+    pub(crate) last_cut: LastCut,
     /// RACK-TLP's state, PRR's counts, and whether a tail loss probe is due.
     pub(crate) rack: Rack,
     pub(crate) prr: Prr,
@@ -325,6 +327,7 @@ impl Endpoint {
             cwr_end: None,
             send_cwr: false,
             ect_out: false,
+            last_cut: LastCut::None,
             rack: Rack::default(),
             prr: Prr::default(),
             tlp_due: false,

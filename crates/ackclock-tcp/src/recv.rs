@@ -73,8 +73,10 @@ impl Endpoint {
         self.ooo.discard_below(self.rcv_nxt);
         self.unread += self.rcv_nxt - before;
         self.drain(now);
-        if filled_hole {
-            self.ack_now = true; // RFC 5681 §4.2: a segment that fills a gap
+        // RFC 5681 §4.2: a segment that fills a gap; ns-2's DelAck sink
+        // without RFC2581_immediate_ack_ only when it joins the data above.
+        if filled_hole && (self.cfg.immediate_gap_ack || self.rcv_nxt > end) {
+            self.ack_now = true;
             return;
         }
         match self.cfg.ack_policy {
@@ -110,7 +112,9 @@ impl Endpoint {
     pub(crate) fn acknowledge_duplicate(&mut self, now: Instant, seq: u64, len: u32) {
         // RFC 2883: report a duplicate of data already received.
         self.note_duplicate(seq, seq + u64::from(len));
-        let repeat = seq + u64::from(len) == self.rcv_nxt && self.ooo.is_empty();
+        // With data above a gap it is answered at once (RFC 5681 §4.2),
+        // unless gaps wait (`immediate_gap_ack` false).
+        let repeat = seq + u64::from(len) == self.rcv_nxt && (self.ooo.is_empty() || !self.cfg.immediate_gap_ack);
         match self.cfg.ack_policy {
             AckPolicy::Delayed { timeout, delay_repeat: true } if repeat && self.delack_deadline.is_none() => {
                 self.unacked_bytes += u64::from(len);

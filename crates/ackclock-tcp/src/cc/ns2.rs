@@ -43,6 +43,14 @@ pub(super) const PARAMS: &[ParamInfo] = &[
         max: 1.0,
         help: "ns-2's bugFix_: no second fast retransmit before recover is acknowledged; 0 allows it",
     },
+    ParamInfo {
+        name: "old_ecn",
+        kind: ParamKind::Flag,
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's old_ecn_: with ECN, only the first of consecutive ECN-Echo ACKs leaves cwnd_ as it is",
+    },
 ];
 
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +63,13 @@ pub struct Ns2Reno {
     exact_halving: bool,
     /// ns-2's `bugFix_`: one fast retransmit per window of data.
     bug_fix: bool,
+    /// ECN (`recv_newack_helper`): `old_ecn_`; `ect_`, set by the first
+    /// new ACK with ECN-Echo; `ecn_burst_`, whether the last new ACK had
+    /// it; and whether the echo on this ACK keeps `opencwnd` from running.
+    old_ecn: bool,
+    ect: bool,
+    echo_burst: bool,
+    echo_holds: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
     /// The initial window in packets, which a restart after idle goes back to.
@@ -65,12 +80,16 @@ pub struct Ns2Reno {
 
 impl Ns2Reno {
     pub fn new(style: RecoveryStyle, ctx: &CcContext, params: &CcParams) -> Self {
-        let (exact_halving, bug_fix) = (params.value(&PARAMS[0]) != 0.0, params.value(&PARAMS[1]) != 0.0);
+        let flag = |i: usize| params.value(&PARAMS[i]) != 0.0;
         Ns2Reno {
             style,
             sack1: false,
-            exact_halving,
-            bug_fix,
+            exact_halving: flag(0),
+            bug_fix: flag(1),
+            old_ecn: flag(2),
+            ect: false,
+            echo_burst: false,
+            echo_holds: false,
             // ns-2's cwnd_ while the SYN is out (`set_initial_window`).
             cwnd: 1.0,
             initial_window: f64::from(ctx.initial_window),
@@ -106,8 +125,11 @@ impl Ns2Reno {
         w.cwnd = (packets * f64::from(mss)) as u32;
     }
 
-    /// `opencwnd()`.
+    /// `opencwnd()`, unless this ACK's ECN-Echo holds the window.
     fn open(&mut self, w: &mut Window, mss: u32) {
+        if self.echo_holds {
+            return;
+        }
         let c = self.cwnd;
         let slow_start = c < f64::from(w.ssthresh) / f64::from(mss);
         self.set(w, mss, if slow_start { c + 1.0 } else { c + 1.0 / c });
@@ -145,6 +167,20 @@ impl CongestionOps for Ns2Reno {
         self.open(w, c.mss);
     }
 
+    /// A new ACK: whether its ECN-Echo holds the window (always once `ect_`
+    /// is set; with `old_ecn_` only the first of a run), then `ecn_burst_`
+    /// and `ect_` as `recv_newack_helper` updates them.
+    fn pkts_acked(&mut self, _c: &Conn, rs: &RateSample) {
+        if rs.acked == 0 {
+            return;
+        }
+        self.echo_holds = rs.ece && self.ect && !(self.old_ecn && self.echo_burst);
+        if self.ect {
+            self.echo_burst = rs.ece;
+        }
+        self.ect |= rs.ece;
+    }
+
     fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
         match event {
             // The endpoint's initial window: `windowInit_`, or one packet
@@ -156,6 +192,9 @@ impl CongestionOps for Ns2Reno {
             CwndEvent::IdleRestart => self.set(w, c.mss, self.initial_window),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
+            // `ecn()`'s slowdown halves cwnd_, Tahoe's too: from one packet
+            // to half a packet, which sends nothing until the timer expires.
+            CwndEvent::CwrStart => self.set(w, c.mss, self.half_window(c.mss)),
             // Sack1 ends recovery with `newack` alone.
             CwndEvent::RecoveryEnd if !self.sack1 => self.open(w, c.mss),
             // `partial_window_deflation_`: what the partial ACK covers beyond
