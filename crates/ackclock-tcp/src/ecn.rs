@@ -45,6 +45,31 @@ pub(crate) enum LastCut {
     Timeout,
 }
 
+/// ns-2's `ecn_backoff_`: set by an ECN-Echo that finds the window at one
+/// packet, it backs the timer off at the next such echo and keeps a new
+/// ACK's RTT sample from ending the backoff; a new ACK without the echo
+/// clears it. Kept without work on other ACKs: valid while every new ACK
+/// since it was set carried the echo (a run of them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct EcnBackoff {
+    /// snd_una when it was set.
+    set_at: Option<u64>,
+    /// snd_una before the current run of new ACKs with the echo (since it
+    /// was set), and the last of them.
+    run_start: u64,
+    run_end: u64,
+    /// The last new ACK with the echo (`ecn_burst_`: it was the previous).
+    echo_ack: u64,
+    /// The timer's backoff to keep through this ACK's RTT sample.
+    pub keep: Option<u32>,
+}
+
+impl EcnBackoff {
+    fn on(&self, snd_una: u64) -> bool {
+        self.set_at.is_some_and(|at| at >= self.run_start && self.run_end == snd_una)
+    }
+}
+
 impl Endpoint {
     /// The ECN flags of our SYN or SYN-ACK: ECE and CWR offer ECN, ECE alone
     /// accepts it (RFC 3168 §6.1.1).
@@ -134,29 +159,83 @@ impl Endpoint {
             return;
         }
         let packet0_end = if self.cfg.handshake { 1 } else { 1 + u64::from(self.send_mss) };
-        if ack <= self.recover.max(packet0_end) && self.last_cut != LastCut::Timeout {
+        if ack > self.recover.max(packet0_end) || self.last_cut == LastCut::Timeout {
+            self.ns2_ecn_cut(now);
+        }
+        let una = self.snd_una;
+        if ack <= una {
             return;
+        }
+        // A new ACK (`recv_newack_helper`): the echo may hold the window.
+        let b = &mut self.ecn_backoff;
+        let burst = std::mem::replace(&mut b.echo_ack, ack) == una;
+        if b.run_end != una {
+            b.run_start = una;
+        }
+        b.run_end = ack;
+        // newack: the sample of a timed packet ends no backoff now.
+        if b.on(ack) && self.phase != Phase::FastRecovery {
+            b.keep = Some(self.rtt.backoff_count());
+        }
+        self.cwnd_event(now, CwndEvent::Ns2Echo { burst });
+    }
+
+    /// `ecn()`'s response: at one packet a second echo backs the timer
+    /// off; cwnd_ and ssthresh_ halve; the next packet carries CWR.
+    fn ns2_ecn_cut(&mut self, now: Instant) {
+        let una = self.snd_una;
+        if self.win.cwnd > self.send_mss {
+            self.ecn_backoff.set_at = None;
+        } else if self.ecn_backoff.on(una) {
+            self.rtt.back_off();
+        } else {
+            let b = &mut self.ecn_backoff;
+            (b.set_at, b.run_start, b.run_end) = (Some(una), una, una);
         }
         self.recover = self.snd_max;
         self.last_cut = LastCut::Ecn;
         self.stats.ecn_reductions += 1;
+        let mss = self.send_mss;
+        let inflation = if self.inflating() { self.inflated_cwnd.saturating_sub(self.win.cwnd) / mss } else { 0 };
         let c = self.conn(now);
         self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
         if !self.cc.owns_window() {
             self.win.cwnd = self.win.ssthresh;
         }
-        self.cwnd_event(now, CwndEvent::CwrStart);
+        self.cwnd_event(now, CwndEvent::Ns2EcnCut { inflation });
+        if inflation > 0 {
+            self.inflated_cwnd = self.win.cwnd + inflation * mss;
+        }
         self.send_cwr = true;
     }
 
-    /// ns-2's ECN marks on a data packet: ECT on all but packet 0 (the SYN
-    /// or, without one, the first data packet), which asks with ECN-Echo;
-    /// CWR on the first after a window cut, resent or not.
-    pub(crate) fn ns2_ecn_marks(&mut self, offset: u64, seg: &mut TcpRepr) {
-        let packet0 = !self.cfg.handshake && offset == 1;
-        self.ect_out = !packet0;
-        seg.flags.ece |= packet0;
-        seg.flags.cwr = std::mem::take(&mut self.send_cwr);
+    /// After the ACK: the window opens again on the next, and the backoff
+    /// its RTT sample would have ended stays.
+    fn ns2_echo_done(&mut self, now: Instant) {
+        self.cwnd_event(now, CwndEvent::Ns2EchoDone);
+        if let Some(n) = self.ecn_backoff.keep.take() {
+            self.rtt.restore_backoff(n);
+            if self.rto_deadline.is_some() {
+                self.restart_rto(now);
+            }
+        }
+    }
+
+    /// The ECN marks of a data segment once ECN is agreed: RFC 3168's
+    /// ECT(0) on new data and CWR on the first new segment after a
+    /// reduction; or ns-2's: ECT on all but packet 0 (the SYN or, without
+    /// one, the first data packet), which asks with ECN-Echo, and CWR on
+    /// the first after a window cut, resent or not.
+    pub(crate) fn ecn_marks(&mut self, offset: u64, new_data: bool, seg: &mut TcpRepr) {
+        if self.cfg.ns2_ecn {
+            let packet0 = !self.cfg.handshake && offset == 1;
+            self.ect_out = !packet0;
+            seg.flags.ece |= packet0;
+            seg.flags.cwr = std::mem::take(&mut self.send_cwr);
+        } else {
+            self.ect_out = new_data;
+            seg.flags.cwr = new_data && std::mem::take(&mut self.send_cwr);
+        }
     }
 
     /// Whether ns-2's window is below one packet (an ECN cut from one
@@ -191,7 +270,11 @@ impl Endpoint {
     /// window"): after a timeout the flight still counts data sent long ago.
     pub(crate) fn on_ece(&mut self, now: Instant, prior_in_flight: u32) {
         let reduced = self.cwr_end.is_some_and(|end| self.snd_una <= end);
-        if !self.ecn_ok || self.phase != Phase::Open || reduced || self.cfg.ns2_ecn {
+        if self.cfg.ns2_ecn {
+            self.ns2_echo_done(now);
+            return;
+        }
+        if !self.ecn_ok || self.phase != Phase::Open || reduced {
             return;
         }
         self.stats.ecn_reductions += 1;

@@ -89,7 +89,7 @@ impl Endpoint {
         self.last_cut = LastCut::Dupack;
         if self.cfg.ns2_ecn {
             // ns-2's slowdown marks the next packet.
-            self.send_cwr = cut || style == RecoveryStyle::Tahoe;
+            self.send_cwr |= cut || style == RecoveryStyle::Tahoe;
         }
         self.recover_by_rto = false;
         // Karn: the timed segment may be resent.

@@ -73,9 +73,7 @@ impl Endpoint {
         self.ooo.discard_below(self.rcv_nxt);
         self.unread += self.rcv_nxt - before;
         self.drain(now);
-        // RFC 5681 §4.2: a segment that fills a gap; ns-2's DelAck sink
-        // without RFC2581_immediate_ack_ only when it joins the data above.
-        if filled_hole && (self.cfg.immediate_gap_ack || self.rcv_nxt > end) {
+        if filled_hole && self.gap_fill_acked_now(end) {
             self.ack_now = true;
             return;
         }
@@ -104,6 +102,15 @@ impl Endpoint {
                 }
             }
         }
+    }
+
+    /// RFC 5681 §4.2: a segment that fills a gap is acknowledged at once;
+    /// ns-2's DelAck sink without RFC2581_immediate_ack_ only when it
+    /// joins the data above (ending at `end`).
+    #[cold]
+    #[inline(never)]
+    fn gap_fill_acked_now(&self, end: u64) -> bool {
+        self.cfg.immediate_gap_ack || self.rcv_nxt > end
     }
 
     /// Data already received came again: tell the sender where we are (and,

@@ -652,11 +652,8 @@ impl Endpoint {
         seg.flags.fin = self.close_requested && offset + len == end;
         let seq_end = offset + len + u64::from(seg.flags.fin);
         let new_data = offset >= self.snd_max;
-        self.ect_out = self.ecn_ok && len > 0 && new_data;
-        if self.ecn_ok && self.cfg.ns2_ecn && len > 0 {
-            self.ns2_ecn_marks(offset, &mut seg);
-        } else if self.ect_out && std::mem::take(&mut self.send_cwr) {
-            seg.flags.cwr = true;
+        if self.ecn_ok && len > 0 {
+            self.ecn_marks(offset, new_data, &mut seg);
         }
         if self.phase == Phase::FastRecovery || self.in_cwr() {
             self.prr.out += len; // PRR's prr_out, in recovery and in CWR alike

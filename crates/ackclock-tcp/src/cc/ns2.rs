@@ -64,12 +64,15 @@ pub struct Ns2Reno {
     /// ns-2's `bugFix_`: one fast retransmit per window of data.
     bug_fix: bool,
     /// ECN (`recv_newack_helper`): `old_ecn_`; `ect_`, set by the first
-    /// new ACK with ECN-Echo; `ecn_burst_`, whether the last new ACK had
-    /// it; and whether the echo on this ACK keeps `opencwnd` from running.
+    /// new ACK with ECN-Echo; and whether the echo on this ACK keeps
+    /// `opencwnd` from running (always once `ect_` is set; with `old_ecn_`
+    /// not after another new ACK with the echo, `ecn_burst_`).
     old_ecn: bool,
     ect: bool,
-    echo_burst: bool,
     echo_holds: bool,
+    /// Whether `ect_` was set when the last new ACK with the echo came
+    /// (only then did that ACK start an `ecn_burst_`).
+    ect_at_last_echo: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
     /// The initial window in packets, which a restart after idle goes back to.
@@ -88,8 +91,8 @@ impl Ns2Reno {
             bug_fix: flag(1),
             old_ecn: flag(2),
             ect: false,
-            echo_burst: false,
             echo_holds: false,
+            ect_at_last_echo: false,
             // ns-2's cwnd_ while the SYN is out (`set_initial_window`).
             cwnd: 1.0,
             initial_window: f64::from(ctx.initial_window),
@@ -105,7 +108,10 @@ impl Ns2Reno {
     /// `slowdown`'s half window: min(cwnd_, window_) / 2, or in whole
     /// packets without `precisionReduce_`.
     fn half_window(&self, mss: u32) -> f64 {
-        let w = self.windowd(mss);
+        self.half_of(self.windowd(mss))
+    }
+
+    fn half_of(&self, w: f64) -> f64 {
         if self.exact_halving {
             w / 2.0
         } else {
@@ -167,20 +173,6 @@ impl CongestionOps for Ns2Reno {
         self.open(w, c.mss);
     }
 
-    /// A new ACK: whether its ECN-Echo holds the window (always once `ect_`
-    /// is set; with `old_ecn_` only the first of a run), then `ecn_burst_`
-    /// and `ect_` as `recv_newack_helper` updates them.
-    fn pkts_acked(&mut self, _c: &Conn, rs: &RateSample) {
-        if rs.acked == 0 {
-            return;
-        }
-        self.echo_holds = rs.ece && self.ect && !(self.old_ecn && self.echo_burst);
-        if self.ect {
-            self.echo_burst = rs.ece;
-        }
-        self.ect |= rs.ece;
-    }
-
     fn cwnd_event(&mut self, w: &mut Window, c: &Conn, event: CwndEvent) {
         match event {
             // The endpoint's initial window: `windowInit_`, or one packet
@@ -192,9 +184,22 @@ impl CongestionOps for Ns2Reno {
             CwndEvent::IdleRestart => self.set(w, c.mss, self.initial_window),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
-            // `ecn()`'s slowdown halves cwnd_, Tahoe's too: from one packet
-            // to half a packet, which sends nothing until the timer expires.
-            CwndEvent::CwrStart => self.set(w, c.mss, self.half_window(c.mss)),
+            // `ecn()`'s slowdown halves cwnd_, Tahoe's too (from one packet
+            // to half a packet, which sends nothing until the timer
+            // expires), and ssthresh_; Reno's window counts `dupwnd_`.
+            CwndEvent::Ns2EcnCut { inflation } => {
+                let cap = self.max_window.map_or(f64::INFINITY, |m| f64::from(m) / f64::from(c.mss));
+                let half = self.half_of((self.cwnd + f64::from(inflation)).min(cap));
+                w.ssthresh = (half as u32).max(2) * c.mss;
+                self.set(w, c.mss, half);
+            }
+            CwndEvent::Ns2Echo { burst } => {
+                let burst = burst && self.ect_at_last_echo;
+                self.echo_holds = self.ect && !(self.old_ecn && burst);
+                self.ect_at_last_echo = self.ect;
+                self.ect = true;
+            }
+            CwndEvent::Ns2EchoDone => self.echo_holds = false,
             // Sack1 ends recovery with `newack` alone.
             CwndEvent::RecoveryEnd if !self.sack1 => self.open(w, c.mss),
             // `partial_window_deflation_`: what the partial ACK covers beyond
@@ -251,6 +256,40 @@ mod tests {
         a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryEnd);
         assert_eq!(a.cwnd, 14.5 + 1.0 / 14.5, "congestion avoidance at once");
         assert_eq!(a.cwnd_segments(&w, 1000), a.cwnd);
+    }
+
+    #[test]
+    fn an_ecn_cut_halves_renos_inflated_window_and_one_packet_to_half() {
+        // ns-2's Reno windowd() in fast recovery: cwnd_ + dupwnd_ = 6 + 3,
+        // halved to 4.5, ssthresh_ 4; Tahoe at one packet: 0.5, ssthresh_ 2.
+        let mut a = agent(RecoveryStyle::Reno, 6.0, None);
+        let mut w = window(6000, 20_000);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::Ns2EcnCut { inflation: 3 });
+        assert_eq!((a.cwnd, w.cwnd, w.ssthresh), (4.5, 4500, 4000));
+        let mut a = agent(RecoveryStyle::Tahoe, 1.0, None);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::Ns2EcnCut { inflation: 0 });
+        assert_eq!((a.cwnd, w.cwnd, w.ssthresh), (0.5, 500, 2000));
+    }
+
+    #[test]
+    fn an_echo_holds_the_window_once_ect_is_set_and_with_old_ecn_not_in_a_burst() {
+        let c = conn(1000, 0);
+        for (old_ecn, opened) in [(false, [true, false, false]), (true, [true, false, true])] {
+            let mut a = agent(RecoveryStyle::Reno, 2.0, None);
+            a.old_ecn = old_ecn;
+            let mut w = window(2000, 20_000);
+            // Three new ACKs with the echo in a row: the first sets ect_.
+            let seen: Vec<bool> = (0..3)
+                .map(|i| {
+                    let before = a.cwnd;
+                    a.cwnd_event(&mut w, &c, CwndEvent::Ns2Echo { burst: i > 0 });
+                    a.cong_avoid(&mut w, &c, &acked(1000));
+                    a.cwnd_event(&mut w, &c, CwndEvent::Ns2EchoDone);
+                    a.cwnd > before
+                })
+                .collect();
+            assert_eq!(seen, opened, "old_ecn {old_ecn}");
+        }
     }
 
     #[test]
