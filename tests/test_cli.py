@@ -232,6 +232,7 @@ TCP_FIELDS = {
     "retransmits": int,
     "fast_retransmits": int,
     "timeouts": int,
+    "timeouts_after_ecn": int,
     "loss_probes": int,
     "ecn_reductions": int,
     "sack_recoveries": int,

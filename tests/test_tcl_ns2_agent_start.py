@@ -322,11 +322,6 @@ DELACK = (*RENO, "Agent/TCPSink/DelAck")
             DELACK,
             "SYN_immediate_ack_ false is not supported with its agent's syn_ true",
         ),
-        (
-            "Agent/TCPSink set RFC2581_immediate_ack_ false",
-            DELACK,
-            "RFC2581_immediate_ack_ false is not supported",
-        ),
     ],
 )
 def test_agent_start_settings_ackclock_cannot_model_are_one_line_errors(

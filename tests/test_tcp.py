@@ -379,6 +379,7 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         clock_phase="250us",
         delayed_ack=True,
         delayed_ack_timeout="40ms",
+        immediate_gap_ack=False,
         receive_buffer="64KB",
         flow_control=True,
         nagle=False,

@@ -359,6 +359,7 @@ class TcpSpec(TypedDict, total=False):
     clock_phase_ps: int  # ns-2 boot_time_: where the tick clock starts; random if absent
     delayed_ack: bool  # False: an ACK per segment
     delayed_ack_timeout_ps: int
+    immediate_gap_ack: bool  # False: a segment that leaves a gap above it is ACKed as in-order data
     ns2_full_tcp: bool  # ns-2's FullTcp: lone ACKs of SYN-ACK and FIN, its delayed-ACK clock
     restart_rto_before_sample: bool  # ns-2 timerfix_ false
     ns2_qoption: bool  # ns-2 QOption_: window cuts after idle or application-limited spells
@@ -587,6 +588,7 @@ class FlowStats(TypedDict, total=False):
     retransmits: int
     fast_retransmits: int
     timeouts: int
+    timeouts_after_ecn: int  # ns-2 profile: timeouts soon after an ECN cut, ssthresh kept
     loss_probes: int  # tail loss probes sent (RFC 8985)
     ecn_reductions: int  # window reductions for ECN echoes (RFC 3168)
     sack_recoveries: int  # loss recoveries paced by the SACK scoreboard (RFC 6675)

@@ -66,6 +66,7 @@ class FlowResult(_FlowResult, total=False):
     retransmits: int
     fast_retransmits: int
     timeouts: int
+    timeouts_after_ecn: int
     loss_probes: int
     ecn_reductions: int
     sack_recoveries: int

@@ -135,6 +135,7 @@ class TcpParams(Spec):
     clock_phase: units.Duration | None = None
     delayed_ack: bool | None = None
     delayed_ack_timeout: units.Duration | None = None
+    immediate_gap_ack: bool | None = None
     # ns-2's FullTcp: the SYN-ACK's and a FIN's ACKs alone; ACKs at once
     # (every segment, or every second with delayed_ack) or at the ticks of
     # a delayed_ack_timeout clock; traces number bytes.
@@ -229,6 +230,7 @@ _FLAGS = (
     "window_scale",
     "min_rto_before_backoff",
     "delayed_ack",
+    "immediate_gap_ack",
     "ns2_full_tcp",
     "restart_rto_before_sample",
     "ns2_qoption",

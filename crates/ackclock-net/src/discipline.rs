@@ -244,11 +244,14 @@ impl Red {
                     self.early(pb, size, ecn_capable, rng)
                 }
                 Some(pb) => self.early(pb, size, false, rng),
-                None if self.params.mark_p.is_some() => self.early(1.0, size, false, rng),
-                None => {
-                    self.restart_count_if_forced();
-                    Admission::Drop
-                }
+                None => match self.params.mark_p {
+                    // Beyond the ramp the probability is 1: marked if mark_p allows it.
+                    Some(limit) => self.early(1.0, size, ecn_capable && limit >= 1.0, rng),
+                    None => {
+                        self.restart_count_if_forced();
+                        Admission::Drop
+                    }
+                },
             }
         };
         if early != Admission::Drop && self.hard.is_full(b, size) {

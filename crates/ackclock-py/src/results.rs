@@ -95,6 +95,7 @@ pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, Py
         d.set_item("retransmits", t.retransmits)?;
         d.set_item("fast_retransmits", t.fast_retransmits)?;
         d.set_item("timeouts", t.timeouts)?;
+        d.set_item("timeouts_after_ecn", t.timeouts_after_ecn)?;
         d.set_item("loss_probes", t.loss_probes)?;
         d.set_item("ecn_reductions", t.ecn_reductions)?;
         d.set_item("sack_recoveries", t.sack_recoveries)?;

@@ -544,6 +544,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "clock_phase_ps",
         "delayed_ack",
         "delayed_ack_timeout_ps",
+        "immediate_gap_ack",
         "ns2_full_tcp",
         "restart_rto_before_sample",
         "ns2_qoption",
@@ -607,6 +608,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.min_rto = ps("min_rto_ps")?.unwrap_or(c.min_rto);
     c.max_rto = ps("max_rto_ps")?.unwrap_or(c.max_rto);
     c.min_rto_before_backoff = flag("min_rto_before_backoff")?.unwrap_or(c.min_rto_before_backoff);
+    c.immediate_gap_ack = flag("immediate_gap_ack")?.unwrap_or(c.immediate_gap_ack);
     c.clock_granularity = ps("clock_granularity_ps")?.unwrap_or(c.clock_granularity);
     c.clock_phase = ps("clock_phase_ps")?.or(c.clock_phase);
     if c.clock_phase.is_some_and(|p| p >= c.clock_granularity) {

@@ -1143,9 +1143,11 @@ impl Simulation {
         let uid = self.next_uid;
         let flow = self.tcp(id);
         let ep = flow.endpoint(side);
-        let (marking, push) = match ep.config().ns2_full_tcp {
+        let cfg = ep.config();
+        let (marking, push) = match cfg.ns2_full_tcp {
             true => (ep.snd_max() > sent_before && seg.payload_len > 0, ep.ns2_push(seg)),
-            false => (side == Side::Client, false),
+            // With ns-2's ECN the segment's CWR is its congestion action.
+            false => (side == Side::Client && !(cfg.ns2_ecn && cfg.ecn), false),
         };
         let cut = marking && flow.congestion_action_due(side);
         let tracer = self.tracer();
@@ -1520,8 +1522,13 @@ impl Simulation {
     fn trace_send(&mut self, now: Instant, ch: ChannelId, packet: Packet, outcome: SendOutcome) {
         self.trace_red(now, ch);
         match outcome {
-            SendOutcome::Accepted { departs, .. } => {
+            SendOutcome::Accepted { departs, ce_marked, .. } => {
                 self.trace_packet(now, PacketEvent::Enqueue, ch, packet);
+                // A mark at the arrival shows from the `-` record on, as in ns-2.
+                let mut packet = packet;
+                if ce_marked {
+                    packet.ip.ecn = Ecn::Ce;
+                }
                 // In ns-2 the event that starts the transmission writes `-`.
                 let place = match self.ns2_links.get(ch as usize) {
                     Some(link) => link.last_start_key(),

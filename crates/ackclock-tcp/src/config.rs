@@ -85,6 +85,13 @@ pub struct TcpConfig {
     pub ecn: bool,
     /// Echo CE per packet (DCTCP, RFC 8257 §3.2) rather than until CWR.
     pub ecn_per_packet_echo: bool,
+    /// With `ecn`: ECN as ns-2's one-way agents and sinks do it (ecn.rs):
+    /// no negotiation but packet 0's ECN-Echo, ECT on every data packet
+    /// after it, CWR on the first packet after any window cut, the echo
+    /// kept until a CWR arrives, and the sender's reaction of tcp.cc's
+    /// `ecn()`: at most once per window, duplicate ACKs and timeouts soon
+    /// after it cut no further.
+    pub ns2_ecn: bool,
     /// Offer RFC 7323 timestamps (RTT measurement and PAWS).
     pub timestamps: bool,
     /// Timestamp clock tick.
@@ -106,6 +113,11 @@ pub struct TcpConfig {
     /// the host draw it (the endpoint alone uses zero).
     pub clock_phase: Option<Duration>,
     pub ack_policy: AckPolicy,
+    /// RFC 5681 §4.2: an in-order segment with data out of order above it
+    /// is acknowledged at once. `false`: delayed as any in-order segment,
+    /// unless it joins the data above (ns-2's DelAck sink with
+    /// `RFC2581_immediate_ack_` false).
+    pub immediate_gap_ack: bool,
     /// ns-2's FullTcp conventions: the ACK of the SYN-ACK and the ACK of
     /// the peer's FIN go out alone, before any data or our own FIN; new
     /// data after an idle period longer than the RTO (counted in whole ticks
@@ -180,6 +192,7 @@ impl Default for TcpConfig {
             prr: false,
             ecn: true,
             ecn_per_packet_echo: false,
+            ns2_ecn: false,
             dsack: true,
             frto: false,
             undo: false,
@@ -194,6 +207,7 @@ impl Default for TcpConfig {
             clock_granularity: Duration::from_millis(1),
             clock_phase: None,
             ack_policy: AckPolicy::Delayed { timeout: Duration::from_millis(200), delay_repeat: false },
+            immediate_gap_ack: true,
             quickacks: 0,
             ns2_full_tcp: false,
             restart_rto_before_sample: false,
@@ -261,6 +275,7 @@ impl TcpConfig {
             dsack: false,
             ns2_sacker: true,
             ecn: false,
+            ns2_ecn: true,
             timestamps: false,
             window_scale: false,
             initial_rto: Duration::from_secs(3),

@@ -11,7 +11,7 @@
 
 use crate::cc::{Cc, CcContext, CongestionOps, CwndEvent, Window};
 use crate::config::TcpConfig;
-use crate::ecn::EcnReceiver;
+use crate::ecn::{EcnBackoff, EcnReceiver, LastCut};
 use crate::flight::Flight;
 use crate::ns2_sack1::Sack1State;
 use crate::quiescence::Quiescence;
@@ -170,6 +170,9 @@ pub struct Endpoint {
     pub(crate) cwr_end: Option<u64>,
     pub(crate) send_cwr: bool,
     pub(crate) ect_out: bool,
+    /// ns-2's `last_cwnd_action_` and `ecn_backoff_` (`ns2_ecn`).
+    pub(crate) last_cut: LastCut,
+    pub(crate) ecn_backoff: EcnBackoff,
     /// RACK-TLP's state, PRR's counts, and whether a tail loss probe is due.
     pub(crate) rack: Rack,
     pub(crate) prr: Prr,
@@ -334,6 +337,8 @@ impl Endpoint {
             cwr_end: None,
             send_cwr: false,
             ect_out: false,
+            last_cut: LastCut::None,
+            ecn_backoff: EcnBackoff::default(),
             rack: Rack::default(),
             prr: Prr::default(),
             tlp_due: false,
@@ -721,6 +726,10 @@ impl Endpoint {
             }
             let pure_ack = seg.payload_len == 0 && !seg.flags.fin;
             if seg.payload_len > 0 && seq + u64::from(seg.payload_len) <= self.rcv_nxt {
+                if self.cfg.ns2_ecn {
+                    // ns-2's sink reads the flags of every packet it answers.
+                    self.on_data_ecn(now, seg, ecn);
+                }
                 self.acknowledge_duplicate(now, seq, seg.payload_len);
             } else if !(self.cfg.ns2_full_tcp && pure_ack) {
                 self.ack_now = true;

@@ -131,6 +131,9 @@ pub(crate) struct Sack1State {
     after_timeout: bool,
     /// Whether the ACK being processed changed the scoreboard.
     pub news: bool,
+    /// The ACK that started recovery sends the retransmission alone
+    /// (ns-2's `send_much` waits for the next duplicate ACK).
+    entering: bool,
 }
 
 impl Endpoint {
@@ -192,12 +195,14 @@ impl Endpoint {
         let outstanding = self.packets_outstanding() as i64;
         let s = &mut self.sack1;
         s.pipe = outstanding - dupacks;
+        s.entering = true;
         s.ranges.mark_resent(first);
         self.retransmit_at = Some(self.snd_una);
     }
 
     /// An ACK during recovery; `partial` if it acknowledged new data.
     pub(crate) fn sack1_ack_in_recovery(&mut self, now: Instant, partial: bool) {
+        self.sack1.entering = false;
         self.sack1.pipe -= 1;
         if partial {
             self.sack1.pipe -= 1;
@@ -248,7 +253,11 @@ impl Endpoint {
     pub(crate) fn sack1_recovery_segment(&mut self, now: Instant) -> Option<TcpRepr> {
         let cwnd = self.cwnd_packets() as i64;
         // With ns-2's `overhead_`, every sending waits for a send delay.
-        if self.sack1.pipe >= cwnd || self.snd_una >= self.data_end || self.send_gated && !self.delay_allows() {
+        if self.sack1.entering
+            || self.sack1.pipe >= cwnd
+            || self.snd_una >= self.data_end
+            || self.send_gated && !self.delay_allows()
+        {
             return None;
         }
         let mss = u64::from(self.send_mss);

@@ -3,6 +3,7 @@
 //! rate reduction (RFC 6937), and the recovery window of each style.
 
 use crate::cc::{CongestionOps, CwndEvent, RecoveryStyle};
+use crate::ecn::LastCut;
 use crate::endpoint::{Endpoint, Phase};
 use crate::flight::Delivery;
 use crate::rack::RackView;
@@ -65,21 +66,31 @@ impl Endpoint {
     pub(crate) fn maybe_enter_recovery(&mut self, now: Instant) {
         let guarded = self.snd_una <= self.recover && self.recover > 0;
         if self.phase == Phase::Open && self.flight.lost_bytes() > 0 && !guarded {
-            self.enter_recovery(now);
+            self.enter_recovery(now, true);
         }
     }
 
     /// Fast retransmit: ssthresh from the algorithm, then the window of the
     /// recovery style (RFC 5681 §3.2, RFC 6582, RFC 6675 §5, RFC 6937).
-    pub(crate) fn enter_recovery(&mut self, now: Instant) {
+    /// Without `cut` (ns-2, soon after an ECN cut) ssthresh, `recover` and
+    /// the window stay, but for Tahoe's one packet.
+    pub(crate) fn enter_recovery(&mut self, now: Instant, cut: bool) {
         let style = self.cc.recovery_rules().style;
         let sack_recovery = self.sack_ok && style != RecoveryStyle::Tahoe;
         self.stats.fast_retransmits += 1;
         self.begin_undo_episode();
         let prior_cwnd = self.win.cwnd;
-        let c = self.conn(now);
-        self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
-        self.recover = self.snd_max;
+        let keep = if cut { None } else { Some(self.win) };
+        if cut {
+            let c = self.conn(now);
+            self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
+            self.recover = self.snd_max;
+        }
+        self.last_cut = LastCut::Dupack;
+        if self.cfg.ns2_ecn {
+            // ns-2's slowdown marks the next packet.
+            self.send_cwr |= cut || style == RecoveryStyle::Tahoe;
+        }
         self.recover_by_rto = false;
         // Karn: the timed segment may be resent.
         self.rtt_probe = None;
@@ -124,7 +135,10 @@ impl Endpoint {
                 self.phase = Phase::FastRecovery;
             }
         }
-        self.cwnd_event(now, CwndEvent::RecoveryStart);
+        match keep {
+            Some(w) if style != RecoveryStyle::Tahoe => self.win = w,
+            _ => self.cwnd_event(now, CwndEvent::RecoveryStart),
+        }
         self.partial_acked = false;
         // RFC 5681 §3.2 (3): inflate by the segments that left the network
         // (DupThresh, or fewer if the algorithm saw the loss earlier).

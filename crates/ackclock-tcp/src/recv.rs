@@ -73,8 +73,8 @@ impl Endpoint {
         self.ooo.discard_below(self.rcv_nxt);
         self.unread += self.rcv_nxt - before;
         self.drain(now);
-        if filled_hole {
-            self.ack_now = true; // RFC 5681 §4.2: a segment that fills a gap
+        if filled_hole && self.gap_fill_acked_now(end) {
+            self.ack_now = true;
             return;
         }
         match self.cfg.ack_policy {
@@ -104,13 +104,24 @@ impl Endpoint {
         }
     }
 
+    /// RFC 5681 §4.2: a segment that fills a gap is acknowledged at once;
+    /// ns-2's DelAck sink without RFC2581_immediate_ack_ only when it
+    /// joins the data above (ending at `end`).
+    #[cold]
+    #[inline(never)]
+    fn gap_fill_acked_now(&self, end: u64) -> bool {
+        self.cfg.immediate_gap_ack || self.rcv_nxt > end
+    }
+
     /// Data already received came again: tell the sender where we are (and,
     /// with D-SACK, what it resent), at once unless the policy delays a
     /// repeat of the latest segment.
     pub(crate) fn acknowledge_duplicate(&mut self, now: Instant, seq: u64, len: u32) {
         // RFC 2883: report a duplicate of data already received.
         self.note_duplicate(seq, seq + u64::from(len));
-        let repeat = seq + u64::from(len) == self.rcv_nxt && self.ooo.is_empty();
+        // With data above a gap it is answered at once (RFC 5681 §4.2),
+        // unless gaps wait (`immediate_gap_ack` false).
+        let repeat = seq + u64::from(len) == self.rcv_nxt && (self.ooo.is_empty() || !self.cfg.immediate_gap_ack);
         match self.cfg.ack_policy {
             AckPolicy::Delayed { timeout, delay_repeat: true } if repeat && self.delack_deadline.is_none() => {
                 self.unacked_bytes += u64::from(len);

@@ -130,6 +130,16 @@ impl RttEstimator {
         }
     }
 
+    /// How many times the timer is backed off, and setting it back to
+    /// that (ns-2 keeps a backoff through some samples, ecn.rs).
+    pub fn backoff_count(&self) -> u32 {
+        self.backoff
+    }
+
+    pub fn restore_backoff(&mut self, count: u32) {
+        self.backoff = count;
+    }
+
     /// A measurement that acknowledged new data ends any backoff (5.7 note).
     pub fn clear_backoff(&mut self) {
         self.backoff = 0;

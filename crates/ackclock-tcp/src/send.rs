@@ -1,6 +1,7 @@
 //! The sending half: ACK processing, loss recovery, timers and output.
 
 use crate::cc::{CaState, CongestionOps, Conn, CwndEvent, LossCheck, RateSample, RecoveryStyle};
+use crate::ecn::LastCut;
 use crate::endpoint::{Endpoint, Phase, State};
 use crate::flight::Delivery;
 use crate::ns2_sack1::Resend;
@@ -92,6 +93,9 @@ impl Endpoint {
         }
         if self.is_ns2_sack1() {
             self.sack1_scoreboard(seg, ack);
+        }
+        if seg.flags.ece {
+            self.ns2_ecn_echo(now, ack);
         }
         if ack > self.snd_una {
             rs.acked = (ack - self.snd_una).min(u64::from(u32::MAX)) as u32;
@@ -247,8 +251,9 @@ impl Endpoint {
             self.recover = self.snd_max;
             self.inflated_cwnd = self.win.cwnd;
         }
-        // RFC 6298 (5.2), (5.3)
-        if self.snd_una >= self.snd_max {
+        // RFC 6298 (5.2), (5.3); ns-2 keeps the timer for a window an ECN
+        // cut left below one packet (newtimer).
+        if self.snd_una >= self.snd_max && !self.below_one_packet() {
             self.rto_deadline = None;
         } else if let Some(rto) = rto_before_sample {
             self.rto_deadline = Some(now + rto);
@@ -331,6 +336,12 @@ impl Endpoint {
                 // retransmits whenever its last window cut was one).
                 let guarded = (rules.guard_recover || sack_recovery) && (self.recover_by_rto || !self.cfg.ns2_full_tcp);
                 let recovering = self.snd_una <= self.recover && self.recover > 0;
+                if recovering && self.after_ns2_ecn_cut() {
+                    // ns-2's dupack_action: the ECN cut stands; Tahoe goes
+                    // back to one packet, the others fast-retransmit.
+                    self.enter_recovery(now, false);
+                    return;
+                }
                 if guarded && (recovering || self.snd_una <= self.first_packet_end) {
                     if self.cfg.ns2_full_tcp && !sack_recovery {
                         // ns-2's FullTcp enters fast recovery all the same,
@@ -343,7 +354,7 @@ impl Endpoint {
                 }
             }
         }
-        self.enter_recovery(now);
+        self.enter_recovery(now, true);
     }
 
     pub(crate) fn restart_rto(&mut self, now: Instant) {
@@ -353,6 +364,9 @@ impl Endpoint {
     /// RFC 6298 §5 (5.4)-(5.7) with RFC 5681 §3.1's loss window.
     pub(crate) fn on_retransmission_timeout(&mut self, now: Instant) {
         if self.snd_una >= self.snd_max {
+            if self.below_one_packet() {
+                self.ns2_idle_timeout(now);
+            }
             return;
         }
         self.rto_count += 1;
@@ -378,10 +392,15 @@ impl Endpoint {
             if self.cfg.ns2_full_tcp && self.phase == Phase::FastRecovery && !self.sack_ok {
                 self.cwnd_event(now, CwndEvent::SetCwnd { cwnd: self.inflated_cwnd });
             }
-            if episode_over || self.cc.recovery_rules().ssthresh_on_every_rto {
+            // ns-2: a timeout soon after an ECN cut keeps ssthresh_.
+            let after_ecn = self.after_ns2_ecn_cut();
+            self.stats.timeouts_after_ecn += u64::from(after_ecn);
+            if (episode_over || self.cc.recovery_rules().ssthresh_on_every_rto) && !after_ecn {
                 let c = self.conn(now);
                 self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
             }
+            self.last_cut = LastCut::Timeout;
+            self.send_cwr |= self.cfg.ns2_ecn;
             self.win.cwnd = self.send_mss;
             self.recover = self.snd_max;
             self.recover_by_rto = true;
@@ -656,9 +675,8 @@ impl Endpoint {
         seg.flags.fin = self.close_requested && offset + len == end;
         let seq_end = offset + len + u64::from(seg.flags.fin);
         let new_data = offset >= self.snd_max;
-        self.ect_out = self.ecn_ok && len > 0 && new_data;
-        if self.ect_out && std::mem::take(&mut self.send_cwr) {
-            seg.flags.cwr = true;
+        if self.ecn_ok && len > 0 {
+            self.ecn_marks(offset, new_data, &mut seg);
         }
         if self.phase == Phase::FastRecovery || self.in_cwr() {
             self.prr.out += len; // PRR's prr_out, in recovery and in CWR alike

@@ -18,6 +18,9 @@ pub struct TcpStats {
     /// Retransmissions a D-SACK showed to have been unnecessary.
     pub spurious_retransmits: u64,
     pub timeouts: u64,
+    /// Of those, timeouts soon after an ECN cut, which keep ssthresh (ns-2's
+    /// one-way agents, which leave them out of `nrexmit_`).
+    pub timeouts_after_ecn: u64,
     /// Windows restarted after an idle period (ns-2's FullTcp).
     pub idle_restarts: u64,
     /// Tail loss probes sent (RFC 8985 §7).

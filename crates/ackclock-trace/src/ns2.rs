@@ -8,7 +8,7 @@
 
 use crate::record::{FlowView, LinkRecord, PacketRecord, TcpEventRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
-use ackclock_net::{ControlKind, NodeId, Packet, Transport, ARP_FLOW, CONTROL_FLOW};
+use ackclock_net::{ControlKind, Ecn, NodeId, Packet, Transport, ARP_FLOW, CONTROL_FLOW};
 use std::io::{self, Write};
 
 /// Seconds rounded to the microsecond, as ns-2's `%.15g` of a
@@ -86,9 +86,26 @@ impl Ns2Packet {
         };
         let (sport, dport) = ports(&r.packet);
         let p = &r.packet;
-        let flags = if r.congestion_action { "---A---" } else { "-------" };
+        let cwr = matches!(p.transport, Transport::Tcp(seg) if seg.flags.cwr);
+        let flags = ecn_flags(r.congestion_action || cwr, p);
         Ns2Packet { kind, size: p.size, fid, src: (p.ip.src, sport), dst: (p.ip.dst, dport), seq, uid: p.uid, flags }
     }
+}
+
+/// ns-2's flags field: ECN-Echo (`C`), congestion action (`A`, a TCP's
+/// first packet after a window cut, or CWR), congestion experienced (`E`)
+/// and ECN-capable (`N`).
+fn ecn_flags(action: bool, p: &Packet) -> &'static str {
+    const FLAGS: [&str; 16] = [
+        "-------", "------N", "----E--", "----E-N", "---A---", "---A--N", "---AE--", "---AE-N", "C------", "C-----N",
+        "C---E--", "C---E-N", "C--A---", "C--A--N", "C--AE--", "C--AE-N",
+    ];
+    let echo = matches!(p.transport, Transport::Tcp(seg) if seg.flags.ece);
+    let i = usize::from(echo) << 3
+        | usize::from(action) << 2
+        | usize::from(p.ip.ecn == Ecn::Ce) << 1
+        | usize::from(p.ip.ecn.is_capable());
+    FLAGS[i]
 }
 
 /// (type name, sequence number) as ns-2 prints them.

@@ -423,6 +423,7 @@ class TcpTable(SpecTable):
     clock_phase: Optional[DurationValue] = None
     delayed_ack: Optional[bool] = None
     delayed_ack_timeout: Optional[DurationValue] = None
+    immediate_gap_ack: Optional[bool] = None
     ns2_full_tcp: Optional[bool] = None
     restart_rto_before_sample: Optional[bool] = None
     ns2_qoption: Optional[bool] = None

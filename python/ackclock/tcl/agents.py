@@ -176,6 +176,9 @@ class TcpAgent(Agent):
         "maxrto_": Var(Kind.REAL),
         "tcpTick_": Var(Kind.REAL),
         "overhead_": Var(Kind.REAL),
+        "ecn_": Var(Kind.BOOL),
+        "old_ecn_": Var(Kind.BOOL),
+        "noFastRetrans_": Var(Kind.BOOL),
         # read from the simulation
         "cwnd_": Var(Kind.REAL, live=True),
         "ssthresh_": Var(Kind.INT, live=True),
@@ -282,7 +285,7 @@ class TcpAgent(Agent):
             "ndatapack_": math.ceil(stats["bytes_sent"] / flow.mss),
             "ndatabytes_": stats["bytes_sent"],
             "nrexmitpack_": stats["retransmits"],
-            "nrexmit_": stats["timeouts"],
+            "nrexmit_": stats["timeouts"] - stats["timeouts_after_ecn"],
             "ncwndcuts_": stats["fast_retransmits"] + stats["timeouts"],
             "t_seqno_": int(values["maxseq_"]) + 1,
         }
@@ -372,8 +375,9 @@ class TcpAgent(Agent):
             syn_loss_window=syn_loss_window,
             handshake=self.opens_with_syn(),
             first_fast_retransmit=self.flag("bugfix_ss_"),
-            dupack_threshold=self.integer("numdupacks_"),
+            dupack_threshold=self.dupack_threshold(),
             limited_transmit=self.flag("singledup_") and self.sends_on_early_dupacks(),
+            ecn=self.ecn(),
             initial_rto=self.number("rtxcur_init_"),
             min_rto=self.number("minrto_"),
             min_rto_before_backoff=self.flag("rfc2988_"),
@@ -406,7 +410,9 @@ class TcpAgent(Agent):
         """The ns-2 modules' parameters where the script leaves ns-2's
         defaults: whole-packet halving (precisionReduce_ false), a second
         fast retransmit within a window (bugFix_ false), cwnd_ opened only
-        when the window was full (control_increase_ 1)."""
+        when the window was full (control_increase_ 1), and with ECN
+        old_ecn_ 1 (the window grows on all but the first of consecutive
+        ECN-Echo ACKs)."""
         ns2_defaults = {
             "precision_reduce": self.flag("precisionReduce_"),
             "bug_fix": self.flag("bugFix_"),
@@ -416,7 +422,35 @@ class TcpAgent(Agent):
         }
         if self.integer("control_increase_") != 0:
             params["control_increase"] = True
+        if self.ecn() and self.flag("old_ecn_"):
+            params["old_ecn"] = True
         return params or None
+
+    def ecn(self) -> bool:
+        """ecn_: ns-2's ECN for the one-way agents whose reaction is tcp.cc's
+        ecn() (the ns2 profile's ECN, docs/tcl.md)."""
+        if not self.flag("ecn_"):
+            return False
+        if type(self) is not TcpAgent or self.is_a("Agent/TCP/Fack"):
+            raise TclScriptError(
+                f"{self} ecn_ {self.var('ecn_')} is not supported: ackclock models ns-2's ECN "
+                "for Agent/TCP, /Reno, /Newreno and /Sack1"
+            )
+        return True
+
+    def dupack_threshold(self) -> int:
+        """numdupacks_; with noFastRetrans_ (read by Agent/TCP's recv alone)
+        a count never reached: no fast retransmit, only timeouts."""
+        never = self.flag("noFastRetrans_") and self.congestion_control() == "ns2-tahoe"
+        if not never:
+            return self.integer("numdupacks_")
+        if self.flag("singledup_"):
+            raise TclScriptError(
+                f"{self} noFastRetrans_ true with singledup_ 1 is not supported: ackclock "
+                "sends limited transmit's segments up to numdupacks_ duplicate ACKs only "
+                "while fast retransmit can follow"
+            )
+        return 2**32 - 1
 
     def ns2_arithmetic(self) -> bool | None:
         return None
@@ -617,25 +651,25 @@ class TcpSink(Agent):
 
         check_defaults(self)
         delayed = self.is_a("Agent/TCPSink/DelAck") or self.is_a("Agent/TCPSink/Sack1/DelAck")
+        peer = self.peer
         return TcpParams(
             profile="ns2",
             mss=mss,
             sack=self.is_a("Agent/TCPSink/Sack1"),
+            # every ns-2 sink echoes ECN; it is on where its agent uses it
+            ecn=isinstance(peer, TcpAgent) and peer.ecn(),
             delayed_ack=delayed,
             delayed_ack_timeout=self.number("interval_") if delayed else None,
             quickacks=self.immediate_first_acks() if delayed else None,
+            # RFC2581_immediate_ack_ false: a segment that fills the first
+            # of several gaps waits like any in-order one
+            immediate_gap_ack=self.flag("RFC2581_immediate_ack_") if delayed else None,
         )
 
     def immediate_first_acks(self) -> int:
         """A DelAck sink acknowledges packet 0 at once with
         SYN_immediate_ack_ (the handshake does for a SYN; without one, the
-        first data packet is acknowledged at once) and fills gaps at once
-        with RFC2581_immediate_ack_ (as ackclock's delayed ACKs do)."""
-        if not self.flag("RFC2581_immediate_ack_"):
-            raise TclScriptError(
-                f"{self} RFC2581_immediate_ack_ false is not supported: ackclock's "
-                "delayed ACKs answer a segment that fills a gap at once"
-            )
+        first data packet is acknowledged at once)."""
         syn = self.syn_from_peer()
         if self.flag("SYN_immediate_ack_"):
             return 0 if syn else 1

@@ -272,9 +272,7 @@ class Ns2Queue(QueueObject):
             mean_packet_size=mean,
             wait=self.flag("wait_"),
             byte_mode=self.flag("bytes_"),
-            # ns-2 compares probabilities (at most 1) with mark_p_: any value
-            # above 1 marks as 1 does
-            mark_p=min(1.0, self.number("mark_p_")) if self.flag("use_mark_p_") else None,
+            mark_p=self.mark_limit() if self.flag("use_mark_p_") else None,
             ns2=True,
             ns1_compat=self.flag("ns1_compat_"),
             # red.cc looks at drop_front_ first; drop_tail_ is the fallback
@@ -284,6 +282,13 @@ class Ns2Queue(QueueObject):
             if self.flag("drop_rand_")
             else "arrival",
         )
+
+    def mark_limit(self) -> float:
+        """ns-2 2.35 marks while the probability is below mark_p_ (strictly;
+        beyond the ramp it is 1, marked only for a mark_p_ above 1); the
+        core marks while it is at most its mark_p: the next double down."""
+        limit = self.number("mark_p_")
+        return 1.0 if limit > 1.0 else math.nextafter(max(limit, 0.0), 0.0)
 
     def cmd_trace(self, var: str) -> None:
         """`$redq trace VAR`: lines for VAR's changes in the attached file."""

@@ -181,21 +181,41 @@ pub enum CwndEvent {
     Rto,
     /// A NewReno partial ACK deflated fast recovery's window (RFC 6582
     /// §3.2 (5)) and acknowledged `excess` bytes beyond the inflation.
-    PartialAck { excess: u32 },
+    PartialAck {
+        excess: u32,
+    },
+    /// ns-2 (`ns2_ecn`): `ecn()` cuts the window, which fast recovery
+    /// inflates by `inflation` packets (Reno's `dupwnd_`, in `windowd()`);
+    /// ssthresh was set from the window alone.
+    Ns2EcnCut {
+        inflation: u32,
+    },
+    /// ns-2 (`ns2_ecn`): a new ACK carries ECN-Echo; `burst`: so did the
+    /// previous new ACK. `EchoDone` follows once the ACK is taken.
+    Ns2Echo {
+        burst: bool,
+    },
+    Ns2EchoDone,
     /// The endpoint sets cwnd to `cwnd` bytes: ns-2's FullTcp inflates
     /// `cwnd_` itself in fast recovery without SACK, so a timeout halves the
     /// inflated window (sent before ssthresh is computed), and recovery ends
     /// with the inflated window, at most ssthresh (before `RecoveryEnd`).
-    SetCwnd { cwnd: u32 },
+    SetCwnd {
+        cwnd: u32,
+    },
     /// ns-2's `QOption_`: the sender idled for `halvings` RTOs (or RTTs)
     /// before sending again; ssthresh keeps three quarters of cwnd and cwnd
     /// halves `halvings` times (`slowdown(CWND_HALF_WITH_MIN)`).
-    QuiescentIdle { halvings: u32 },
+    QuiescentIdle {
+        halvings: u32,
+    },
     /// ns-2's `QOption_`: the application left the window unused for an
     /// RTO (or two RTTs), in which at most `used` packets were out;
     /// ssthresh keeps three quarters of cwnd and cwnd goes half way down to
     /// `used` (`slowdown(CLOSE_CWND_HALF_WAY)`).
-    AppLimited { used: u32 },
+    AppLimited {
+        used: u32,
+    },
 }
 
 /// The first unacknowledged segment, for an algorithm that detects its loss

@@ -53,6 +53,14 @@ pub(super) const PARAMS: &[ParamInfo] = &[
         max: 1.0,
         help: "ns-2's control_increase_: a new ACK opens cwnd_ only if the window was full when it came",
     },
+    ParamInfo {
+        name: "old_ecn",
+        kind: ParamKind::Flag,
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's old_ecn_: with ECN, only the first of consecutive ECN-Echo ACKs leaves cwnd_ as it is",
+    },
 ];
 
 /// `CONTROL_INCREASE`: ns-2's `control_increase_`, open `cwnd_` only when
@@ -68,6 +76,16 @@ pub struct Ns2Reno<const CONTROL_INCREASE: bool = false> {
     exact_halving: bool,
     /// ns-2's `bugFix_`: one fast retransmit per window of data.
     bug_fix: bool,
+    /// ECN (`recv_newack_helper`): `old_ecn_`; `ect_`, set by the first
+    /// new ACK with ECN-Echo; and whether the echo on this ACK keeps
+    /// `opencwnd` from running (always once `ect_` is set; with `old_ecn_`
+    /// not after another new ACK with the echo, `ecn_burst_`).
+    old_ecn: bool,
+    ect: bool,
+    echo_holds: bool,
+    /// Whether `ect_` was set when the last new ACK with the echo came
+    /// (only then did that ACK start an `ecn_burst_`).
+    ect_at_last_echo: bool,
     /// `cwnd_`, in packets.
     cwnd: f64,
     /// The initial window in packets, which a restart after idle goes back to.
@@ -96,6 +114,10 @@ impl<const CONTROL_INCREASE: bool> Ns2Reno<CONTROL_INCREASE> {
             sack1: false,
             exact_halving: flag(0),
             bug_fix: flag(1),
+            old_ecn: flag(3),
+            ect: false,
+            echo_holds: false,
+            ect_at_last_echo: false,
             // ns-2's cwnd_ while the SYN is out (`set_initial_window`).
             cwnd: 1.0,
             initial_window: f64::from(ctx.initial_window),
@@ -113,7 +135,10 @@ impl<const CONTROL_INCREASE: bool> Ns2Reno<CONTROL_INCREASE> {
     /// `slowdown`'s half window: min(cwnd_, window_) / 2, or in whole
     /// packets without `precisionReduce_`.
     fn half_window(&self, mss: u32) -> f64 {
-        let w = self.windowd(mss);
+        self.half_of(self.windowd(mss))
+    }
+
+    fn half_of(&self, w: f64) -> f64 {
         if self.exact_halving {
             w / 2.0
         } else {
@@ -140,8 +165,11 @@ impl<const CONTROL_INCREASE: bool> Ns2Reno<CONTROL_INCREASE> {
         w.cwnd = (packets * f64::from(mss)) as u32;
     }
 
-    /// `opencwnd()`.
+    /// `opencwnd()`, unless this ACK's ECN-Echo holds the window.
     fn open(&mut self, w: &mut Window, mss: u32) {
+        if self.echo_holds {
+            return;
+        }
         let c = self.cwnd;
         let slow_start = c < f64::from(w.ssthresh) / f64::from(mss);
         self.set(w, mss, if slow_start { c + 1.0 } else { c + 1.0 / c });
@@ -203,6 +231,22 @@ impl<const CONTROL_INCREASE: bool> CongestionOps for Ns2Reno<CONTROL_INCREASE> {
             CwndEvent::IdleRestart => self.set(w, c.mss, self.initial_window),
             CwndEvent::RecoveryStart if self.style == RecoveryStyle::Tahoe => self.set(w, c.mss, 1.0),
             CwndEvent::RecoveryStart => self.set(w, c.mss, self.half_window(c.mss)),
+            // `ecn()`'s slowdown halves cwnd_, Tahoe's too (from one packet
+            // to half a packet, which sends nothing until the timer
+            // expires), and ssthresh_; Reno's window counts `dupwnd_`.
+            CwndEvent::Ns2EcnCut { inflation } => {
+                let cap = self.max_window.map_or(f64::INFINITY, |m| f64::from(m) / f64::from(c.mss));
+                let half = self.half_of((self.cwnd + f64::from(inflation)).min(cap));
+                w.ssthresh = (half as u32).max(2) * c.mss;
+                self.set(w, c.mss, half);
+            }
+            CwndEvent::Ns2Echo { burst } => {
+                let burst = burst && self.ect_at_last_echo;
+                self.echo_holds = self.ect && !(self.old_ecn && burst);
+                self.ect_at_last_echo = self.ect;
+                self.ect = true;
+            }
+            CwndEvent::Ns2EchoDone => self.echo_holds = false,
             // Sack1 ends recovery with `newack` alone.
             CwndEvent::RecoveryEnd if !self.sack1 && self.network_limited(self.prior_in_flight, c.mss) => {
                 self.open(w, c.mss)
@@ -274,6 +318,40 @@ mod tests {
         a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::RecoveryEnd);
         assert_eq!(a.cwnd, 14.5 + 1.0 / 14.5, "congestion avoidance at once");
         assert_eq!(a.cwnd_segments(&w, 1000), a.cwnd);
+    }
+
+    #[test]
+    fn an_ecn_cut_halves_renos_inflated_window_and_one_packet_to_half() {
+        // ns-2's Reno windowd() in fast recovery: cwnd_ + dupwnd_ = 6 + 3,
+        // halved to 4.5, ssthresh_ 4; Tahoe at one packet: 0.5, ssthresh_ 2.
+        let mut a = agent(RecoveryStyle::Reno, 6.0, None);
+        let mut w = window(6000, 20_000);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::Ns2EcnCut { inflation: 3 });
+        assert_eq!((a.cwnd, w.cwnd, w.ssthresh), (4.5, 4500, 4000));
+        let mut a = agent(RecoveryStyle::Tahoe, 1.0, None);
+        a.cwnd_event(&mut w, &conn(1000, 0), CwndEvent::Ns2EcnCut { inflation: 0 });
+        assert_eq!((a.cwnd, w.cwnd, w.ssthresh), (0.5, 500, 2000));
+    }
+
+    #[test]
+    fn an_echo_holds_the_window_once_ect_is_set_and_with_old_ecn_not_in_a_burst() {
+        let c = conn(1000, 0);
+        for (old_ecn, opened) in [(false, [true, false, false]), (true, [true, false, true])] {
+            let mut a = agent(RecoveryStyle::Reno, 2.0, None);
+            a.old_ecn = old_ecn;
+            let mut w = window(2000, 20_000);
+            // Three new ACKs with the echo in a row: the first sets ect_.
+            let seen: Vec<bool> = (0..3)
+                .map(|i| {
+                    let before = a.cwnd;
+                    a.cwnd_event(&mut w, &c, CwndEvent::Ns2Echo { burst: i > 0 });
+                    a.cong_avoid(&mut w, &c, &acked(1000));
+                    a.cwnd_event(&mut w, &c, CwndEvent::Ns2EchoDone);
+                    a.cwnd > before
+                })
+                .collect();
+            assert_eq!(seen, opened, "old_ecn {old_ecn}");
+        }
     }
 
     #[test]
