@@ -653,6 +653,7 @@ class Mrg32k3a:
     @property
     def state(self) -> list[int]: ...
     def next_stream(self) -> Mrg32k3a: ...
+    def next_substream(self) -> Mrg32k3a: ...
 
 @final
 class Sim:
@@ -911,6 +912,11 @@ class Sim:
         """ns-2's trace of a RED queue's variables (`$redq trace curq_`, `trace
         ave_`): `Q TIME CURQ` (queue) and `a TIME AVE` (average) lines when they
         change at an arrival. `append` and the id as trace_ns2."""
+    def trace_link_changes(self, path: str, links: list[tuple[int, bool]], append: bool) -> int:
+        """Only links going down and up (ns-2's `$link trace-dynamics`): for each
+        (channel, nam) in order, that channel's changes as ns-2's trace writes
+        them or, with nam, as its nam trace does. `append` and the id as
+        trace_ns2."""
     def add_monitor(self, channels: list[int] | None = None) -> int:
         """A queue/flow monitor of the given channels (all when None); its id."""
     def monitor_counts(self, monitor: int) -> list[MonitorCounts]:

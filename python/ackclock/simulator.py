@@ -979,6 +979,27 @@ class Simulator:
             append,
         )
 
+    def trace_link_changes(
+        self,
+        path: str | os.PathLike[str],
+        links: list[tuple[Link, bool]],
+        append: bool = False,
+    ) -> int:
+        """Only links going down and up (ns-2's `$link trace-dynamics`): for
+        each (link, nam) in order, that link's changes as `v TIME link-down
+        FROM TO` lines of ns-2's trace or, with nam True, as the `l` and `v`
+        lines of its nam trace. `append` and the id returned as for
+        `trace_ns2`."""
+        changes = [
+            (self._own_link(link, "links").id, checks.flag(nam, "nam")) for link, nam in links
+        ]
+        append = checks.flag(append, "append")
+        return self._open_trace(
+            path,
+            lambda file: self._native.trace_link_changes(file, changes, append),
+            append,
+        )
+
     def monitor(self, links: list[Link] | None = None) -> Monitor:
         """Counts the packets of `links` (every link direction when None) as
         they arrive at the queue, leave it and are dropped (ns-2's

@@ -130,6 +130,10 @@ impl Mrg32k3a {
     fn next_stream(&self) -> Self {
         Mrg32k3a { inner: self.inner.next_stream() }
     }
+
+    fn next_substream(&self) -> Self {
+        Mrg32k3a { inner: self.inner.next_substream() }
+    }
 }
 
 #[pyclass(module = "ackclock._native")]
@@ -720,6 +724,20 @@ impl Sim {
     fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
         let out = trace_file(py, path, append)?;
         self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
+    }
+
+    /// Only up and down records (ns-2's `$link trace-dynamics`): for each
+    /// (channel, nam) in order, that channel's changes in ns-2's trace
+    /// format or, with `nam`, nam's; `append` as for `trace_ns2`.
+    fn trace_link_changes(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        links: Vec<(u32, bool)>,
+        append: bool,
+    ) -> PyResult<SinkId> {
+        let out = trace_file(py, path, append)?;
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::LinkChanges { out, links })))
     }
 
     /// ns-2's event trace of a TCP flow's sender into the ns-2 traces with

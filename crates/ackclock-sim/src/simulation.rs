@@ -960,7 +960,7 @@ impl Simulation {
             UdpRole::Source => {}
             UdpRole::Echo | UdpRole::Messages { .. } => return self.send_on_demand(now, id),
         }
-        let (size, next) = udp.source.emit(now);
+        let (size, next) = udp.source.emit(now, self.ns2_rng.as_mut());
         let shaped = udp.shaper.is_some();
         let ecn = if udp.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
         let transport = Transport::Udp(UdpHeader { src_port: udp.ports.0, dst_port: udp.ports.1 });
