@@ -88,6 +88,7 @@ TOPOLOGY = (
         ),
         ("Node set multiPath_ 1\n", "$ns run", "(Node) multiPath_ 1 is not supported"),
         ("", "Node enable-module MPLS", "Node enable-module MPLS: ackclock routes as ns-2's"),
+        ("", "$ns namtrace-config [open n.nam w]", "namtrace-config: a nam file of configuration"),
     ],
 )
 def test_what_ns2s_examples_use_but_ackclock_does_not_model_is_one_line(
