@@ -2,6 +2,7 @@
 changes traced per link (`trace-dynamics`), the RNG's normal draws and
 substreams, the small API pieces (VC module, rtsize_, `$link link`, the
 Simulator's link_ array, variables a script's instprocs keep, CBR random_),
+DV's update times from ns-2's routing generator,
 what ns-2's C++ prints for wireless scripts, and one-line refusals of what
 ackclock does not model. The scripts are tests/fixtures/ns2_*.tcl; the
 fixtures beside them are what `ns SCRIPT` printed and wrote."""
@@ -51,6 +52,29 @@ def test_example_api_pieces_and_cbr_jitter_give_ns2s_trace(tmp_path: Path) -> No
         # ackclock's clock counts picoseconds, ns-2's adds doubles: a time
         # may round to the other side of a microsecond in the trace
         assert abs(float(a[1]) - float(b[1])) <= 1.0000001e-6, (mine, ns2)
+
+
+def test_dv_updates_come_when_ns2s_routing_generator_says(tmp_path: Path) -> None:
+    # every record as ns-2 writes it but for the routing agents' ports
+    # (ns-2's DV agent is attached after the script's agents; ackclock
+    # writes port 1) and ns-2's second copy of each link change (it traces
+    # the change once per trace it registered for the link)
+    run_fixture(tmp_path, "ns2_dv_updates.tcl")
+    ours = (tmp_path / "out.tr").read_text().splitlines()
+    theirs = gzip.decompress((FIXTURES / "ns2_dv_updates.tr.gz").read_bytes()).decode()
+    theirs_lines = theirs.splitlines()
+    assert len(theirs_lines) == 1466
+
+    def fields(line: str) -> list[str]:
+        words = line.split()
+        if words[4] == "rtProtoDV":
+            words[8], words[9] = words[8].split(".")[0], words[9].split(".")[0]
+        return words
+
+    packets = [fields(line) for line in ours if not line.startswith("v ")]
+    assert packets == [fields(line) for line in theirs_lines if not line.startswith("v ")]
+    changes = [line for line in ours if line.startswith("v ")]
+    assert changes == [line for line in theirs_lines if line.startswith("v ")][::2]
 
 
 @pytest.mark.parametrize("model", ["TwoRayGround", "Shadowing"])

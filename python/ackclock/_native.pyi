@@ -858,6 +858,10 @@ class Sim:
     """ns-2's default generator, shared by the TCP flows for their send delays
     (overhead_) in event order; None (the default) gives each flow its own
     stream. Reading returns a copy of its state as far as the run has drawn."""
+    routing_rng: Mrg32k3a | None
+    """ns-2's routing generator (rtglibRNG), shared by the DV nodes started
+    afterwards for their update times in event order; None gives each node
+    its own stream. Reading returns a copy of its state."""
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...

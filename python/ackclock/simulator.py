@@ -142,6 +142,19 @@ class Simulator:
         self._native.ns2_rng = rng
 
     @property
+    def routing_rng(self) -> _native.Mrg32k3a | None:
+        """ns-2's routing generator (its `rtglibRNG`, MRG32k3a), when the DV
+        nodes are to share it for their update times in event order, as
+        ns-2's DV agents do; None (the default) gives each node its own
+        stream. Set it before the run starts the routing; reading and
+        assigning copy, as for `ns2_rng`."""
+        return self._native.routing_rng
+
+    @routing_rng.setter
+    def routing_rng(self, rng: _native.Mrg32k3a | None) -> None:
+        self._native.routing_rng = rng
+
+    @property
     def wall_s(self) -> float:
         """Wall-clock seconds spent in `run()` so far."""
         return self._wall_s

@@ -624,6 +624,18 @@ impl Sim {
         self.inner.set_ns2_rng(rng.map(|r| r.inner));
     }
 
+    #[getter]
+    fn get_routing_rng(&self) -> Option<Mrg32k3a> {
+        self.inner.routing_rng().map(|inner| Mrg32k3a { inner })
+    }
+
+    /// ns-2's routing generator (`rtglibRNG`) for the DV nodes started
+    /// afterwards; None gives each its own stream.
+    #[setter]
+    fn set_routing_rng(&mut self, rng: Option<PyRef<'_, Mrg32k3a>>) {
+        self.inner.set_routing_rng(rng.map(|r| r.inner));
+    }
+
     fn schedule_callback(&mut self, at_ps: u64) -> PyResult<u64> {
         self.guarded(|s| Ok(s.schedule_callback(Instant::from_ps(at_ps))))
     }

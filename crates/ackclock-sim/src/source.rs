@@ -102,7 +102,7 @@ impl UdpSource {
     /// next departure, if any. A jittered CBR gap draws from `shared` when
     /// given (ns-2's default generator, drawn in event order, as ns-2's CBR
     /// does), else from the source's own stream.
-    pub fn emit(&mut self, now: Instant, shared: Option<&mut Mrg32k3a>) -> (u32, Option<Instant>) {
+    pub fn emit(&mut self, now: Instant, shared: &mut Option<Mrg32k3a>) -> (u32, Option<Instant>) {
         let size = self.config.size.draw(&mut self.rng);
         self.sent += 1;
         let next = now + self.gap(size, shared);
@@ -117,7 +117,7 @@ impl UdpSource {
         (size, self.permit(next))
     }
 
-    fn gap(&mut self, size: u32, shared: Option<&mut Mrg32k3a>) -> Duration {
+    fn gap(&mut self, size: u32, shared: &mut Option<Mrg32k3a>) -> Duration {
         match self.config.traffic {
             Traffic::Cbr { rate, jitter } => {
                 let interval = match self.config.size {
@@ -127,7 +127,7 @@ impl UdpSource {
                     }
                 };
                 if jitter {
-                    let factor: f64 = match shared {
+                    let factor: f64 = match shared.as_mut() {
                         Some(g) => 0.5 + g.next_u01(),
                         None => self.rng.random_range(0.5..1.5),
                     };
@@ -185,7 +185,7 @@ mod tests {
                 break;
             }
             out.push(now);
-            t = s.emit(now, None).1;
+            t = s.emit(now, &mut None).1;
         }
         out
     }
@@ -221,12 +221,12 @@ mod tests {
         // ns-2: interval_ + interval_ * Random::uniform(-0.5, 0.5), from the default RNG.
         let rate = Bandwidth::from_bps(800_000).unwrap();
         let mut s = source(Traffic::Cbr { rate, jitter: true }, SizeModel::Fixed(1000));
-        let mut shared = Mrg32k3a::new([1; 6]).unwrap();
-        let mut expected = shared;
-        let (_, next) = s.emit(Instant::ZERO, Some(&mut shared));
+        let mut shared = Some(Mrg32k3a::new([1; 6]).unwrap());
+        let mut expected = shared.unwrap();
+        let (_, next) = s.emit(Instant::ZERO, &mut shared);
         let gap = (1e10 * (0.5 + expected.next_u01())).round() as u64;
         assert_eq!(next, Some(Instant::from_ps(gap)));
-        assert_eq!(shared, expected, "one draw from the shared generator");
+        assert_eq!(shared, Some(expected), "one draw from the shared generator");
     }
 
     #[test]
@@ -265,7 +265,7 @@ mod tests {
         let mut s =
             source(Traffic::Poisson { mean_interval: Duration::from_secs(1) }, SizeModel::Exponential { mean: 2000.0 });
         s.first_departure();
-        let sizes: Vec<u32> = (0..50_000).map(|i| s.emit(Instant::from_ps(i), None).0).collect();
+        let sizes: Vec<u32> = (0..50_000).map(|i| s.emit(Instant::from_ps(i), &mut None).0).collect();
         let mean = sizes.iter().map(|&b| f64::from(b)).sum::<f64>() / sizes.len() as f64;
         assert!((mean - 2000.0).abs() < 40.0, "mean {mean}");
         assert!(sizes.iter().all(|&b| (UDP_HEADER_BYTES..=MAX_DATAGRAM_BYTES).contains(&b)));

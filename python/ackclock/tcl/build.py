@@ -20,6 +20,7 @@ def build(world: World) -> Simulator:
     sim = Simulator(seed=world.seed, replication=world.replication, ns2_order=True)
     assert world.default_rng is not None
     sim.ns2_rng = world.default_rng.generator
+    sim.routing_rng = world.routing_rng
     for node in world.nodes:
         # ns-2's equal-cost multipath (multiPath_ 1) is not modelled
         registry.check_defaults(node, ["multiPath_"])

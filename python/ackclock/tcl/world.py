@@ -62,6 +62,11 @@ class World:
         self.replication = replication
         # ns-2's RNG package, at its default seed; `new RNG` takes its streams
         self.streams = _native.Mrg32k3a([12345] * 6)
+        # ns-2's rtglibRNG, which its DV agents draw from: seeded as the
+        # default generator is at start-up (stream k for replication k)
+        self.routing_rng = _native.Mrg32k3a([seed] * 6)
+        for _ in range(replication):
+            self.routing_rng = self.routing_rng.next_stream()
         self.channels = channels
         self.shadows: dict[str, Shadow] = {}
         self.simulator: SimulatorObject | None = None
