@@ -2,7 +2,7 @@
 changes traced per link (`trace-dynamics`), the RNG's normal draws and
 substreams, the small API pieces (VC module, rtsize_, `$link link`, the
 Simulator's link_ array, variables a script's instprocs keep, CBR random_),
-DV's update times from ns-2's routing generator,
+queue integrators, DV's update times from ns-2's routing generator,
 what ns-2's C++ prints for wireless scripts, and one-line refusals of what
 ackclock does not model. The scripts are tests/fixtures/ns2_*.tcl; the
 fixtures beside them are what `ns SCRIPT` printed and wrote."""
@@ -52,6 +52,17 @@ def test_example_api_pieces_and_cbr_jitter_give_ns2s_trace(tmp_path: Path) -> No
         # ackclock's clock counts picoseconds, ns-2's adds doubles: a time
         # may round to the other side of a microsecond in the trace
         assert abs(float(a[1]) - float(b[1])) <= 1.0000001e-6, (mine, ns2)
+
+
+def test_queue_integrators_stop_at_the_last_queue_change_as_ns2s(tmp_path: Path) -> None:
+    # read between the queue's changes (and after a reset): ns-2's sum_
+    # leaves out the time since the last one; ns-2 prints %.9g of a sum of
+    # doubles, ackclock's clock counts picoseconds
+    out = run_fixture(tmp_path, "ns2_integrator.tcl").split()
+    ns2 = (FIXTURES / "ns2_integrator.out").read_text().split()
+    assert len(out) == len(ns2) == 15
+    for mine, theirs in zip(out, ns2):
+        assert float(mine) == pytest.approx(float(theirs), rel=1e-5), (mine, theirs)
 
 
 def test_dv_updates_come_when_ns2s_routing_generator_says(tmp_path: Path) -> None:

@@ -531,6 +531,7 @@ class MonitorCounts(TypedDict):
     byte_seconds: float
     delay_sum: float  # seconds waited by the departed packets
     delay_squares: float
+    last_event_s: float  # when a packet last arrived, left or was dropped
 
 class LinkStats(TypedDict):
     id: int

@@ -875,6 +875,7 @@ impl Sim {
                 d.set_item("byte_seconds", c.byte_seconds)?;
                 d.set_item("delay_sum", c.delay_sum)?;
                 d.set_item("delay_squares", c.delay_squares)?;
+                d.set_item("last_event_s", c.last_event.as_secs_f64())?;
                 Ok(d)
             })
             .collect()
