@@ -536,6 +536,7 @@ class MonitorCounts(TypedDict):
     byte_seconds: float
     delay_sum: float  # seconds waited by the departed packets
     delay_squares: float
+    last_event_s: float  # when a packet last arrived, left or was dropped
 
 class LinkStats(TypedDict):
     id: int
@@ -659,6 +660,7 @@ class Mrg32k3a:
     @property
     def state(self) -> list[int]: ...
     def next_stream(self) -> Mrg32k3a: ...
+    def next_substream(self) -> Mrg32k3a: ...
 
 @final
 class Sim:
@@ -863,6 +865,10 @@ class Sim:
     """ns-2's default generator, shared by the TCP flows for their send delays
     (overhead_) in event order; None (the default) gives each flow its own
     stream. Reading returns a copy of its state as far as the run has drawn."""
+    routing_rng: Mrg32k3a | None
+    """ns-2's routing generator (rtglibRNG), shared by the DV nodes started
+    afterwards for their update times in event order; None gives each node
+    its own stream. Reading returns a copy of its state."""
     def schedule_callback(self, at_ps: int) -> int:
         """Schedules a wake-up; run() returns ("callback", id) when it is due."""
     def cancel_callback(self, callback_id: int) -> bool: ...
@@ -917,6 +923,11 @@ class Sim:
         """ns-2's trace of a RED queue's variables (`$redq trace curq_`, `trace
         ave_`): `Q TIME CURQ` (queue) and `a TIME AVE` (average) lines when they
         change at an arrival. `append` and the id as trace_ns2."""
+    def trace_link_changes(self, path: str, links: list[tuple[int, bool]], append: bool) -> int:
+        """Only links going down and up (ns-2's `$link trace-dynamics`): for each
+        (channel, nam) in order, that channel's changes as ns-2's trace writes
+        them or, with nam, as its nam trace does. `append` and the id as
+        trace_ns2."""
     def add_monitor(self, channels: list[int] | None = None) -> int:
         """A queue/flow monitor of the given channels (all when None); its id."""
     def monitor_counts(self, monitor: int) -> list[MonitorCounts]:

@@ -143,6 +143,19 @@ class Simulator:
         self._native.ns2_rng = rng
 
     @property
+    def routing_rng(self) -> _native.Mrg32k3a | None:
+        """ns-2's routing generator (its `rtglibRNG`, MRG32k3a), when the DV
+        nodes are to share it for their update times in event order, as
+        ns-2's DV agents do; None (the default) gives each node its own
+        stream. Set it before the run starts the routing; reading and
+        assigning copy, as for `ns2_rng`."""
+        return self._native.routing_rng
+
+    @routing_rng.setter
+    def routing_rng(self, rng: _native.Mrg32k3a | None) -> None:
+        self._native.routing_rng = rng
+
+    @property
     def wall_s(self) -> float:
         """Wall-clock seconds spent in `run()` so far."""
         return self._wall_s
@@ -977,6 +990,27 @@ class Simulator:
         return self._open_trace(
             path,
             lambda file: self._native.trace_red(file, channel, queue, average, append),
+            append,
+        )
+
+    def trace_link_changes(
+        self,
+        path: str | os.PathLike[str],
+        links: list[tuple[Link, bool]],
+        append: bool = False,
+    ) -> int:
+        """Only links going down and up (ns-2's `$link trace-dynamics`): for
+        each (link, nam) in order, that link's changes as `v TIME link-down
+        FROM TO` lines of ns-2's trace or, with nam True, as the `l` and `v`
+        lines of its nam trace. `append` and the id returned as for
+        `trace_ns2`."""
+        changes = [
+            (self._own_link(link, "links").id, checks.flag(nam, "nam")) for link, nam in links
+        ]
+        append = checks.flag(append, "append")
+        return self._open_trace(
+            path,
+            lambda file: self._native.trace_link_changes(file, changes, append),
             append,
         )
 

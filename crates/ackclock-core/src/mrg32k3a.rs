@@ -61,6 +61,8 @@ const fn mat_pow2(a: [[u64; 3]; 3], e: u32, m: u64) -> [[u64; 3]; 3] {
 /// The jump from one stream's start to the next: 2^127 steps.
 const A1_STREAM: [[u64; 3]; 3] = mat_pow2(A1, 127, M1);
 const A2_STREAM: [[u64; 3]; 3] = mat_pow2(A2, 127, M2);
+const A1_SUBSTREAM: [[u64; 3]; 3] = mat_pow2(A1, 76, M1);
+const A2_SUBSTREAM: [[u64; 3]; 3] = mat_pow2(A2, 76, M2);
 
 fn mat_vec(a: &[[u64; 3]; 3], v: [u64; 3], m: u64) -> [u64; 3] {
     let row = |r: &[u64; 3]| {
@@ -115,9 +117,19 @@ impl Mrg32k3a {
     /// The generator 2^127 steps ahead: where the package's next stream
     /// starts when this one starts here.
     pub fn next_stream(&self) -> Self {
+        self.jump(&A1_STREAM, &A2_STREAM)
+    }
+
+    /// The generator 2^76 steps ahead: where the next substream starts
+    /// when this substream starts here (ns-2's `next-substream`).
+    pub fn next_substream(&self) -> Self {
+        self.jump(&A1_SUBSTREAM, &A2_SUBSTREAM)
+    }
+
+    fn jump(&self, a1: &[[u64; 3]; 3], a2: &[[u64; 3]; 3]) -> Self {
         let [a, b, c, d, e, f] = self.state;
-        let [a, b, c] = mat_vec(&A1_STREAM, [a, b, c], M1);
-        let [d, e, f] = mat_vec(&A2_STREAM, [d, e, f], M2);
+        let [a, b, c] = mat_vec(a1, [a, b, c], M1);
+        let [d, e, f] = mat_vec(a2, [d, e, f], M2);
         Mrg32k3a { state: [a, b, c, d, e, f] }
     }
 }
@@ -155,6 +167,22 @@ mod tests {
         let mut g = ones().next_stream();
         assert_eq!(g.state(), [2_662_865_579, 741_857_976, 4_206_142_246, 3_352_832_365, 2_519_202_871, 655_500_294]);
         assert_eq!(ns_random(&mut g), 357_444_843);
+    }
+
+    #[test]
+    fn the_next_substream_is_where_ns2s_next_substream_starts() {
+        // ns-2 2.35: `$r seed 1; $r next-substream; $r all-seeds`, twice.
+        let first = ones().next_substream();
+        assert_eq!(
+            first.state(),
+            [1_786_595_909, 1_318_450_546, 2_975_062_582, 2_586_387_715, 1_104_109_601, 3_270_994_274]
+        );
+        let mut second = first.next_substream();
+        assert_eq!(
+            second.state(),
+            [1_495_360_788, 2_974_767_192, 2_124_418_495, 2_814_946_585, 2_852_337_599, 303_404_406]
+        );
+        assert_eq!(ns_random(&mut second), 1_467_894_187, "ns-2's next-random there");
     }
 
     #[test]

@@ -130,6 +130,10 @@ impl Mrg32k3a {
     fn next_stream(&self) -> Self {
         Mrg32k3a { inner: self.inner.next_stream() }
     }
+
+    fn next_substream(&self) -> Self {
+        Mrg32k3a { inner: self.inner.next_substream() }
+    }
 }
 
 #[pyclass(module = "ackclock._native")]
@@ -620,6 +624,18 @@ impl Sim {
         self.inner.set_ns2_rng(rng.map(|r| r.inner));
     }
 
+    #[getter]
+    fn get_routing_rng(&self) -> Option<Mrg32k3a> {
+        self.inner.routing_rng().map(|inner| Mrg32k3a { inner })
+    }
+
+    /// ns-2's routing generator (`rtglibRNG`) for the DV nodes started
+    /// afterwards; None gives each its own stream.
+    #[setter]
+    fn set_routing_rng(&mut self, rng: Option<PyRef<'_, Mrg32k3a>>) {
+        self.inner.set_routing_rng(rng.map(|r| r.inner));
+    }
+
     fn schedule_callback(&mut self, at_ps: u64) -> PyResult<u64> {
         self.guarded(|s| Ok(s.schedule_callback(Instant::from_ps(at_ps))))
     }
@@ -720,6 +736,20 @@ impl Sim {
     fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
         let out = trace_file(py, path, append)?;
         self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
+    }
+
+    /// Only up and down records (ns-2's `$link trace-dynamics`): for each
+    /// (channel, nam) in order, that channel's changes in ns-2's trace
+    /// format or, with `nam`, nam's; `append` as for `trace_ns2`.
+    fn trace_link_changes(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        links: Vec<(u32, bool)>,
+        append: bool,
+    ) -> PyResult<SinkId> {
+        let out = trace_file(py, path, append)?;
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::LinkChanges { out, links })))
     }
 
     /// ns-2's event trace of a TCP flow's sender into the ns-2 traces with
@@ -845,6 +875,7 @@ impl Sim {
                 d.set_item("byte_seconds", c.byte_seconds)?;
                 d.set_item("delay_sum", c.delay_sum)?;
                 d.set_item("delay_squares", c.delay_squares)?;
+                d.set_item("last_event_s", c.last_event.as_secs_f64())?;
                 Ok(d)
             })
             .collect()

@@ -205,6 +205,9 @@ pub struct Simulation {
     /// TCP send delays (`overhead_`) and ns-2 RED's decisions come from it
     /// in event order.
     ns2_rng: Option<Mrg32k3a>,
+    /// ns-2's routing generator (`rtglibRNG`), when the run reproduces
+    /// ns-2's draws: DV's update times come from it in event order.
+    routing_rng: Option<ackclock_net::routing::dv::SharedRng>,
 }
 
 impl Simulation {
@@ -254,6 +257,7 @@ impl Simulation {
             tracer: None,
             mac_traced: false,
             ns2_rng: None,
+            routing_rng: None,
             ns2_links: Vec::new(),
         }
     }
@@ -292,6 +296,18 @@ impl Simulation {
     /// The shared generator's state, as far as the run has drawn from it.
     pub fn ns2_rng(&self) -> Option<Mrg32k3a> {
         self.ns2_rng
+    }
+
+    /// Makes the DV nodes started from now on draw their update times from
+    /// `rng`, one generator in event order, as ns-2's DV agents share its
+    /// `rtglibRNG`; `None` gives each node its own stream again.
+    pub fn set_routing_rng(&mut self, rng: Option<Mrg32k3a>) {
+        self.routing_rng = rng.map(|g| std::sync::Arc::new(std::sync::Mutex::new(g)));
+    }
+
+    /// The routing generator's state, as far as the run has drawn from it.
+    pub fn routing_rng(&self) -> Option<Mrg32k3a> {
+        self.routing_rng.as_ref().map(|g| *g.lock().expect("one simulation thread"))
     }
 
     pub fn now(&self) -> Instant {
@@ -962,7 +978,7 @@ impl Simulation {
             UdpRole::Source => {}
             UdpRole::Echo | UdpRole::Messages { .. } => return self.send_on_demand(now, id),
         }
-        let (size, next) = udp.source.emit(now);
+        let (size, next) = udp.source.emit(now, &mut self.ns2_rng);
         let shaped = udp.shaper.is_some();
         let ecn = if udp.source.config.ecn { Ecn::Ect0 } else { Ecn::NotEct };
         let transport = Transport::Udp(UdpHeader { src_port: udp.ports.0, dst_port: udp.ports.1 });

@@ -4,7 +4,7 @@
 //! and return the next one; the simulation schedules the wake-ups.
 
 use crate::label::FlowLabel;
-use ackclock_core::{Bandwidth, Duration, Instant, SimRng};
+use ackclock_core::{Bandwidth, Duration, Instant, Mrg32k3a, SimRng};
 use ackclock_net::packet::{MAX_DATAGRAM_BYTES, UDP_HEADER_BYTES};
 use rand::RngExt;
 use rand_distr::{Distribution, Exp};
@@ -99,11 +99,13 @@ impl UdpSource {
     }
 
     /// Creates the packet due at `now`: returns its size and the time of the
-    /// next departure, if any.
-    pub fn emit(&mut self, now: Instant) -> (u32, Option<Instant>) {
+    /// next departure, if any. A jittered CBR gap draws from `shared` when
+    /// given (ns-2's default generator, drawn in event order, as ns-2's CBR
+    /// does), else from the source's own stream.
+    pub fn emit(&mut self, now: Instant, shared: &mut Option<Mrg32k3a>) -> (u32, Option<Instant>) {
         let size = self.config.size.draw(&mut self.rng);
         self.sent += 1;
-        let next = now + self.gap(size);
+        let next = now + self.gap(size, shared);
         let next = match self.config.traffic {
             Traffic::OnOff { on_mean, off_mean, .. } if next >= self.on_until => {
                 let on_at = self.on_until + exponential(off_mean, &mut self.rng);
@@ -115,7 +117,7 @@ impl UdpSource {
         (size, self.permit(next))
     }
 
-    fn gap(&mut self, size: u32) -> Duration {
+    fn gap(&mut self, size: u32, shared: &mut Option<Mrg32k3a>) -> Duration {
         match self.config.traffic {
             Traffic::Cbr { rate, jitter } => {
                 let interval = match self.config.size {
@@ -125,7 +127,10 @@ impl UdpSource {
                     }
                 };
                 if jitter {
-                    let factor: f64 = self.rng.random_range(0.5..1.5);
+                    let factor: f64 = match shared.as_mut() {
+                        Some(g) => 0.5 + g.next_u01(),
+                        None => self.rng.random_range(0.5..1.5),
+                    };
                     Duration::from_ps((interval.as_ps() as f64 * factor).round() as u64)
                 } else {
                     interval
@@ -180,7 +185,7 @@ mod tests {
                 break;
             }
             out.push(now);
-            t = s.emit(now).1;
+            t = s.emit(now, &mut None).1;
         }
         out
     }
@@ -209,6 +214,19 @@ mod tests {
         assert!(gaps.iter().any(|&g| g < 6_000_000_000) && gaps.iter().any(|&g| g > 14_000_000_000));
         let mut again = source(Traffic::Cbr { rate, jitter: true }, SizeModel::Fixed(1000));
         assert_eq!(departures(&mut again, 2001), t, "the same stream, the same gaps");
+    }
+
+    #[test]
+    fn a_shared_generator_gives_each_gap_as_ns2s_cbr_draws_it() {
+        // ns-2: interval_ + interval_ * Random::uniform(-0.5, 0.5), from the default RNG.
+        let rate = Bandwidth::from_bps(800_000).unwrap();
+        let mut s = source(Traffic::Cbr { rate, jitter: true }, SizeModel::Fixed(1000));
+        let mut shared = Some(Mrg32k3a::new([1; 6]).unwrap());
+        let mut expected = shared.unwrap();
+        let (_, next) = s.emit(Instant::ZERO, &mut shared);
+        let gap = (1e10 * (0.5 + expected.next_u01())).round() as u64;
+        assert_eq!(next, Some(Instant::from_ps(gap)));
+        assert_eq!(shared, Some(expected), "one draw from the shared generator");
     }
 
     #[test]
@@ -247,7 +265,7 @@ mod tests {
         let mut s =
             source(Traffic::Poisson { mean_interval: Duration::from_secs(1) }, SizeModel::Exponential { mean: 2000.0 });
         s.first_departure();
-        let sizes: Vec<u32> = (0..50_000).map(|i| s.emit(Instant::from_ps(i)).0).collect();
+        let sizes: Vec<u32> = (0..50_000).map(|i| s.emit(Instant::from_ps(i), &mut None).0).collect();
         let mean = sizes.iter().map(|&b| f64::from(b)).sum::<f64>() / sizes.len() as f64;
         assert!((mean - 2000.0).abs() < 40.0, "mean {mean}");
         assert!(sizes.iter().all(|&b| (UDP_HEADER_BYTES..=MAX_DATAGRAM_BYTES).contains(&b)));

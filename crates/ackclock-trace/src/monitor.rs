@@ -43,6 +43,9 @@ pub struct Counts {
     /// Sum and count of the waits of departed packets, in seconds.
     pub delay_sum: f64,
     pub delay_squares: f64,
+    /// When a packet last arrived, left or was dropped: ns-2's integrators
+    /// add a point then, so that their sums stop there.
+    pub last_event: Instant,
     last_change: Instant,
 }
 
@@ -118,8 +121,9 @@ impl Monitor {
                     c.bytes = c.bytes.saturating_sub(size);
                 }
             }
-            PacketEvent::Receive => {}
+            PacketEvent::Receive => return,
         }
+        c.last_event = r.time;
     }
 
     /// Every key's counts, with the integrals up to `now`, in key order.
@@ -183,5 +187,6 @@ mod tests {
         assert_eq!((c.packets, c.bytes), (0, 0));
         assert!((c.packet_seconds - 10e-6).abs() < 1e-15, "{}", c.packet_seconds);
         assert!((c.delay_sum - 10e-6).abs() < 1e-15);
+        assert_eq!(c.last_event, Instant::from_ps(20_000_000), "the last drop, not the query");
     }
 }

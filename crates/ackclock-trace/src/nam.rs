@@ -67,14 +67,16 @@ pub fn write_movement(out: &mut dyn Write, m: &MovementRecord) -> io::Result<()>
     )
 }
 
-/// `v -t 0.10000000000000001 link-down 0.10000000000000001 0 1`, the
-/// record nam animates a link change from.
+/// `l -t 0.10000000000000001 -s 0 -d 1 -S DOWN`, the link's new state,
+/// then `v -t 0.10000000000000001 link-down 0.10000000000000001 0 1`, the
+/// record nam animates the change from: ns-2 writes both.
 pub fn write_link(out: &mut dyn Write, l: &LinkRecord) -> io::Result<()> {
-    let time = || {
-        let mut t = Vec::new();
-        write_g17(&mut t, l.time.as_secs_f64()).map(|_| String::from_utf8(t).expect("ASCII"))
-    };
-    writeln!(out, "v -t {} {} {} {} {}", time()?, link_event(l), time()?, l.from, l.to)
+    let mut t = Vec::new();
+    write_g17(&mut t, l.time.as_secs_f64())?;
+    let time = String::from_utf8(t).expect("ASCII");
+    let state = if l.up { "UP" } else { "DOWN" };
+    writeln!(out, "l -t {time} -s {} -d {} -S {state}", l.from, l.to)?;
+    writeln!(out, "v -t {time} {} {time} {} {}", link_event(l), l.from, l.to)
 }
 
 fn write_event(out: &mut dyn Write, symbol: char, r: &PacketRecord, p: &Ns2Packet, seq: i64) -> io::Result<()> {
@@ -155,6 +157,15 @@ mod tests {
         let mut out = Vec::new();
         write_packet(&mut out, r, Some(view)).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_link_change_is_its_state_then_the_animation_record() {
+        // ns-2 2.35, simple-rtg.tcl's `trace-dynamics $ns stdout "nam"` at 2.5 s.
+        let l = LinkRecord { time: Instant::from_ps(2_500_000_000_000), channel: 0, from: 0, to: 1, up: false };
+        let mut out = Vec::new();
+        write_link(&mut out, &l).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "l -t 2.5 -s 0 -d 1 -S DOWN\nv -t 2.5 link-down 2.5 0 1\n");
     }
 
     #[test]

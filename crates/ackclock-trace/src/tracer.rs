@@ -109,6 +109,13 @@ pub enum Sink {
         out: Output,
         preamble: String,
     },
+    /// Only up and down records (ns-2's `$link trace-dynamics`): for each
+    /// (channel, nam) in order, a change of that channel as ns-2's trace
+    /// writes it or, with `nam`, as its nam trace does.
+    LinkChanges {
+        out: Output,
+        links: Vec<(ChannelId, bool)>,
+    },
     /// A RED queue's traced variables (red.rs).
     RedVars {
         out: Output,
@@ -164,6 +171,16 @@ impl Sink {
                 write_preamble(out, preamble)?;
                 nam::write_packet(out, p, view(p.packet.flow).as_ref())
             }
+            (Sink::LinkChanges { out, links }, TraceRecord::Link(l)) => {
+                for &(_, nam) in links.iter().filter(|(channel, _)| *channel == l.channel) {
+                    if nam {
+                        nam::write_link(out, l)?;
+                    } else {
+                        ns2::write_link(out, l)?;
+                    }
+                }
+                Ok(())
+            }
             (Sink::RedVars { out, vars }, TraceRecord::RedQueue(r)) if r.channel == vars.channel => vars.write(out, r),
             (Sink::Monitor(m), TraceRecord::Packet(p)) => {
                 m.record(p, view(p.packet.flow).as_ref());
@@ -193,7 +210,10 @@ impl Sink {
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
-            Sink::Ns2 { out, .. } | Sink::Tcpdump { out, .. } | Sink::RedVars { out, .. } => out.flush(),
+            Sink::Ns2 { out, .. }
+            | Sink::Tcpdump { out, .. }
+            | Sink::RedVars { out, .. }
+            | Sink::LinkChanges { out, .. } => out.flush(),
             Sink::Pcap { out, .. } => out.flush(),
             Sink::Nam { out, preamble } => {
                 write_preamble(out, preamble)?;

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ackclock import nam
-from ackclock.handles import Node
+from ackclock.handles import Link, Node
 from ackclock.simulator import Simulator
-from ackclock.tcl import wireless
+from ackclock.tcl import registry, wireless
 from ackclock.tcl.agents import TcpAgent
 from ackclock.tcl.links import LinkObject, Ns2Queue
 from ackclock.tcl.world import World
@@ -16,10 +16,14 @@ def build(world: World) -> Simulator:
     for agent in world.reset_order():
         if isinstance(agent, TcpAgent):
             agent.cmd_reset()
+    world.headers.check(world)
     sim = Simulator(seed=world.seed, replication=world.replication, ns2_order=True)
     assert world.default_rng is not None
     sim.ns2_rng = world.default_rng.generator
+    sim.routing_rng = world.routing_rng
     for node in world.nodes:
+        # ns-2's equal-cost multipath (multiPath_ 1) is not modelled
+        registry.check_defaults(node, ["multiPath_"])
         node.handle = sim.node(f"n{node.id}")
     for link in world.links.values():
         _add_link(sim, link)
@@ -77,6 +81,16 @@ def _add_traces(world: World, sim: Simulator) -> None:
                 events=channel == world.event_trace,
                 tcp_header=tcp_header,
             )
+        )
+    # one trace per channel, so that its records keep the script's order
+    changes: dict[str, list[tuple[Link, bool]]] = {}
+    for link, channel, in_nam in world.dynamics_traces:
+        assert link.handle is not None
+        changes.setdefault(channel, []).append((link.handle, in_nam))
+    for channel, links in changes.items():
+        path = world.channels.require_writable(channel)
+        world.trace_ids.setdefault(channel, []).append(
+            sim.trace_link_changes(path, links, append=True)
         )
     for link in world.links.values():
         if isinstance(link.queue, Ns2Queue):

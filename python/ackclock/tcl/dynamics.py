@@ -108,15 +108,25 @@ def handles_of(links: list[LinkObject]) -> list[Link]:
 
 def links_of(world: World, nodes: list[NodeObject]) -> list[LinkObject]:
     """ns-2's rtModel elements: both directions of the link between two
-    nodes, or of every link of one node."""
+    nodes, or of every link of one node, in the order ns-2 changes them
+    (that of its Tcl array of links, keyed SRC:DST)."""
     if len(nodes) == 2:
         a, b = nodes
-        return [world.link(a, b), world.link(b, a)]
-    if len(nodes) == 1:
+        links = [world.link(a, b), world.link(b, a)]
+    elif len(nodes) == 1:
         (node,) = nodes
-        return [
+        links = [
             link
             for (src, dst), link in world.links.items()
             if node.id in (src, dst) and (dst, src) in world.links
         ]
-    raise TclScriptError("a link change names one node (all its links) or two (the link between)")
+    else:
+        raise TclScriptError(
+            "a link change names one node (all its links) or two (the link between)"
+        )
+    by_key = {f"{link.src.id}:{link.dst.id}": link for link in links}
+    keys = " ".join(by_key)
+    order = world.tcl.eval(
+        f"apply {{{{keys}} {{foreach k $keys {{set a($k) {{}}}}; array names a}}}} {{{keys}}}"
+    )
+    return [by_key[key] for key in world.tcl.split(order)]

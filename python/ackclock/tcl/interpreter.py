@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ackclock.errors import ConfigError, UnitError
-from ackclock.tcl import ns2_units, registry
+from ackclock.tcl import nodes, ns2_units, registry
 from ackclock.tcl.channels import Channels
 from ackclock.tcl.errors import NestedTclError, ScriptExit, TclScriptError
 from ackclock.tcl.interp import Interp
@@ -85,6 +85,8 @@ class TclRun:
         self._bridge("defined", self.defined)
         self._bridge("suggest", self.suggest)
         self._bridge("ns_random", self.ns_random)
+        self._bridge("enable_module", nodes.enable_module)
+        self._bridge("packet_headers", self.world.headers.command)
         tcl.eval((HERE / "otcl.tcl").read_text())
         tcl.eval(
             "proc ::ackclock::define_class {name supers defaults} {\n"

@@ -80,6 +80,11 @@ class LinkObject(Shadow):
     def cmd_cost_(self) -> str:
         return self.world.tcl.get(f"{self.namespace}::cost_") or "1"
 
+    def cmd_link(self) -> str:
+        """ns-2's delay element of the link; its bandwidth_ and delay_ are
+        the link's own here."""
+        return self.name
+
     def cmd_up_(self) -> str:
         return "up"
 
@@ -110,8 +115,12 @@ class LinkObject(Shadow):
 
     def cmd_nam_trace(self, ns: str, channel: str) -> None: ...
 
-    def cmd_trace_dynamics(self, ns: str, channel: str, *op: str) -> None:
-        """Link up/down records: links never change state without rtmodel."""
+    def cmd_trace_dynamics(self, ns: str, channel: str, op: str = "") -> None:
+        """The link's up and down records into `channel`, in ns-2's trace
+        format or (op "nam") nam's."""
+        self.world.unbuilt("traces")
+        self.world.channels.require_writable(channel)
+        self.world.dynamics_traces.append((self, channel, op == "nam"))
 
     def cmd_dynamic(self) -> None:
         self.dynamic = True

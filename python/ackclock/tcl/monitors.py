@@ -108,6 +108,10 @@ class QueueMonitor(Shadow):
         """The counts since the last reset (what waits: now)."""
         return since_reset(_sum(self.rows()), self.baseline)
 
+    def last_event_s(self) -> float:
+        """When a packet last arrived, left or was dropped."""
+        return max((row["last_event_s"] for row in self.rows()), default=0.0)
+
     def live(self, name: str) -> str | None:
         return counter(self, self.early, name)
 
@@ -310,7 +314,14 @@ class Integrator(Shadow):
         self.monitor, self.kind = monitor, kind
 
     def integral(self) -> float:
-        return 0.0 if self.monitor is None else self.monitor.totals()[self.kind]
+        """The monitor's integral as ns-2 keeps it: ns-2 adds a point at each
+        arrival, departure and drop, so its sum stops at the last one."""
+        if self.monitor is None:
+            return 0.0
+        totals = self.monitor.totals()
+        level = totals["bytes" if self.kind == "byte_seconds" else "packets"]
+        since = self.world.now_s() - self.monitor.last_event_s()
+        return totals[self.kind] - since * level
 
     def live(self, name: str) -> str | None:
         if name == "sum_" and self.monitor is not None:

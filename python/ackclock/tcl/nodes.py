@@ -13,6 +13,20 @@ if TYPE_CHECKING:
     from ackclock.tcl.world import World
 
 
+# ns-2's node modules that route as ackclock's core does: Base, the shortest
+# paths; VC, a classifier that looks the same routes up when first needed.
+ROUTE_MODULES = ("Base", "VC")
+
+
+def enable_module(name: str) -> None:
+    """`Node enable-module NAME`, for the nodes created afterwards."""
+    if name not in ROUTE_MODULES:
+        raise TclScriptError(
+            f"Node enable-module {name}: ackclock routes as ns-2's "
+            f"{' and '.join(ROUTE_MODULES)} modules do; {name} is not modelled"
+        )
+
+
 class NodeObject(Shadow):
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
@@ -25,6 +39,8 @@ class NodeObject(Shadow):
         world.nodes.append(self)
         self.set_var("id_", str(self.id))
         self.set_var("address_", self.address)
+        # ns-2 2.35 declares a routing table size but never counts it.
+        self.set_var("rtsize_", "0")
 
     def cmd_id(self) -> int:
         return self.id

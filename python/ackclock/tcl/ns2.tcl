@@ -27,12 +27,30 @@ foreach cls {SplitObject Link} {
 
 # `$obj set var value` on an ns-2 object from outside its own methods: a
 # variable ns-2's class does not have is a mistake (a typo, or a variable of
-# another class) rather than new state.
+# another class) rather than new state, unless the script's instprocs for
+# the object's class use it.
 SplitObject instproc set {var args} {
-    if {![info exists [::otcl::vars $self]::$var] && ![::ackclock::own_method $self]} {
+    if {![info exists [::otcl::vars $self]::$var] && ![::ackclock::own_method $self]
+            && ![::ackclock::instvar_of_class $self $var]} {
         ::ackclock::check_variable $self $var
     }
     return [$self next $var {*}$args]
+}
+
+# Whether an instproc of the object's classes names `var` in `$self instvar`.
+proc ::ackclock::instvar_of_class {obj var} {
+    foreach cls [::otcl::heritage $::otcl::classof($obj)] {
+        foreach method [$cls info instprocs] {
+            set body [string map [list "\\\n" " "] [$cls info instbody $method]]
+            foreach command [split $body "\n;"] {
+                if {[regexp {^\s*\$self\s+instvar\s+(.*)$} $command -> names]
+                        && $var in $names} {
+                    return 1
+                }
+            }
+        }
+    }
+    return 0
 }
 
 # Whether `set` was called from one of the object's own methods: the
@@ -212,11 +230,28 @@ proc create-god {nodes} {
     return $god
 }
 
-# ackclock's packets carry every header: choosing them changes nothing.
-proc remove-all-packet-headers {} {}
-proc remove-packet-header {args} {}
-proc add-packet-header {args} {}
-proc add-all-packet-headers {} {}
+# ackclock's packets carry every header; headers.py keeps what the script chose.
+proc remove-all-packet-headers {} {
+    ::ackclock::packet_headers remove-all
+}
+proc remove-packet-header {args} {
+    ::ackclock::packet_headers remove {*}$args
+}
+proc add-packet-header {args} {
+    ::ackclock::packet_headers add {*}$args
+}
+proc add-all-packet-headers {} {
+    ::ackclock::packet_headers add-all
+}
+
+# Routing modules of the nodes created afterwards (nodes.py says which).
+Node proc enable-module {name} {
+    ::ackclock::enable_module $name
+    Node instvar module_list_
+    if {$name ni $module_list_} {
+        lappend module_list_ $name
+    }
+}
 
 Simulator proc instance {} {
     return [::ackclock::simulator]

@@ -4,10 +4,12 @@ itself (`$rng uniform 0 1`, `$rv value`, `ns-random`).
 An RNG is a stream of ns-2's generator, MRG32k3a (`_native.Mrg32k3a`, with
 ns-2 2.35's own numbers as test vectors): `new RNG` takes the package's next
 stream, `$rng seed N` reseeds the package with N and takes its first stream,
-as ns-2 does. `$defaultRNG` is the one ns-2's agents draw from (each TCP
-agent's clock phase); from `$ns run` on it lives in the simulation, which
-draws the TCP send delays (`overhead_`) and RED's decisions from it in
-event order. A random
+`next-substream` jumps 2^76 draws past the current substream's start, as
+ns-2 does; a normal draw's spare sample serves the next normal draw of any
+generator, as ns-2 keeps it. `$defaultRNG` is the one ns-2's agents draw
+from (each TCP agent's clock phase); from `$ns run` on it lives in the
+simulation, which draws the TCP send delays (`overhead_`) and RED's
+decisions from it in event order. A random
 variable draws from the default RNG unless `use-rng` names another; the
 distributions and their parameters are ns-2's (tools/ranvar.cc, rng.h).
 """
@@ -18,6 +20,7 @@ import bisect
 import math
 from typing import TYPE_CHECKING
 
+from ackclock import _native
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Kind, Shadow, Var, real, whole
 
@@ -32,7 +35,8 @@ class RngObject(Shadow):
         super().__init__(world, name, cls, ns2_class, args)
         world.rngs.append(self)
         self.generator = world.new_stream()
-        self.spare_normal: float | None = None
+        # the state the current substream starts at (ns-2's Bg)
+        self.substream = self.generator.state
 
     def draw(self) -> float:
         """The generator's next number in (0, 1)."""
@@ -54,11 +58,13 @@ class RngObject(Shadow):
         return (self.next_int() + 1.0) / (MAX_INT + 1.0)
 
     def normal(self, avg: float, std: float) -> float:
-        """The polar method, keeping the second sample for the next call."""
+        """The polar method, keeping the second sample for the next call of
+        any generator: ns-2 keeps it in one static variable, so that the
+        next normal draw, from whichever RNG, is that sample."""
         if std == 0:
             return avg
-        if self.spare_normal is not None:
-            z, self.spare_normal = self.spare_normal, None
+        if self.world.spare_normal is not None:
+            z, self.world.spare_normal = self.world.spare_normal, None
             return z * std + avg
         while True:
             a, b = 2 * self.uniform() - 1, 2 * self.uniform() - 1
@@ -66,8 +72,16 @@ class RngObject(Shadow):
             if 0 < rad < 1:
                 break
         scale = math.sqrt(-2 * math.log(rad) / rad)
-        self.spare_normal = b * scale
+        self.world.spare_normal = b * scale
         return a * scale * std + avg
+
+    def restart(self) -> None:
+        """Draws continue from the current substream's start (the default
+        RNG's in the simulation too, once it runs)."""
+        self.generator = _native.Mrg32k3a(self.substream)
+        sim = self.world.sim
+        if self is self.world.default_rng and sim is not None:
+            sim.ns2_rng = _native.Mrg32k3a(self.substream)
 
     def cmd_seed(self, *args: str) -> str:
         """ns-2 seeds with N by making (N, ..., N) the package's seed: this
@@ -82,6 +96,7 @@ class RngObject(Shadow):
         if self is self.world.default_rng:
             self.world.reseed(value)
         self.generator = self.world.seed_streams(value or self.world.seed)
+        self.substream = self.generator.state
         return ""
 
     def cmd_all_seeds(self) -> str:
@@ -93,15 +108,15 @@ class RngObject(Shadow):
         return self.next_int()
 
     def cmd_next_substream(self) -> None:
-        # ns-2 jumps 2^76 draws ahead; ackclock takes the package's next
-        # stream instead (2^127 ahead): as independent, not the same numbers.
-        self.generator = self.world.new_stream()
+        """The next substream, 2^76 draws after the current one's start."""
+        self.substream = _native.Mrg32k3a(self.substream).next_substream().state
+        self.restart()
 
     def cmd_reset_start_substream(self) -> None:
-        self.cmd_next_substream()
+        """Back to the start of the current substream."""
+        self.restart()
 
-    def cmd_reset_next_substream(self) -> None:
-        self.cmd_next_substream()
+    cmd_reset_next_substream = cmd_next_substream
 
     def cmd_default(self) -> None:
         self.world.default_rng = self

@@ -288,6 +288,13 @@ class SimulatorObject(WirelessCommands, Shadow):
         self.world.channels.require_writable(channel)
         self.world.nam.channels.append(channel)
 
+    def cmd_namtrace_config(self, channel: str) -> None:
+        raise TclScriptError(
+            "namtrace-config: a nam file of configuration lines alone (nodes, links, colours, "
+            "annotations; packets only from namtrace-queue) is not modelled; namtrace-all "
+            "writes both"
+        )
+
     def cmd_trace_queue(self, a: str, b: str, *channel: str) -> None:
         link = self.world.link(self.world.node(a), self.world.node(b))
         target = channel[0] if channel else self.cmd_get_ns_traceall()

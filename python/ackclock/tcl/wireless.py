@@ -17,6 +17,8 @@ line naming them; docs/tcl.md lists what is supported.
 from __future__ import annotations
 
 import difflib
+import math
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -29,7 +31,7 @@ from ackclock.tcl.shadow import Kind, Shadow, Var, ns2_real, parse_bool, real, w
 from ackclock.wireless import Mac80211, RadioTrace, WirelessPhy
 
 if TYPE_CHECKING:
-    from ackclock.handles import Node
+    from ackclock.handles import Node, Radio
     from ackclock.simulator import Simulator
     from ackclock.tcl.world import World
 
@@ -209,6 +211,8 @@ class Wireless:
     newtrace: bool = False  # `$ns use-newtrace`
     field_size: tuple[float, float] | None = None  # namtrace-all-wireless's X and Y
     node_sizes: dict[int, float] = field(default_factory=dict)  # initial_node_pos
+    # each channel's radio, as built, with its nodes' interface
+    radios: list[tuple[Radio, RadioParams]] = field(default_factory=list)
 
     def radio_trace(self) -> RadioTrace:
         """What `trace-all` shows of the wireless nodes (as node-config said
@@ -443,6 +447,9 @@ class GodObject(Shadow):
 
     def cmd_num_nodes(self, nodes: str) -> None:
         self.nodes = whole(nodes, "create-god")
+        if self.nodes <= 0:
+            raise TclScriptError(f"create-god {nodes}: God needs at least one node")
+        self.world.c_print(f"num_nodes is set {self.nodes}")
 
     def cmd_set_dist(self, a: str, b: str, hops: str) -> None:
         """The shortest hop count between two nodes, which movement files tell
@@ -642,6 +649,36 @@ def nam_preamble(world: World) -> str | None:
     )
 
 
+SPEED_OF_LIGHT = 3.0e8  # m/s, as ns-2 (propagation.h) turns frequency into wavelength
+
+
+def carrier_sense_report(world: World) -> list[str]:
+    """The lines ns-2's wireless channel prints when a radio first sends:
+    the highest antenna and the range within which a frame is sensed (the
+    distance at which the received power falls to the carrier-sense
+    threshold, which ns-2's Shadowing does not bound); none if no radio
+    sent. ns-2 computes it once, for the channel of the first frame."""
+    for radio, params in world.wireless.radios:
+        if not any(nic["tx_packets"] for nic in radio.stats()):
+            continue
+        phy = params.phy
+        height = max(phy.antenna_height, 0.0)
+        model = params.propagation.model
+        if model == "TwoRayGround":
+            distance = (phy.tx_power * height**4 / phy.cs_threshold) ** 0.25
+        elif model == "FreeSpace":
+            wavelength = SPEED_OF_LIGHT / phy.frequency
+            power = phy.tx_power * wavelength**2 / (phy.system_loss * phy.cs_threshold)
+            distance = math.sqrt(power) / (4 * math.pi)
+        else:
+            distance = sys.float_info.max
+        return [
+            "channel.cc:sendUp - Calc highestAntennaZ_ and distCST_",
+            f"highestAntennaZ_ = {height:.1f},  distCST_ = {distance:.1f}",
+        ]
+    return []
+
+
 def endless(world: World) -> bool:
     """Whether mobile nodes run ad hoc routing, whose timers go on for ever,
     so that only the script's exit ends a run, as in ns-2."""
@@ -675,6 +712,7 @@ def build(world: World, sim: Simulator) -> None:
         )
         for node in nodes:
             radio.attach(node.handle, position=node.position())
+        world.wireless.radios.append((radio, params))
     by_protocol: dict[AODV | DSDV | None, list[Node]] = {}
     for node in mobile:
         assert node.handle is not None

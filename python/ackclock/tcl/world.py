@@ -20,6 +20,7 @@ from ackclock.tcl import registry, wireless
 from ackclock.tcl.agents import Agent, FullTcp, PingAgent, TcpAgent, TcpSink, UdpAgent
 from ackclock.tcl.dynamics import Dynamics
 from ackclock.tcl.errors import TclScriptError
+from ackclock.tcl.headers import PacketHeaders
 from ackclock.tcl.links import LinkObject, Ns2Queue
 from ackclock.tcl.nodes import NodeObject
 from ackclock.tcl.shadow import Shadow, normalize, ns2_real, whole
@@ -61,15 +62,23 @@ class World:
         self.replication = replication
         # ns-2's RNG package, at its default seed; `new RNG` takes its streams
         self.streams = _native.Mrg32k3a([12345] * 6)
+        # ns-2's rtglibRNG, which its DV agents draw from: seeded as the
+        # default generator is at start-up (stream k for replication k)
+        self.routing_rng = _native.Mrg32k3a([seed] * 6)
+        for _ in range(replication):
+            self.routing_rng = self.routing_rng.next_stream()
         self.channels = channels
         self.shadows: dict[str, Shadow] = {}
         self.simulator: SimulatorObject | None = None
         self.nodes: list[NodeObject] = []
         self.links: dict[tuple[int, int], LinkObject] = {}
         self.dynamics = Dynamics()
+        self.headers = PacketHeaders()
         self.wireless = Wireless()
         self.rngs: list[RngObject] = []
         self.default_rng: RngObject | None = None
+        # the polar method's second sample, which ns-2's RNGs share
+        self.spare_normal: float | None = None
         self.sim: Simulator | None = None
         # `$ns at` scripts and actions before the run: (time in ps, action)
         self.pending: list[tuple[int, Callable[[], object]]] = []
@@ -79,6 +88,8 @@ class World:
         # write their events there
         self.event_trace: str | None = None
         self.link_traces: list[tuple[LinkObject, str]] = []
+        # `$link trace-dynamics`: (link, channel, in nam's format)
+        self.dynamics_traces: list[tuple[LinkObject, str, bool]] = []
         self.nam = NamConfig()
         # `trace-annotate` lines so far
         self.annotations = 0
@@ -187,6 +198,10 @@ class World:
         # ns-2's table of links (routes use the last one).
         replaced = self.links.get((link.src.id, link.dst.id))
         self.links[(link.src.id, link.dst.id)] = link
+        # ns-2's Simulator keeps its links in link_(SRC:DST), which scripts read
+        if self.simulator is not None:
+            key = f"{link.src.id}:{link.dst.id}"
+            self.tcl.set(f"{self.simulator.namespace}::link_({key})", link.name)
         self.link_traces = [(other, c) for other, c in self.link_traces if other is not replaced]
         for channel in self.trace_all:
             self.link_traces.append((link, channel))
@@ -510,6 +525,7 @@ class World:
             if self.event_trace == channel:
                 self.event_trace = None
             self.link_traces = [(link, c) for link, c in self.link_traces if c != channel]
+            self.dynamics_traces = [t for t in self.dynamics_traces if t[1] != channel]
             for shadow in self.shadows.values():
                 if isinstance(shadow, (Agent, Ns2Queue)) and shadow.trace_channel == channel:
                     shadow.trace_channel = None
@@ -523,6 +539,14 @@ class World:
         if self.sim is not None:
             self.sim.close_traces()
         self.channels.flush_all(tcl_usable)
+        if self.sim is not None:
+            # printed when the first frame went out, but its C stdout is
+            # only written out now
+            report = wireless.carrier_sense_report(self)
+            if sys.stdout.isatty():
+                sys.stdout.write("".join(line + "\n" for line in report))
+            else:
+                self.c_stdout.extend(report)
         if self.c_stdout:
             sys.stdout.write("".join(line + "\n" for line in self.c_stdout))
             sys.stdout.flush()

@@ -14,11 +14,19 @@
 //!   link is up, whatever the offers (ns-2's `Direct` routes outrank DV's).
 //! * When a link goes down the offers through it become unreachable; when
 //!   one comes up the node updates that neighbour at once.
+//!
+//! The random delays come from the node's own stream, or from one generator
+//! all nodes share (`with_shared`: ns-2's `rtglibRNG`, drawn as its Tcl
+//! `uniform` draws, in event order).
 
 use super::{Adjacency, ControlMessage, NextHop, RouterOutput, RoutingProtocol, BROADCAST};
 use crate::packet::NodeId;
-use ackclock_core::{Duration, Instant, SimRng};
+use ackclock_core::{Duration, Instant, Mrg32k3a, SimRng};
 use rand::RngExt;
+use std::sync::{Arc, Mutex};
+
+/// A generator the DV nodes of one network draw from together.
+pub type SharedRng = Arc<Mutex<Mrg32k3a>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DvConfig {
@@ -74,6 +82,7 @@ pub struct Dv {
     node: NodeId,
     config: DvConfig,
     rng: SimRng,
+    shared: Option<SharedRng>,
     adjacencies: Vec<Adjacency>,
     /// The neighbours running DV, by node id (then interface order).
     peers: Vec<Peer>,
@@ -93,12 +102,32 @@ impl Dv {
             node,
             config,
             rng,
+            shared: None,
             adjacencies: Vec::new(),
             peers: Vec::new(),
             learned: vec![None; nodes],
             routes: vec![None; nodes],
             next_update: None,
             came_up: Vec::new(),
+        }
+    }
+
+    /// Draws its delays from `shared` instead of its own stream.
+    pub fn with_shared(mut self, shared: SharedRng) -> Self {
+        self.shared = Some(shared);
+        self
+    }
+
+    /// A uniform draw from [low, high): with a shared generator as ns-2's
+    /// Tcl `$rng uniform` makes it, from a 31-bit integer over 2^31 - 1.
+    fn uniform(&mut self, low: f64, high: f64) -> f64 {
+        match &self.shared {
+            Some(g) => {
+                let mut g = g.lock().expect("one simulation thread");
+                let k = (2_147_483_648.0 * g.next_u01()) as u64;
+                low + (high - low) * (k as f64 / 2_147_483_647.0)
+            }
+            None => self.rng.random_range(low..high),
         }
     }
 
@@ -195,7 +224,7 @@ impl Dv {
     }
 
     fn schedule_periodic(&mut self, after: Instant) {
-        let jitter: f64 = self.rng.random_range(0.9..1.1);
+        let jitter = self.uniform(0.9, 1.1);
         self.next_update = Some(after + Duration::from_secs_f64(self.config.advert_interval.as_secs_f64() * jitter));
     }
 }
@@ -205,7 +234,7 @@ impl RoutingProtocol for Dv {
         self.set_adjacencies(adjacencies);
         self.came_up.clear();
         self.compute(out);
-        let first: f64 = self.rng.random_range(0.0..0.5);
+        let first = self.uniform(0.0, 0.5);
         self.next_update = Some(now + Duration::from_secs_f64(first));
     }
 

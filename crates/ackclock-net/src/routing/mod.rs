@@ -94,11 +94,23 @@ impl Router {
     }
 
     /// The running protocol on `node` (of `nodes`), for routers that have
-    /// one.
-    pub fn protocol(&self, node: NodeId, nodes: usize, rng: SimRng) -> Option<Protocol> {
+    /// one; DV draws from `shared` when given (see `dv`).
+    pub fn protocol(
+        &self,
+        node: NodeId,
+        nodes: usize,
+        rng: SimRng,
+        shared: Option<&dv::SharedRng>,
+    ) -> Option<Protocol> {
         match self {
             Router::Static | Router::Session => None,
-            Router::Dv(config) => Some(Protocol::Dv(Box::new(dv::Dv::new(node, nodes, *config, rng)))),
+            Router::Dv(config) => {
+                let dv = dv::Dv::new(node, nodes, *config, rng);
+                Some(Protocol::Dv(Box::new(match shared {
+                    Some(g) => dv.with_shared(g.clone()),
+                    None => dv,
+                })))
+            }
             Router::Aodv(config) => Some(Protocol::Aodv(Box::new(aodv::Aodv::new(node, nodes, *config, rng)))),
             Router::Dsdv(config) => Some(Protocol::Dsdv(Box::new(dsdv::Dsdv::new(node, nodes, *config, rng)))),
         }

@@ -189,7 +189,7 @@ impl Simulation {
                 Some(p) => p.on_adjacencies(now, &adjacencies, &mut out),
                 None => {
                     let rng = self.streams.stream(&format!("routing/{node}"));
-                    let mut p = n.router.protocol(node, count, rng).expect("not central");
+                    let mut p = n.router.protocol(node, count, rng, self.routing_rng.as_ref()).expect("not central");
                     p.start(now, &adjacencies, &mut out);
                     n.protocol = Some(p);
                 }
