@@ -707,7 +707,13 @@ class Sim:
     def set_processor(self, node: int, processing: ProcessingSpec | None = None) -> None:
         """Gives the node a processor (None removes it)."""
     def add_lan(
-        self, nodes: list[int], bandwidth_bps: int, delay_ps: int, queue_limit: int
+        self,
+        nodes: list[int],
+        bandwidth_bps: int,
+        delay_ps: int,
+        queue_limit: int,
+        ll_delay_ps: int,
+        ns2_mac: bool,
     ) -> list[int]:
         """A contention-free LAN joining the nodes; returns their NIC ids."""
     def add_radio(
@@ -884,9 +890,11 @@ class Sim:
         traced_initial: bool = True,
         events: bool = False,
         tcp_header: bool = False,
+        lans: list[tuple[int, int]] = ...,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
-        ones (with `tcp_header`, ns-2's show_tcphdr_: a FullTcp packet's ACK
+        ones, and (h + - d r) for the NICs of the LANs `lans` lists as (medium,
+        node id naming it) (with `tcp_header`, ns-2's show_tcphdr_: a FullTcp packet's ACK
         number, flags, header length and SACK length at the end of its line);
         with `radio` (newtrace, agent, router, mac), radio nodes' records in
         ns-2's wireless layouts; and (with variables) ns-2 variable records

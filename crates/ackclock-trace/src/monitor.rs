@@ -118,7 +118,7 @@ impl Monitor {
                     c.bytes = c.bytes.saturating_sub(size);
                 }
             }
-            PacketEvent::Receive => {}
+            PacketEvent::Receive | PacketEvent::Hop => {}
         }
     }
 

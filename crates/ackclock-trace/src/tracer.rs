@@ -11,7 +11,7 @@ use crate::red::RedVars;
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
 use ackclock_core::{Instant, OrderKey};
-use ackclock_net::{ChannelId, NicId, NodeId, Transport};
+use ackclock_net::{ChannelId, MediumId, NicId, NodeId, Packet, Transport};
 use std::collections::HashSet;
 use std::io::{self, Write};
 
@@ -79,7 +79,8 @@ impl TracedVars {
 }
 
 pub enum Sink {
-    /// ns-2 trace lines for the listed channels (all when `None`), plus
+    /// ns-2 trace lines for the listed channels (all when `None`) and the
+    /// listed LANs (each with the node id that names it), plus
     /// the variable records `vars` selects, radio nodes' records as
     /// `wireless` says (none without), and with `events` the TCP event
     /// records (ns-2's eventtrace-all). `tcp_header`: ns-2's
@@ -88,6 +89,7 @@ pub enum Sink {
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
+        lans: Vec<(MediumId, NodeId)>,
         vars: TracedVars,
         wireless: Option<WirelessTrace>,
         events: bool,
@@ -124,7 +126,7 @@ impl Sink {
     /// A plain ns-2 trace: every channel's packet records and the variable
     /// records `vars` selects; no radio, event or TCP header fields.
     pub fn ns2(out: Output, vars: TracedVars) -> Sink {
-        Sink::Ns2 { out, channels: None, vars, wireless: None, events: false, tcp_header: false }
+        Sink::Ns2 { out, channels: None, lans: Vec::new(), vars, wireless: None, events: false, tcp_header: false }
     }
 
     fn write(&mut self, rec: &TraceRecord, flows: &[Option<FlowView>]) -> io::Result<()> {
@@ -135,6 +137,10 @@ impl Sink {
             {
                 ns2::write_packet(out, p, view(p.packet.flow).as_ref(), *tcp_header)
             }
+            (Sink::Ns2 { out, lans, .. }, TraceRecord::Lan(l)) => match lans.iter().find(|(m, _)| *m == l.medium) {
+                Some(&(_, lan)) => ns2::write_lan(out, l, lan, view(l.packet.flow).as_ref()),
+                None => Ok(()),
+            },
             (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
             (Sink::Ns2 { out, events: true, .. }, TraceRecord::TcpEvent(e)) => ns2::write_tcp_event(out, e),
             (Sink::Ns2 { out, channels, .. }, TraceRecord::Link(l))
@@ -286,6 +292,13 @@ impl Tracer {
         self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::Pcap { capture: Capture::Nic(n), .. } if *n == nic))
     }
 
+    /// Whether an ns-2 sink writes the records of the LAN `medium`.
+    pub fn wants_lan(&self, medium: MediumId) -> bool {
+        self.sinks
+            .iter()
+            .any(|(_, sink)| matches!(sink, Sink::Ns2 { lans, .. } if lans.iter().any(|(m, _)| *m == medium)))
+    }
+
     /// Whether a sink traces the RED queue of `channel`.
     pub fn wants_red(&self, channel: ChannelId) -> bool {
         self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::RedVars { vars, .. } if vars.channel == channel))
@@ -300,13 +313,21 @@ impl Tracer {
     /// any constant otherwise): records of one instant are written in the
     /// order of their events, as ns-2's are.
     pub fn record(&mut self, mut rec: TraceRecord, place: OrderKey) {
-        if let TraceRecord::Packet(p) = &mut rec {
-            p.congestion_action = self.congestion_actions.contains(&p.packet.uid);
-            if let Transport::Tcp(seg) = &mut p.packet.transport {
-                seg.flags.psh |= !self.pushes.is_empty() && self.pushes.contains(&p.packet.uid);
-            }
+        match &mut rec {
+            TraceRecord::Packet(p) => p.congestion_action = self.mark(&mut p.packet),
+            TraceRecord::Lan(l) => l.congestion_action = self.mark(&mut l.packet),
+            _ => {}
         }
         self.pending.push(rec.time(), place, rec);
+    }
+
+    /// Sets the PSH flag ns-2 would send `packet` with; whether it carries
+    /// the congestion-action flag.
+    fn mark(&self, packet: &mut Packet) -> bool {
+        if let Transport::Tcp(seg) = &mut packet.transport {
+            seg.flags.psh |= !self.pushes.is_empty() && self.pushes.contains(&packet.uid);
+        }
+        self.congestion_actions.contains(&packet.uid)
     }
 
     /// Withdraws the `-` records of these packets on `channel` that are

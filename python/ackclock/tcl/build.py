@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ackclock import nam
-from ackclock.handles import Node
+from ackclock.handles import Lan, Node
 from ackclock.simulator import Simulator
 from ackclock.tcl import wireless
 from ackclock.tcl.agents import TcpAgent
@@ -23,6 +23,8 @@ def build(world: World) -> Simulator:
         node.handle = sim.node(f"n{node.id}")
     for link in world.links.values():
         _add_link(sim, link)
+    for lan in world.lans:
+        lan.build(sim)
     wireless.build(world, sim)
     world.dynamics.apply(sim)
     _add_traces(world, sim)
@@ -45,23 +47,29 @@ def _add_traces(world: World, sim: Simulator) -> None:
     """One ns-2 trace per channel: its links' records and the variables of
     the agents attached to it; RED queues' traced variables; and the nam
     traces."""
-    traces: dict[str, tuple[list, list[tuple[Node, int, str]]]] = {}
+    traces: dict[str, tuple[list, list[tuple[Node, int, str]], list[tuple[Lan, Node]]]] = {}
     for link, channel in world.link_traces:
         assert link.handle is not None
-        traces.setdefault(channel, ([], []))[0].append(link.handle)
+        traces.setdefault(channel, ([], [], []))[0].append(link.handle)
     for agent, channel in world.variable_traces():
         node, port = agent.address()
         assert node.handle is not None
-        traces.setdefault(channel, ([], []))[1].extend((node.handle, port, v) for v in agent.traced)
+        traces.setdefault(channel, ([], [], []))[1].extend(
+            (node.handle, port, v) for v in agent.traced
+        )
+    for lan in world.lans:
+        for channel in lan.trace_channels:
+            assert lan.lan is not None and lan.handle is not None
+            traces.setdefault(channel, ([], [], []))[2].append((lan.lan, lan.handle))
     # trace-all also shows the wireless nodes (ns-2's cmu-trace records).
     radio = world.wireless.radio_trace() if wireless.endless(world) else None
     for channel in world.trace_all:
-        traces.setdefault(channel, ([], []))
+        traces.setdefault(channel, ([], [], []))
     if world.event_trace is not None:
-        traces.setdefault(world.event_trace, ([], []))
+        traces.setdefault(world.event_trace, ([], [], []))
     # ns-2's show_tcphdr_: FullTcp records end with their TCP header fields.
     tcp_header = wireless.class_variable(world, "Trace", "show_tcphdr_") != "0"
-    for channel, (links, traced) in traces.items():
+    for channel, (links, traced, lans) in traces.items():
         path = world.channels.require_writable(channel)
         shown = radio if channel in world.trace_all else None
         world.trace_ids.setdefault(channel, []).append(
@@ -76,6 +84,7 @@ def _add_traces(world: World, sim: Simulator) -> None:
                 traced_initial=False,
                 events=channel == world.event_trace,
                 tcp_header=tcp_header,
+                lans=lans,
             )
         )
     for link in world.links.values():

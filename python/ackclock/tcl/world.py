@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ackclock.tcl.applications import Telnet as TelnetApp
     from ackclock.tcl.channels import Channels
     from ackclock.tcl.interp import Interp
+    from ackclock.tcl.lan import LanNodeObject
     from ackclock.tcl.randomness import RngObject
     from ackclock.tcl.simulator_object import SimulatorObject
 
@@ -66,6 +67,7 @@ class World:
         self.simulator: SimulatorObject | None = None
         self.nodes: list[NodeObject] = []
         self.links: dict[tuple[int, int], LinkObject] = {}
+        self.lans: list[LanNodeObject] = []
         self.dynamics = Dynamics()
         self.wireless = Wireless()
         self.rngs: list[RngObject] = []
