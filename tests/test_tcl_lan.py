@@ -3,11 +3,13 @@ own traces of two scripts of ours (tests/fixtures/lan_cbr.tcl and
 lan_tcp.tcl; the traces `ns` wrote are lan_cbr.tr.gz and lan_tcp.tr.gz, see
 tests/fixtures/README.md): CBR flows across a 4-node LAN and a link behind
 it, with interface-queue and link drops, and FTP over TCP Reno across a
-3-node LAN with the Mac's rate and the Channel's delay set by the script."""
+3-node LAN with the Mac's rate and the Channel's delay set by the script,
+whose nam trace (lan_tcp.nam.gz) is compared too."""
 
 from __future__ import annotations
 
 import gzip
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -42,6 +44,31 @@ def test_lan_script_traces_what_ns2_traced_byte_for_byte(
     assert stdout == printed
     assert counts(ours) == counts(theirs)
     assert ours == theirs
+
+
+def nam_lines(text: str) -> tuple[list[str], list[str]]:
+    """A nam trace's header lines, sorted (ns-2 writes its nodes in Tcl's hash
+    order), and its events with times to the microsecond: ns-2 prints the
+    doubles it summed (1.45502000000001), ackclock the exact time."""
+    header, events = [], []
+    for line in text.splitlines():
+        m = re.match(r"(\S) -t (\S+) (.*)", line)
+        if m is None or m.group(2) == "*":
+            header.append(line)
+        else:
+            events.append(f"{m.group(1)} -t {float(m.group(2)):.6f} {m.group(3)}")
+    return sorted(header), events
+
+
+def test_lan_nam_trace_shows_the_lan_as_ns2s_does(tmp_path: Path) -> None:
+    theirs = gzip.decompress((FIXTURES / "lan_tcp.nam.gz").read_bytes()).decode()
+    run_script("lan_tcp", tmp_path)
+    ours = (tmp_path / "lan_tcp.nam").read_text()
+    header, events = nam_lines(ours)
+    assert "X -t * -n 3 -r 100Mb -D 2ms -o left" in header
+    assert not any(line.startswith("n -t * -a 3 ") for line in header), "the LAN is no node"
+    assert (header, events) == nam_lines(theirs)
+    assert len(events) == 5044
 
 
 def test_lan_cbr_counts_show_each_part_of_ns2s_lan(tmp_path: Path) -> None:

@@ -908,11 +908,18 @@ class Sim:
         opened to add at its end; OSError naming it if it cannot be); records
         are written in time order as the run proceeds and flushed when run()
         returns. Returns an id for close_trace."""
-    def trace_nam(self, path: str, preamble: str, append: bool = False) -> int:
+    def trace_nam(
+        self,
+        path: str,
+        preamble: str,
+        append: bool = False,
+        lans: list[tuple[int, int]] = ...,
+    ) -> int:
         """Writes ns-2 nam packet events (+ - h r d, as namtrace-all does) for every
-        channel, after `preamble`: the header lines (V A c n l q), written once
-        before the first event (see ackclock.nam.preamble). The file is opened
-        now; `append` and the id as trace_ns2."""
+        channel and the LANs `lans` (as trace_ns2), after `preamble`: the header
+        lines (V A c n l X L q), written once before the first event (see
+        ackclock.nam.preamble). The file is opened now; `append` and the id as
+        trace_ns2."""
     def trace_red(
         self, path: str, channel: int, queue: bool, average: bool, append: bool = False
     ) -> int:

@@ -957,9 +957,14 @@ class Simulator:
         )
 
     def trace_nam(
-        self, path: str | os.PathLike[str], preamble: str | None = None, append: bool = False
+        self,
+        path: str | os.PathLike[str],
+        preamble: str | None = None,
+        append: bool = False,
+        lans: list[tuple[Lan, Node]] | None = None,
     ) -> int:
-        """ns-2's `namtrace-all`: every packet event in nam's format, after
+        """ns-2's `namtrace-all`: every packet event in nam's format, and
+        those of the NICs on `lans` (named as for `trace_ns2`), after
         `preamble`: by default the nodes (labelled with their names) and links
         built so far, so call it after building the topology; or the given
         lines (see `ackclock.nam.preamble`). `append` and the id returned as
@@ -967,8 +972,9 @@ class Simulator:
         if preamble is None:
             preamble = self._nam_topology()
         append = checks.flag(append, "append")
+        lan_names = [(lan.medium, self._own_node(node, "lans").id) for lan, node in lans or []]
         return self._open_trace(
-            path, lambda file: self._native.trace_nam(file, preamble, append), append
+            path, lambda file: self._native.trace_nam(file, preamble, append, lan_names), append
         )
 
     def trace_red(

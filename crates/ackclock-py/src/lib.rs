@@ -728,12 +728,20 @@ impl Sim {
         self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, lans, vars, wireless, events, tcp_header })))
     }
 
-    /// ns-2 nam events (`namtrace-all`) for every channel, after the
-    /// header lines in `preamble`; `append` as for `trace_ns2`.
-    #[pyo3(signature = (path, preamble, append = false))]
-    fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
+    /// ns-2 nam events (`namtrace-all`) for every channel and the LANs
+    /// `lans` (as for `trace_ns2`), after the header lines in `preamble`;
+    /// `append` as for `trace_ns2`.
+    #[pyo3(signature = (path, preamble, append = false, lans = Vec::new()))]
+    fn trace_nam(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        preamble: String,
+        append: bool,
+        lans: Vec<(u32, u32)>,
+    ) -> PyResult<SinkId> {
         let out = trace_file(py, path, append)?;
-        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble, lans })))
     }
 
     /// ns-2's event trace of a TCP flow's sender into the ns-2 traces with

@@ -6,7 +6,7 @@
 //!
 //! `0.58616  0  0  2  0  cwnd_ 20.935`: a traced variable's new value.
 
-use crate::record::{FlowView, LanRecord, LinkRecord, PacketEvent, PacketRecord, TcpEventRecord, VarRecord, VarValue};
+use crate::record::{FlowView, LinkRecord, PacketRecord, TcpEventRecord, VarRecord, VarValue};
 use ackclock_core::Instant;
 use ackclock_net::{ControlKind, NodeId, Packet, Transport, ARP_FLOW, CONTROL_FLOW};
 use std::io::{self, Write};
@@ -165,23 +165,6 @@ pub fn write_packet(
         }
         _ => writeln!(out),
     }
-}
-
-/// A LAN record, naming the LAN by `lan`, its node id in ns-2: the
-/// receive comes from the LAN, the other events go to it.
-pub fn write_lan(out: &mut dyn Write, l: &LanRecord, lan: NodeId, view: Option<&FlowView>) -> io::Result<()> {
-    let (from, to) = if l.event == PacketEvent::Receive { (lan, l.node) } else { (l.node, lan) };
-    let r = PacketRecord {
-        time: l.time,
-        event: l.event,
-        channel: 0, // not printed
-        from,
-        to,
-        packet: l.packet,
-        congestion_action: l.congestion_action,
-        early_drop: false,
-    };
-    write_packet(out, &r, view, false)
 }
 
 /// `v 0.10000000000000001 link-down 0 1`: ns-2 prints the time as Tcl

@@ -119,6 +119,25 @@ pub struct LanRecord {
     pub congestion_action: bool,
 }
 
+impl LanRecord {
+    /// The record as a link's, between the node and the LAN named `lan`
+    /// (its node id in ns-2): the receive comes from the LAN, the other
+    /// events go to it.
+    pub fn between(&self, lan: NodeId) -> PacketRecord {
+        let (from, to) = if self.event == PacketEvent::Receive { (lan, self.node) } else { (self.node, lan) };
+        PacketRecord {
+            time: self.time,
+            event: self.event,
+            channel: 0, // no channel: the formats do not print it
+            from,
+            to,
+            packet: self.packet,
+            congestion_action: self.congestion_action,
+            early_drop: false,
+        }
+    }
+}
+
 /// ns-2's wireless trace levels: the agent, the routing agent, the
 /// interface queue and the 802.11 MAC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use crate::ns2;
 use crate::ns2_wireless::{self, WirelessTrace};
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
-use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, WirelessLayer};
+use crate::record::{FlowView, LanRecord, PacketEvent, PacketRecord, TraceRecord, VarRecord, WirelessLayer};
 use crate::red::RedVars;
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
@@ -103,13 +103,15 @@ pub enum Sink {
         out: PcapWriter<Output>,
         capture: Capture,
     },
-    /// nam packet events on every channel, after `preamble`: the header
-    /// lines (V, A, c, n, l, q) the front end composes, since it knows the
-    /// nodes, links and colours. The preamble is written before the first
-    /// record or flush, and then emptied.
+    /// nam packet events on every channel and the listed LANs (named as
+    /// for `Ns2`), after `preamble`: the header lines (V, A, c, n, l, X, L,
+    /// q) the front end composes, since it knows the nodes, links and
+    /// colours. The preamble is written before the first record or flush,
+    /// and then emptied.
     Nam {
         out: Output,
         preamble: String,
+        lans: Vec<(MediumId, NodeId)>,
     },
     /// A RED queue's traced variables (red.rs).
     RedVars {
@@ -137,8 +139,8 @@ impl Sink {
             {
                 ns2::write_packet(out, p, view(p.packet.flow).as_ref(), *tcp_header)
             }
-            (Sink::Ns2 { out, lans, .. }, TraceRecord::Lan(l)) => match lans.iter().find(|(m, _)| *m == l.medium) {
-                Some(&(_, lan)) => ns2::write_lan(out, l, lan, view(l.packet.flow).as_ref()),
+            (Sink::Ns2 { out, lans, .. }, TraceRecord::Lan(l)) => match lan_name(lans, l) {
+                Some(lan) => ns2::write_packet(out, &l.between(lan), view(l.packet.flow).as_ref(), false),
                 None => Ok(()),
             },
             (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
@@ -166,7 +168,14 @@ impl Sink {
             (Sink::Pcap { out, capture: Capture::Nic(nic) }, TraceRecord::Frame(f)) if f.nic == *nic => {
                 out.write_frame(f)
             }
-            (Sink::Nam { out, preamble }, TraceRecord::Packet(p)) => {
+            (Sink::Nam { out, preamble, lans }, TraceRecord::Lan(l)) => match lan_name(lans, l) {
+                Some(lan) => {
+                    write_preamble(out, preamble)?;
+                    nam::write_packet(out, &l.between(lan), view(l.packet.flow).as_ref())
+                }
+                None => Ok(()),
+            },
+            (Sink::Nam { out, preamble, .. }, TraceRecord::Packet(p)) => {
                 write_preamble(out, preamble)?;
                 nam::write_packet(out, p, view(p.packet.flow).as_ref())
             }
@@ -181,15 +190,15 @@ impl Sink {
                 Ok(())
             }
             // nam shows the layers above the MAC (see docs/wireless.md).
-            (Sink::Nam { out, preamble }, TraceRecord::Wireless(w)) if w.layer != WirelessLayer::Mac => {
+            (Sink::Nam { out, preamble, .. }, TraceRecord::Wireless(w)) if w.layer != WirelessLayer::Mac => {
                 write_preamble(out, preamble)?;
                 nam::write_wireless(out, w, view(w.packet.flow).as_ref())
             }
-            (Sink::Nam { out, preamble }, TraceRecord::Movement(m)) => {
+            (Sink::Nam { out, preamble, .. }, TraceRecord::Movement(m)) => {
                 write_preamble(out, preamble)?;
                 nam::write_movement(out, m)
             }
-            (Sink::Nam { out, preamble }, TraceRecord::Link(l)) => {
+            (Sink::Nam { out, preamble, .. }, TraceRecord::Link(l)) => {
                 write_preamble(out, preamble)?;
                 nam::write_link(out, l)
             }
@@ -201,7 +210,7 @@ impl Sink {
         match self {
             Sink::Ns2 { out, .. } | Sink::Tcpdump { out, .. } | Sink::RedVars { out, .. } => out.flush(),
             Sink::Pcap { out, .. } => out.flush(),
-            Sink::Nam { out, preamble } => {
+            Sink::Nam { out, preamble, .. } => {
                 write_preamble(out, preamble)?;
                 out.flush()
             }
@@ -218,6 +227,11 @@ impl Sink {
     fn wants_mac(&self) -> bool {
         matches!(self, Sink::Ns2 { wireless: Some(w), .. } if w.mac)
     }
+}
+
+/// The node id a sink names the LAN of `l` by, if it shows that LAN.
+fn lan_name(lans: &[(MediumId, NodeId)], l: &LanRecord) -> Option<NodeId> {
+    lans.iter().find(|(m, _)| *m == l.medium).map(|&(_, lan)| lan)
 }
 
 /// Writes the header lines once: a trace without packets still has them.
@@ -292,7 +306,7 @@ impl Tracer {
         self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::Pcap { capture: Capture::Nic(n), .. } if *n == nic))
     }
 
-    /// Whether an ns-2 sink writes the records of the LAN `medium`.
+    /// Whether an ns-2 or nam sink writes the records of the LAN `medium`.
     pub fn wants_lan(&self, medium: MediumId) -> bool {
         self.sinks
             .iter()

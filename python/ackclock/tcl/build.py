@@ -7,6 +7,7 @@ from ackclock.handles import Lan, Node
 from ackclock.simulator import Simulator
 from ackclock.tcl import wireless
 from ackclock.tcl.agents import TcpAgent
+from ackclock.tcl.lan import LanNodeObject
 from ackclock.tcl.links import LinkObject, Ns2Queue
 from ackclock.tcl.world import World
 
@@ -59,8 +60,7 @@ def _add_traces(world: World, sim: Simulator) -> None:
         )
     for lan in world.lans:
         for channel in lan.trace_channels:
-            assert lan.lan is not None and lan.handle is not None
-            traces.setdefault(channel, ([], [], []))[2].append((lan.lan, lan.handle))
+            traces.setdefault(channel, ([], [], []))[2].append(_named(lan))
     # trace-all also shows the wireless nodes (ns-2's cmu-trace records).
     radio = world.wireless.radio_trace() if wireless.endless(world) else None
     for channel in world.trace_all:
@@ -96,9 +96,18 @@ def _add_traces(world: World, sim: Simulator) -> None:
     header = wireless.nam_preamble(world) or nam_preamble(world)
     for channel in world.nam.channels:
         path = world.channels.require_writable(channel)
-        world.trace_ids.setdefault(channel, []).append(sim.trace_nam(path, header, append=True))
+        lans = [_named(lan) for lan in world.lans]
+        world.trace_ids.setdefault(channel, []).append(
+            sim.trace_nam(path, header, append=True, lans=lans)
+        )
     for path in world.view_paths:
         sim.trace_view(path, nam_preamble(world))
+
+
+def _named(lan: LanNodeObject) -> tuple[Lan, Node]:
+    """A LAN and the node its records name it by (ns-2's LanNode id)."""
+    assert lan.lan is not None and lan.handle is not None
+    return lan.lan, lan.handle
 
 
 def nam_preamble(world: World) -> str:
@@ -115,6 +124,14 @@ def nam_preamble(world: World) -> str:
         )
         for link in duplex.values()
     ]
+    lans = [
+        (lan.id, lan.bandwidth_text, lan.delay_text, [m.id for m in lan.members])
+        for lan in world.lans
+    ]
     return nam.preamble(
-        [n.id for n in world.nodes], links, world.nam.queue_positions, world.nam.colors
+        [n.id for n in world.nodes if not isinstance(n, LanNodeObject)],
+        links,
+        world.nam.queue_positions,
+        world.nam.colors,
+        lans,
     )

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 from ackclock.tcl import ns2_units
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.nodes import NodeObject
-from ackclock.tcl.shadow import ns2_real, whole
+from ackclock.tcl.shadow import real, whole
+from ackclock.tcl.wireless import class_variable
 
 if TYPE_CHECKING:
-    from ackclock.handles import Lan
+    from ackclock.handles import Lan, Node
     from ackclock.simulator import Simulator
     from ackclock.tcl.world import World
 
@@ -54,6 +55,7 @@ class LanNodeObject(NodeObject):
         # the trace-all channels when it was made: ns-2 traces its interfaces then
         self.trace_channels = list(world.trace_all)
         self.lan: Lan | None = None
+        self.bandwidth_text = self.delay_text = ""
         world.lans.append(self)
 
     def join(
@@ -68,6 +70,10 @@ class LanNodeObject(NodeObject):
                 raise TclScriptError(f"make-lan: {node.name} is a LAN, not a node")
             if members.count(node) > 1:
                 raise TclScriptError(f"make-lan: node {node.id} appears twice")
+        unknown = set(parts) - set(_PARTS) - {"ifqLen", "address", "mactrace"}
+        if unknown:
+            known = ", ".join(f"-{p}" for p in (*_PARTS, "ifqLen", "address", "mactrace"))
+            raise TclScriptError(f"newLan: unknown option -{min(unknown)} (supported: {known})")
         chosen = {part: parts.get(part) or default for part, default in _PARTS.items()}
         for part, cls in chosen.items():
             if self.world.tcl.call("::otcl::is_class", cls) != "1":
@@ -79,8 +85,6 @@ class LanNodeObject(NodeObject):
                 raise TclScriptError(
                     f"make-lan: {part} {cls} is not modelled (supported: {_PARTS[part]})"
                 )
-        from ackclock.tcl.wireless import class_variable
-
         def setting(cls: str, var: str) -> str:
             return class_variable(self.world, chosen[cls], var)
 
@@ -102,16 +106,21 @@ class LanNodeObject(NodeObject):
                 f"make-lan: an interface queue limit of {limit} is not supported "
                 "(ns-2's DropTail then drops every packet; give 2 or more)"
             )
+        ns2_units.bandwidth(bandwidth, "make-lan bandwidth")  # checked, not used
         self.members = members
-        self.set_var("bw_", ns2_real(ns2_units.bandwidth(bandwidth, "make-lan bandwidth")))
-        self.set_var("delay_", ns2_real(self.ll_delay_s))
+        # as the script wrote them (ns-2's LanNode keeps the words)
+        self.bandwidth_text, self.delay_text = bandwidth, delay
+        self.set_var("bw_", bandwidth)
+        self.set_var("delay_", delay)
         self.set_var("nodelist_", " ".join(node.name for node in members))
 
     def build(self, sim: Simulator) -> None:
-        handles = [node.handle for node in self.members]
-        assert all(h is not None for h in handles)
+        handles: list[Node] = []
+        for node in self.members:
+            assert node.handle is not None
+            handles.append(node.handle)
         self.lan = sim.lan(
-            handles,  # type: ignore[arg-type]
+            handles,
             f"{self.mac_bps}bps",
             self.channel_delay_s,
             queue_limit=self.queue_limit,
@@ -127,4 +136,8 @@ class LanNodeObject(NodeObject):
         return " ".join(node.name for node in self.members)
 
     def cmd_cost(self, cost: str) -> None:
-        """Routes cross a LAN as one hop, whatever its cost."""
+        """Routes cross a LAN as one hop (ns-2's default cost 1)."""
+        if real(cost, f"{self.name} cost") != 1:
+            raise TclScriptError(
+                f"{self.name} cost {cost}: LAN costs other than 1 are not modelled"
+            )
