@@ -242,9 +242,9 @@ impl Simulation {
             let receivers = receptions.len() as u32;
             let slot = self.store_frame(FrameInFlight { frame, duration, receivers, receptions });
             for i in 0..receivers {
-                let first_bit =
-                    self.frames[slot as usize].as_ref().expect("just stored").receptions[i as usize].first_bit;
-                self.schedule_after(now, first_bit - now, Event::FrameArrival(slot, i));
+                let f = self.frames[slot as usize].as_ref().expect("just stored");
+                let delay = f.receptions[i as usize].first_bit - now;
+                self.schedule_after(now, delay, Event::FrameArrival(slot, i));
             }
         } else {
             self.receptions = receptions;
