@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import ackclock as ac
 import pytest
 from conftest import run_cli
 
@@ -97,3 +98,27 @@ def test_make_lan_with_an_unmodelled_mac_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert "Mac/802_3 (CSMA/CD with collisions and backoff) is not modelled" in done.stderr
+
+
+def test_python_api_lan_with_ns2s_mac_writes_ns2s_records(tmp_path: Path) -> None:
+    # ns-2's make-lan "n0 n1 n2 n3" BW 2ms, one 500-byte packet n0 -> n3 at
+    # 0.1 s: h and + - after the LL's 2 ms, d at the two NICs it is not for
+    # 4 us later (the Channel), r after n3's LL (ns-2 2.35's records).
+    sim = ac.Simulator(ns2_order=True)
+    nodes = [sim.node(f"n{i}") for i in range(4)]
+    named = sim.node("lan")  # ns-2's LanNode: the id that names the LAN
+    lan = sim.lan(nodes, "2Mb", "4us", link_layer_delay="2ms", ns2_mac=True)
+    sim.cbr(nodes[0], nodes[3], "4Mb", packet_size=500, start="0.1s", max_packets=1)
+    sim.trace_ns2(tmp_path / "lan.tr", [], variables=False, lans=[(lan, named)])
+    sim.run()
+    sim.close_traces()
+    records = [line.split()[:4] for line in (tmp_path / "lan.tr").read_text().splitlines()]
+    assert records == [
+        ["h", "0.1", "0", "4"],
+        ["+", "0.102", "0", "4"],
+        ["-", "0.102", "0", "4"],
+        ["d", "0.102004", "2", "4"],
+        ["d", "0.102004", "1", "4"],
+        ["r", "0.104004", "4", "3"],
+    ]
+    assert [nic["tx_packets"] for nic in lan.stats()] == [1, 0, 0, 0]
