@@ -85,6 +85,7 @@ class LanNodeObject(NodeObject):
                 raise TclScriptError(
                     f"make-lan: {part} {cls} is not modelled (supported: {_PARTS[part]})"
                 )
+
         def setting(cls: str, var: str) -> str:
             return class_variable(self.world, chosen[cls], var)
 
@@ -115,6 +116,8 @@ class LanNodeObject(NodeObject):
         self.set_var("nodelist_", " ".join(node.name for node in members))
 
     def build(self, sim: Simulator) -> None:
+        if not self.members:
+            raise TclScriptError(f"{self.name} has no nodes: make LANs with $ns make-lan")
         handles: list[Node] = []
         for node in self.members:
             assert node.handle is not None
