@@ -715,7 +715,13 @@ class Sim:
     def set_processor(self, node: int, processing: ProcessingSpec | None = None) -> None:
         """Gives the node a processor (None removes it)."""
     def add_lan(
-        self, nodes: list[int], bandwidth_bps: int, delay_ps: int, queue_limit: int
+        self,
+        nodes: list[int],
+        bandwidth_bps: int,
+        delay_ps: int,
+        queue_limit: int,
+        ll_delay_ps: int,
+        ns2_mac: bool,
     ) -> list[int]:
         """A contention-free LAN joining the nodes; returns their NIC ids."""
     def add_radio(
@@ -896,9 +902,11 @@ class Sim:
         traced_initial: bool = True,
         events: bool = False,
         tcp_header: bool = False,
+        lans: list[tuple[int, int]] = ...,
     ) -> int:
         """Writes ns-2 trace lines (+ - r d) for every channel, or only the given
-        ones (with `tcp_header`, ns-2's show_tcphdr_: a FullTcp packet's ACK
+        ones, and (h + - d r) for the NICs of the LANs `lans` lists as (medium,
+        node id naming it) (with `tcp_header`, ns-2's show_tcphdr_: a FullTcp packet's ACK
         number, flags, header length and SACK length at the end of its line);
         with `radio` (newtrace, agent, router, mac), radio nodes' records in
         ns-2's wireless layouts; and (with variables) ns-2 variable records
@@ -912,11 +920,18 @@ class Sim:
         opened to add at its end; OSError naming it if it cannot be); records
         are written in time order as the run proceeds and flushed when run()
         returns. Returns an id for close_trace."""
-    def trace_nam(self, path: str, preamble: str, append: bool = False) -> int:
+    def trace_nam(
+        self,
+        path: str,
+        preamble: str,
+        append: bool = False,
+        lans: list[tuple[int, int]] = ...,
+    ) -> int:
         """Writes ns-2 nam packet events (+ - h r d, as namtrace-all does) for every
-        channel, after `preamble`: the header lines (V A c n l q), written once
-        before the first event (see ackclock.nam.preamble). The file is opened
-        now; `append` and the id as trace_ns2."""
+        channel and the LANs `lans` (as trace_ns2), after `preamble`: the header
+        lines (V A c n l X L q), written once before the first event (see
+        ackclock.nam.preamble). The file is opened now; `append` and the id as
+        trace_ns2."""
     def trace_red(
         self, path: str, channel: int, queue: bool, average: bool, append: bool = False
     ) -> int:

@@ -185,6 +185,7 @@ class Lan:
         self._native = native
         self.nodes = tuple(nodes)
         self._nics = nics
+        self.medium: int = native.nic_stats(nics[0])["medium"]
 
     def stats(self) -> list[NicResult]:
         """Each node's NIC on the segment, in the order of `nodes`."""

@@ -17,6 +17,10 @@ QueuePos = tuple[int, int, Union[float, str]]
 Color = tuple[int, str]
 """(flow id, colour name) of `$ns color $fid $name`."""
 
+LanConfig = tuple[int, str, str, list[int]]
+"""A LAN as ns-2's nam header shows it: (its node id, its bandwidth and delay
+as the script wrote them, its members' ids)."""
+
 # Flat addressing, whatever the node count.
 _HEADER = (
     "V -t * -v 1.0a5 -a 0\n"
@@ -36,8 +40,10 @@ def preamble(
     links: Iterable[Link] = (),
     queues: Iterable[QueuePos] = (),
     colors: Iterable[Color] = (),
+    lans: Iterable[LanConfig] = (),
 ) -> str:
-    """The V, A, c, n, l and q lines of a nam trace, as ns-2 2.35 writes them.
+    """The V, A, c, n, l, X, L and q lines of a nam trace, as ns-2 2.35 writes
+    them.
 
     Each duplex link gets one `l` line, in the direction given. To match ns-2's
     digits, pass the double ns-2 computes: it parses "50ms" as 50 * 1e-3 (which
@@ -53,6 +59,12 @@ def preamble(
             f"l -t * -s {src} -d {dst} -S UP -r {tcl_double(bandwidth_bps)}"
             f" -D {tcl_double(delay_s)} -c black{where}\n"
         )
+    for lan, bandwidth, delay, members in lans:
+        # a LAN's node, then a line to each member, drawn above and below in turn
+        lines.append(f"X -t * -n {lan} -r {bandwidth} -D {delay} -o left\n")
+        lines += [
+            f"L -t * -s {lan} -d {m} -o {('up', 'down')[i % 2]}\n" for i, m in enumerate(members)
+        ]
     lines += [f"q -t * -s {src} -d {dst} -a {pos}\n" for src, dst, pos in queues]
     return "".join(lines)
 

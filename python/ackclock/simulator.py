@@ -323,11 +323,17 @@ class Simulator:
         bandwidth: units.Bandwidth,
         delay: units.Duration,
         queue_limit: int = 50,
+        link_layer_delay: units.Duration = 0,
+        ns2_mac: bool = False,
     ) -> Lan:
         """A shared LAN segment joining `nodes`, each through a new NIC that
         queues at most `queue_limit` packets: every frame reaches every other
         NIC `delay` after it starts, and each NIC sends at `bandwidth` without
-        contention (no carrier sense, no collisions; docs/architecture.md)."""
+        contention (no carrier sense, no collisions; docs/architecture.md).
+        Packets pass a link layer `link_layer_delay` long each way between a
+        node and its NIC. `ns2_mac`: ns-2's base Mac, as ns-2's make-lan
+        builds it: a frame also takes its 64-byte MAC header's time to send,
+        and each receiver has it as its first bit arrives (docs/tcl.md)."""
         own = [self._own_node(node, "nodes") for node in nodes]
         if len(own) < 2:
             raise ParameterError("nodes", "a LAN needs at least two nodes")
@@ -336,6 +342,8 @@ class Simulator:
             units.bandwidth_bps(bandwidth, "bandwidth"),
             units.duration_ps(delay, "delay"),
             checks.integer(queue_limit, "queue_limit", "queue limit", minimum=1),
+            units.duration_ps(link_layer_delay, "link_layer_delay"),
+            checks.flag(ns2_mac, "ns2_mac"),
         )
         return Lan(self._native, own, nics)
 
@@ -916,9 +924,12 @@ class Simulator:
         traced_initial: bool = True,
         events: bool = False,
         tcp_header: bool = False,
+        lans: list[tuple[Lan, Node]] | None = None,
     ) -> int:
-        """One ns-2 trace file: the records of `links` (every link when None)
-        and the variable records that `variables` or `traced` select (the
+        """One ns-2 trace file: the records of `links` (every link when None),
+        those of the NICs on `lans` (h + - d r, as ns-2 writes a LAN's; each
+        LAN named by the id of the node paired with it), and the variable
+        records that `variables` or `traced` select (the
         `traced` ones' initial values unless `traced_initial` is False), and,
         with `radio`, radio nodes' packet events in ns-2's wireless layouts
         (docs/wireless.md); with `events`, the event-trace lines of the TCP
@@ -941,6 +952,7 @@ class Simulator:
         events = checks.flag(events, "events")
         tcp_header = checks.flag(tcp_header, "tcp_header")
         radio_spec = None if radio is None else wireless.radio_trace_spec(radio, "radio")
+        lan_names = [(lan.medium, self._own_node(node, "lans").id) for lan, node in lans or []]
         return self._open_trace(
             path,
             lambda file: self._native.trace_ns2(
@@ -953,14 +965,20 @@ class Simulator:
                 traced_initial,
                 events,
                 tcp_header,
+                lan_names,
             ),
             append,
         )
 
     def trace_nam(
-        self, path: str | os.PathLike[str], preamble: str | None = None, append: bool = False
+        self,
+        path: str | os.PathLike[str],
+        preamble: str | None = None,
+        append: bool = False,
+        lans: list[tuple[Lan, Node]] | None = None,
     ) -> int:
-        """ns-2's `namtrace-all`: every packet event in nam's format, after
+        """ns-2's `namtrace-all`: every packet event in nam's format, and
+        those of the NICs on `lans` (named as for `trace_ns2`), after
         `preamble`: by default the nodes (labelled with their names) and links
         built so far, so call it after building the topology; or the given
         lines (see `ackclock.nam.preamble`). `append` and the id returned as
@@ -968,8 +986,9 @@ class Simulator:
         if preamble is None:
             preamble = self._nam_topology()
         append = checks.flag(append, "append")
+        lan_names = [(lan.medium, self._own_node(node, "lans").id) for lan, node in lans or []]
         return self._open_trace(
-            path, lambda file: self._native.trace_nam(file, preamble, append), append
+            path, lambda file: self._native.trace_nam(file, preamble, append, lan_names), append
         )
 
     def trace_red(

@@ -47,8 +47,8 @@ pub use link_layer::{ArpTable, LinkLayer, LinkLayerConfig, Resolution, ARP_DELAY
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
 pub use mac80211::{Dcf, DcfConfig, DcfStats};
 pub use medium::{
-    ContentionFree, Frame, FrameKind, InterfaceQueue, Lan, LinkAddress, Mac, MacDrop, MacEvent, MacHeader, MacModel,
-    Medium, MediumId, MediumModel, Nic, NicId, NicStats, Queued, Reception,
+    ContentionFree, Frame, FrameKind, InterfaceQueue, Lan, LanMac, LinkAddress, Mac, MacDrop, MacEvent, MacHeader,
+    MacModel, Medium, MediumId, MediumModel, Nic, NicId, NicStats, Queued, Reception,
 };
 pub use mobility::{Motion, Position, Track};
 pub use node::{Interface, Node, NodeStats};

@@ -118,24 +118,53 @@ impl Medium for MediumModel {
     }
 }
 
+/// How a LAN's NICs work, beyond sending at their rate without contention.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LanMac {
+    /// A frame occupies its sender for its own bytes and goes up at its
+    /// last bit.
+    #[default]
+    Switched,
+    /// ns-2's base `Mac` on its `Channel` (mac/mac.cc, mac/channel.cc), which
+    /// ns-2's `make-lan` builds by default: the sender is busy for the frame
+    /// plus ns-2's 64-byte MAC header (`MAC_HDR_LEN`) at its rate, but every
+    /// receiver has the frame as its first bit arrives; the channel hands it
+    /// out in ns-2's order, the NIC attached last first.
+    Ns2,
+}
+
+impl LanMac {
+    /// Bytes the MAC adds to a frame's transmission time.
+    pub fn header_bytes(self) -> u32 {
+        match self {
+            LanMac::Switched => 0,
+            LanMac::Ns2 => 64,
+        }
+    }
+}
+
 /// A LAN segment: every NIC hears every other after the same delay.
 #[derive(Clone, Debug)]
 pub struct Lan {
     pub delay: Duration,
+    pub mac: LanMac,
     nics: Vec<NicId>,
 }
 
 impl Lan {
-    pub fn new(delay: Duration) -> Self {
-        Lan { delay, nics: Vec::new() }
+    pub fn new(delay: Duration, mac: LanMac) -> Self {
+        Lan { delay, mac, nics: Vec::new() }
     }
 }
 
 impl Medium for Lan {
     fn receptions(&mut self, now: Instant, from: NicId, out: &mut Vec<Reception>) {
         let first_bit = now + self.delay;
-        let heard = self.nics.iter().filter(|&&n| n != from);
-        out.extend(heard.map(|&nic| Reception { nic, first_bit, power_w: f64::INFINITY }));
+        let reception = |&nic: &NicId| (nic != from).then_some(Reception { nic, first_bit, power_w: f64::INFINITY });
+        match self.mac {
+            LanMac::Switched => out.extend(self.nics.iter().filter_map(reception)),
+            LanMac::Ns2 => out.extend(self.nics.iter().rev().filter_map(reception)),
+        }
     }
     fn neighbours(&self, nic: NicId) -> Vec<NicId> {
         self.nics.iter().copied().filter(|&n| n != nic).collect()
@@ -348,10 +377,12 @@ impl Mac for MacModel {
 /// own transmitter is free, at its rate, and every frame is received
 /// intact. (Each NIC has the medium's capacity to itself, as on a switched
 /// LAN; there is no carrier sense and no collision.) Every frame is handed
-/// up, whoever it is addressed to: the engine filters by address.
+/// up, whoever it is addressed to: the engine filters by address. `kind`
+/// says what the frame costs its sender and when it goes up (`LanMac`).
 #[derive(Clone, Debug)]
 pub struct ContentionFree {
     rate: Bandwidth,
+    kind: LanMac,
     /// The node whose frames this NIC sends.
     node: NodeId,
     /// When the frame being sent ends.
@@ -363,8 +394,8 @@ pub struct ContentionFree {
 }
 
 impl ContentionFree {
-    pub fn new(node: NodeId, rate: Bandwidth) -> Self {
-        ContentionFree { rate, node, sending_until: None, receiving: BinaryHeap::new(), sent: None }
+    pub fn new(node: NodeId, rate: Bandwidth, kind: LanMac) -> Self {
+        ContentionFree { rate, kind, node, sending_until: None, receiving: BinaryHeap::new(), sent: None }
     }
 }
 
@@ -375,7 +406,7 @@ impl Mac for ContentionFree {
         }
         self.sending_until = None;
         let q = queue.pop()?;
-        let duration = self.rate.tx_time(q.bytes);
+        let duration = self.rate.tx_time(q.bytes + self.kind.header_bytes());
         self.sending_until = Some(now + duration);
         self.sent = Some(q);
         let header = MacHeader::default();
@@ -383,7 +414,11 @@ impl Mac for ContentionFree {
     }
 
     fn on_frame(&mut self, now: Instant, slot: u32, _frame: &Frame, duration: Duration, _power_w: f64) {
-        self.receiving.push(Reverse((now + duration, slot)));
+        let up = match self.kind {
+            LanMac::Switched => now + duration,
+            LanMac::Ns2 => now,
+        };
+        self.receiving.push(Reverse((up, slot)));
     }
 
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
@@ -486,7 +521,7 @@ mod tests {
 
     #[test]
     fn a_lan_delivers_to_every_other_nic_after_its_delay() {
-        let mut lan = Lan::new(Duration::from_millis(2));
+        let mut lan = Lan::new(Duration::from_millis(2), LanMac::Switched);
         for nic in [4, 7, 9] {
             lan.attach(nic);
         }
@@ -514,7 +549,8 @@ mod tests {
 
     #[test]
     fn a_nic_s_queue_series_keeps_the_queue_after_each_instant_that_changed_it() {
-        let mac = MacModel::ContentionFree(ContentionFree::new(0, Bandwidth::from_bps(8_000_000).unwrap()));
+        let mac =
+            MacModel::ContentionFree(ContentionFree::new(0, Bandwidth::from_bps(8_000_000).unwrap(), LanMac::Switched));
         let mut nic = Nic::new(0, 0, InterfaceQueue::new(10), mac);
         let ms = |n| Instant::ZERO + Duration::from_millis(n);
         nic.note_queue(ms(0));
@@ -546,7 +582,7 @@ mod tests {
     #[test]
     fn the_contention_free_mac_sends_back_to_back_and_receives_at_the_last_bit() {
         // 1000 bytes at 8 Mb/s: 1 ms each.
-        let mut mac = ContentionFree::new(3, Bandwidth::from_bps(8_000_000).unwrap());
+        let mut mac = ContentionFree::new(3, Bandwidth::from_bps(8_000_000).unwrap(), LanMac::Switched);
         let mut q = InterfaceQueue::new(10);
         q.push(queued(0, 1000));
         q.push(queued(1, 1000));
@@ -567,5 +603,33 @@ mod tests {
         assert_eq!(mac.poll_received(ms(3)), None);
         assert_eq!(mac.poll_received(ms(4)), Some((40, true)));
         assert_eq!(mac.poll_at(), None);
+    }
+
+    #[test]
+    fn ns2_s_mac_is_busy_for_its_header_too_and_hands_frames_up_at_the_first_bit() {
+        // 436 bytes + ns-2's 64-byte header at 2 Mb/s: 2 ms busy.
+        let mut mac = ContentionFree::new(3, Bandwidth::from_bps(2_000_000).unwrap(), LanMac::Ns2);
+        let mut q = InterfaceQueue::new(10);
+        q.push(queued(0, 436));
+        q.push(queued(1, 436));
+        let ms = |n| Instant::ZERO + Duration::from_millis(n);
+        let (frame, d) = mac.poll_transmit(ms(0), &mut q).unwrap();
+        assert_eq!(d, Duration::from_millis(2));
+        assert_eq!(mac.poll_transmit(ms(1), &mut q), None, "busy for the header's time too");
+        assert!(mac.poll_transmit(ms(2), &mut q).is_some());
+        mac.on_frame(ms(5), 9, &frame, d, f64::INFINITY);
+        assert_eq!(mac.poll_received(ms(5)), Some((9, true)), "up at the first bit, not 2 ms later");
+    }
+
+    #[test]
+    fn ns2_s_channel_hands_a_frame_to_the_nic_attached_last_first() {
+        let mut lan = Lan::new(Duration::from_micros(4), LanMac::Ns2);
+        for nic in [4, 7, 9, 2] {
+            lan.attach(nic);
+        }
+        let mut out = Vec::new();
+        lan.receptions(Instant::ZERO, 7, &mut out);
+        assert_eq!(out.iter().map(|r| r.nic).collect::<Vec<_>>(), vec![2, 9, 4]);
+        assert!(out.iter().all(|r| r.first_bit == Instant::ZERO + Duration::from_micros(4)));
     }
 }

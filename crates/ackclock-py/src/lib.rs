@@ -303,18 +303,30 @@ impl Sim {
         self.guarded(|s| s.set_processor(node, config))
     }
 
-    /// A contention-free LAN joining `nodes`; returns their NICs.
+    /// A contention-free LAN joining `nodes`; returns their NICs. Each NIC
+    /// has a link layer delaying packets `ll_delay_ps` each way; `ns2_mac`:
+    /// ns-2's base Mac (see `LanMac::Ns2`).
+    #[allow(clippy::too_many_arguments)] // the LAN's parts, one each
     fn add_lan(
         &mut self,
         nodes: Vec<u32>,
         bandwidth_bps: u64,
         delay_ps: u64,
         queue_limit: usize,
+        ll_delay_ps: u64,
+        ns2_mac: bool,
     ) -> PyResult<Vec<u32>> {
-        let bandwidth = ackclock_core::Bandwidth::from_bps(bandwidth_bps).ok_or_else(|| {
+        let rate = ackclock_core::Bandwidth::from_bps(bandwidth_bps).ok_or_else(|| {
             config_err(CoreConfigError::invalid("bandwidth", bandwidth_bps, "must be greater than zero"))
         })?;
-        self.guarded(|s| s.add_lan(&nodes, bandwidth, Duration::from_ps(delay_ps), queue_limit))
+        let config = ackclock_sim::LanConfig {
+            rate,
+            delay: Duration::from_ps(delay_ps),
+            queue_limit,
+            link_layer_delay: Duration::from_ps(ll_delay_ps),
+            mac: if ns2_mac { ackclock_net::LanMac::Ns2 } else { ackclock_net::LanMac::Switched },
+        };
+        self.guarded(|s| s.add_lan(&nodes, config))
     }
 
     /// A radio channel; returns its medium id. Its link layer delays each
@@ -694,11 +706,12 @@ impl Sim {
     /// with every TCP variable (`variables`) or only the `traced` variables
     /// (node, port, name) of the senders at those addresses, with their
     /// initial values unless `traced_initial` is false. `append` adds to the
-    /// end of an existing file instead of replacing it. Returns the trace's
-    /// id for `close_trace`.
+    /// end of an existing file instead of replacing it. `lans`: the LANs
+    /// (medium ids) whose NICs' records it writes, each named by a node id.
+    /// Returns the trace's id for `close_trace`.
     #[pyo3(signature = (
         path, channels = None, variables = true, traced = None, append = false, radio = None, traced_initial = true,
-        events = false, tcp_header = false
+        events = false, tcp_header = false, lans = Vec::new()
     ))]
     #[allow(clippy::too_many_arguments)] // the Python signature's keywords
     fn trace_ns2(
@@ -713,6 +726,7 @@ impl Sim {
         traced_initial: bool,
         events: bool,
         tcp_header: bool,
+        lans: Vec<(u32, u32)>,
     ) -> PyResult<SinkId> {
         let wireless = radio.map(|(newtrace, agent, router, mac)| {
             let format = if newtrace { WirelessFormat::New } else { WirelessFormat::Old };
@@ -727,15 +741,23 @@ impl Sim {
             (None, false) => TracedVars::None,
         };
         let out = trace_file(py, path, append)?;
-        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, vars, wireless, events, tcp_header })))
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Ns2 { out, channels, lans, vars, wireless, events, tcp_header })))
     }
 
-    /// ns-2 nam events (`namtrace-all`) for every channel, after the
-    /// header lines in `preamble`; `append` as for `trace_ns2`.
-    #[pyo3(signature = (path, preamble, append = false))]
-    fn trace_nam(&mut self, py: Python<'_>, path: &str, preamble: String, append: bool) -> PyResult<SinkId> {
+    /// ns-2 nam events (`namtrace-all`) for every channel and the LANs
+    /// `lans` (as for `trace_ns2`), after the header lines in `preamble`;
+    /// `append` as for `trace_ns2`.
+    #[pyo3(signature = (path, preamble, append = false, lans = Vec::new()))]
+    fn trace_nam(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        preamble: String,
+        append: bool,
+        lans: Vec<(u32, u32)>,
+    ) -> PyResult<SinkId> {
         let out = trace_file(py, path, append)?;
-        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble })))
+        self.guarded(|s| Ok(s.tracer().add_sink(Sink::Nam { out, preamble, lans })))
     }
 
     /// Only up and down records (ns-2's `$link trace-dynamics`): for each

@@ -22,6 +22,6 @@ pub use error::ConfigError;
 pub use label::FlowLabel;
 pub use report::{FlowReport, LinkReport, NicReport, NodeReport, ProcessorReport, RouteChange, TcpReport};
 pub use shaper::{Shaped, TokenBucket, TokenBucketParams};
-pub use simulation::{CallbackId, Notice, RunOutcome, Simulation};
+pub use simulation::{CallbackId, LanConfig, Notice, RunOutcome, Simulation};
 pub use source::{SizeModel, Traffic, UdpSourceConfig};
 pub use tcp_flow::{Side, TcpApp, TcpFlowConfig, NS2_VARS, SERIES_NAMES};

@@ -9,6 +9,7 @@ mod processor;
 mod wireless;
 mod wireless_trace;
 
+pub use medium::LanConfig;
 pub use notice::Notice;
 use wireless_trace::{next_hop, RadioEvent};
 
@@ -925,6 +926,18 @@ impl Simulation {
             self.queue.schedule_keyed(now, key, event);
         } else {
             self.queue.schedule(at.max(now), event);
+        }
+    }
+
+    /// Schedules `event` `delay` after `now`; in ns-2's order at the double
+    /// ns-2 would compute, the running event's time plus the delay (which
+    /// decides the order of events of one instant).
+    fn schedule_after(&mut self, now: Instant, delay: Duration, event: Event) {
+        if self.queue.is_ns2_order() {
+            let key = self.queue.ns2_key(self.queue.current_key().ns2_time() + delay.as_secs_f64());
+            self.queue.schedule_keyed(now + delay, key, event);
+        } else {
+            self.queue.schedule(now + delay, event);
         }
     }
 

@@ -3,7 +3,7 @@
 
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::{aodv::AodvConfig, dsdv::DsdvConfig, Discipline, NextHop, NodeId, Router};
-use ackclock_sim::{Simulation, SizeModel, Traffic, UdpSourceConfig};
+use ackclock_sim::{LanConfig, Simulation, SizeModel, Traffic, UdpSourceConfig};
 
 fn rate(bps: u64) -> Bandwidth {
     Bandwidth::from_bps(bps).unwrap()
@@ -14,7 +14,7 @@ fn rate(bps: u64) -> Bandwidth {
 fn lan_and_link(router: Router, start: f64, stop: f64) -> (Simulation, Vec<NodeId>, Vec<u32>, u32) {
     let mut sim = Simulation::new(1, 0);
     let n: Vec<NodeId> = ["A", "B", "C", "D"].iter().map(|name| sim.add_node(name)).collect();
-    let nics = sim.add_lan(&n[..3], rate(10_000_000), Duration::from_millis(1), 50).unwrap();
+    let nics = sim.add_lan(&n[..3], LanConfig::switched(rate(10_000_000), Duration::from_millis(1), 50)).unwrap();
     sim.add_duplex(n[2], n[3], rate(10_000_000), Duration::from_millis(5), Discipline::ns2_drop_tail(50)).unwrap();
     for &node in &n {
         sim.set_router(node, router.clone()).unwrap();

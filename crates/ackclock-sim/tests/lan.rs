@@ -2,8 +2,8 @@
 //! every NIC, only the addressed node takes them, routing goes across.
 
 use ackclock_core::{Bandwidth, Duration, Instant};
-use ackclock_net::{dv::DvConfig, Discipline, NextHop, NodeId, Router};
-use ackclock_sim::{Simulation, SizeModel, Traffic, UdpSourceConfig};
+use ackclock_net::{dv::DvConfig, Discipline, LanMac, NextHop, NodeId, Router};
+use ackclock_sim::{LanConfig, Simulation, SizeModel, Traffic, UdpSourceConfig};
 
 fn rate(bps: u64) -> Bandwidth {
     Bandwidth::from_bps(bps).unwrap()
@@ -24,7 +24,7 @@ fn cbr(bps: u64, packets: u64) -> UdpSourceConfig {
 fn lan_of(names: &[&str], queue_limit: usize) -> (Simulation, Vec<NodeId>, Vec<u32>) {
     let mut sim = Simulation::new(1, 0);
     let n: Vec<NodeId> = names.iter().map(|name| sim.add_node(name)).collect();
-    let nics = sim.add_lan(&n, rate(10_000_000), Duration::from_millis(1), queue_limit).unwrap();
+    let nics = sim.add_lan(&n, LanConfig::switched(rate(10_000_000), Duration::from_millis(1), queue_limit)).unwrap();
     (sim, n, nics)
 }
 
@@ -99,4 +99,33 @@ fn dv_learns_routes_across_a_lan() {
     let f = sim.add_udp_flow("cbr", n[0], d, late).unwrap();
     sim.run(Some(Instant::from_secs_f64(2.0))).unwrap();
     assert_eq!(sim.flow_report(f).unwrap().rx_packets, 10, "A learnt D's route through C");
+}
+
+#[test]
+fn ns2_s_lan_delays_by_its_link_layer_and_channel_and_holds_the_next_frame_for_the_mac() {
+    // ns-2's make-lan: LL 1 ms each way, Channel 4 us, base Mac at 2 Mb/s.
+    let mut sim = Simulation::new(1, 0);
+    let n: Vec<NodeId> = ["A", "B", "C"].iter().map(|name| sim.add_node(name)).collect();
+    let config = LanConfig {
+        rate: rate(2_000_000),
+        delay: Duration::from_micros(4),
+        queue_limit: 50,
+        link_layer_delay: Duration::from_millis(1),
+        mac: LanMac::Ns2,
+    };
+    let nics = sim.add_lan(&n, config).unwrap();
+    // Two 436-byte packets 0.436 us apart.
+    let burst = UdpSourceConfig { size: SizeModel::Fixed(436), ..cbr(8_000_000_000, 2) };
+    let f = sim.add_udp_flow("burst", n[0], n[2], burst).unwrap();
+    sim.run(None).unwrap();
+    let r = sim.flow_report(f).unwrap();
+    // The first is up 1 ms + 4 us + 1 ms after it was sent, not after its
+    // transmission; the second waits for the MAC, busy (436 + 64) bytes at
+    // 2 Mb/s = 2 ms with the first.
+    let (first, second) = (0.002_004, 0.004_004 - 0.000_000_436);
+    assert_eq!(r.rx_packets, 2);
+    assert!((r.max_delay_s.unwrap() - second).abs() < 1e-12, "{:?}", r.max_delay_s);
+    assert!((r.mean_delay_s.unwrap() - (first + second) / 2.0).abs() < 1e-12, "{:?}", r.mean_delay_s);
+    let a = sim.nic_report(nics[0]).unwrap();
+    assert_eq!((a.tx_packets, a.tx_bytes), (2, 872), "the header costs time, not counted bytes");
 }

@@ -22,9 +22,9 @@ pub mod view;
 
 pub use monitor::{Counts, FlowKey, Monitor};
 pub use record::{
-    AodvFields, ControlFrameRecord, ControlKind, FlowView, FrameRecord, LinkRecord, MacFields, MovementRecord,
-    PacketEvent, PacketRecord, RedQueueRecord, TcpEventRecord, TraceRecord, VarRecord, VarValue, WirelessEvent,
-    WirelessLayer, WirelessRecord,
+    AodvFields, ControlFrameRecord, ControlKind, FlowView, FrameRecord, LanRecord, LinkRecord, MacFields,
+    MovementRecord, PacketEvent, PacketRecord, RedQueueRecord, TcpEventRecord, TraceRecord, VarRecord, VarValue,
+    WirelessEvent, WirelessLayer, WirelessRecord,
 };
 pub use red::RedVars;
 pub use tracer::{Sink, SinkId, TracedVars, Tracer};

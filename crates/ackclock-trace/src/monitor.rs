@@ -121,7 +121,7 @@ impl Monitor {
                     c.bytes = c.bytes.saturating_sub(size);
                 }
             }
-            PacketEvent::Receive => return,
+            PacketEvent::Receive | PacketEvent::Hop => return,
         }
         c.last_event = r.time;
     }

@@ -2,11 +2,14 @@
 //! traced TCP variables.
 
 use ackclock_core::Instant;
-use ackclock_net::{ChannelId, LinkAddress, MacHeader, NicId, NodeId, Packet};
+use ackclock_net::{ChannelId, LinkAddress, MacHeader, MediumId, NicId, NodeId, Packet};
 
-/// ns-2's four link events.
+/// ns-2's four link events, and the hop onto a LAN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PacketEvent {
+    /// `h`: the packet left its node for a LAN, before the LAN's link
+    /// layer (ns-2 writes it at a LanIface's entry).
+    Hop,
     /// `+`: the packet reached the link and entered its queue.
     Enqueue,
     /// `-`: its transmission started.
@@ -20,6 +23,7 @@ pub enum PacketEvent {
 impl PacketEvent {
     pub fn symbol(self) -> char {
         match self {
+            PacketEvent::Hop => 'h',
             PacketEvent::Enqueue => '+',
             PacketEvent::Dequeue => '-',
             PacketEvent::Receive => 'r',
@@ -99,6 +103,39 @@ pub struct LinkRecord {
     pub from: NodeId,
     pub to: NodeId,
     pub up: bool,
+}
+
+/// A packet's event at a node's interface to a wired LAN: ns-2 writes
+/// these between the node and the LAN's own node id, the receive from the
+/// LAN to the node, the others from the node to the LAN.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LanRecord {
+    pub time: Instant,
+    pub event: PacketEvent,
+    pub medium: MediumId,
+    pub node: NodeId,
+    pub packet: Packet,
+    /// As `PacketRecord`'s (set by the tracer).
+    pub congestion_action: bool,
+}
+
+impl LanRecord {
+    /// The record as a link's, between the node and the LAN named `lan`
+    /// (its node id in ns-2): the receive comes from the LAN, the other
+    /// events go to it.
+    pub fn between(&self, lan: NodeId) -> PacketRecord {
+        let (from, to) = if self.event == PacketEvent::Receive { (lan, self.node) } else { (self.node, lan) };
+        PacketRecord {
+            time: self.time,
+            event: self.event,
+            channel: 0, // no channel: the formats do not print it
+            from,
+            to,
+            packet: self.packet,
+            congestion_action: self.congestion_action,
+            early_drop: false,
+        }
+    }
 }
 
 /// ns-2's wireless trace levels: the agent, the routing agent, the
@@ -246,6 +283,7 @@ pub enum TraceRecord {
     Movement(MovementRecord),
     /// Boxed, like wireless records.
     Frame(Box<FrameRecord>),
+    Lan(Box<LanRecord>),
 }
 
 impl TraceRecord {
@@ -260,6 +298,7 @@ impl TraceRecord {
             TraceRecord::ControlFrame(c) => c.time,
             TraceRecord::Movement(m) => m.time,
             TraceRecord::Frame(f) => f.time,
+            TraceRecord::Lan(l) => l.time,
         }
     }
 }

@@ -6,12 +6,12 @@ use crate::ns2;
 use crate::ns2_wireless::{self, WirelessTrace};
 use crate::ordering::TimeOrdered;
 use crate::pcap::PcapWriter;
-use crate::record::{FlowView, PacketEvent, PacketRecord, TraceRecord, VarRecord, WirelessLayer};
+use crate::record::{FlowView, LanRecord, PacketEvent, PacketRecord, TraceRecord, VarRecord, WirelessLayer};
 use crate::red::RedVars;
 use crate::tcpdump;
 use crate::view::{IndexError, ViewSink};
 use ackclock_core::{Instant, OrderKey};
-use ackclock_net::{ChannelId, NicId, NodeId, Transport};
+use ackclock_net::{ChannelId, MediumId, NicId, NodeId, Packet, Transport};
 use std::collections::HashSet;
 use std::io::{self, Write};
 
@@ -79,7 +79,8 @@ impl TracedVars {
 }
 
 pub enum Sink {
-    /// ns-2 trace lines for the listed channels (all when `None`), plus
+    /// ns-2 trace lines for the listed channels (all when `None`) and the
+    /// listed LANs (each with the node id that names it), plus
     /// the variable records `vars` selects, radio nodes' records as
     /// `wireless` says (none without), and with `events` the TCP event
     /// records (ns-2's eventtrace-all). `tcp_header`: ns-2's
@@ -88,6 +89,7 @@ pub enum Sink {
     Ns2 {
         out: Output,
         channels: Option<Vec<ChannelId>>,
+        lans: Vec<(MediumId, NodeId)>,
         vars: TracedVars,
         wireless: Option<WirelessTrace>,
         events: bool,
@@ -101,13 +103,15 @@ pub enum Sink {
         out: PcapWriter<Output>,
         capture: Capture,
     },
-    /// nam packet events on every channel, after `preamble`: the header
-    /// lines (V, A, c, n, l, q) the front end composes, since it knows the
-    /// nodes, links and colours. The preamble is written before the first
-    /// record or flush, and then emptied.
+    /// nam packet events on every channel and the listed LANs (named as
+    /// for `Ns2`), after `preamble`: the header lines (V, A, c, n, l, X, L,
+    /// q) the front end composes, since it knows the nodes, links and
+    /// colours. The preamble is written before the first record or flush,
+    /// and then emptied.
     Nam {
         out: Output,
         preamble: String,
+        lans: Vec<(MediumId, NodeId)>,
     },
     /// Only up and down records (ns-2's `$link trace-dynamics`): for each
     /// (channel, nam) in order, a change of that channel as ns-2's trace
@@ -131,7 +135,7 @@ impl Sink {
     /// A plain ns-2 trace: every channel's packet records and the variable
     /// records `vars` selects; no radio, event or TCP header fields.
     pub fn ns2(out: Output, vars: TracedVars) -> Sink {
-        Sink::Ns2 { out, channels: None, vars, wireless: None, events: false, tcp_header: false }
+        Sink::Ns2 { out, channels: None, lans: Vec::new(), vars, wireless: None, events: false, tcp_header: false }
     }
 
     fn write(&mut self, rec: &TraceRecord, flows: &[Option<FlowView>]) -> io::Result<()> {
@@ -142,6 +146,10 @@ impl Sink {
             {
                 ns2::write_packet(out, p, view(p.packet.flow).as_ref(), *tcp_header)
             }
+            (Sink::Ns2 { out, lans, .. }, TraceRecord::Lan(l)) => match lan_name(lans, l) {
+                Some(lan) => ns2::write_packet(out, &l.between(lan), view(l.packet.flow).as_ref(), false),
+                None => Ok(()),
+            },
             (Sink::Ns2 { out, vars, .. }, TraceRecord::Var(v)) if vars.wants(v) => ns2::write_var(out, v),
             (Sink::Ns2 { out, events: true, .. }, TraceRecord::TcpEvent(e)) => ns2::write_tcp_event(out, e),
             (Sink::Ns2 { out, channels, .. }, TraceRecord::Link(l))
@@ -167,7 +175,14 @@ impl Sink {
             (Sink::Pcap { out, capture: Capture::Nic(nic) }, TraceRecord::Frame(f)) if f.nic == *nic => {
                 out.write_frame(f)
             }
-            (Sink::Nam { out, preamble }, TraceRecord::Packet(p)) => {
+            (Sink::Nam { out, preamble, lans }, TraceRecord::Lan(l)) => match lan_name(lans, l) {
+                Some(lan) => {
+                    write_preamble(out, preamble)?;
+                    nam::write_packet(out, &l.between(lan), view(l.packet.flow).as_ref())
+                }
+                None => Ok(()),
+            },
+            (Sink::Nam { out, preamble, .. }, TraceRecord::Packet(p)) => {
                 write_preamble(out, preamble)?;
                 nam::write_packet(out, p, view(p.packet.flow).as_ref())
             }
@@ -192,15 +207,15 @@ impl Sink {
                 Ok(())
             }
             // nam shows the layers above the MAC (see docs/wireless.md).
-            (Sink::Nam { out, preamble }, TraceRecord::Wireless(w)) if w.layer != WirelessLayer::Mac => {
+            (Sink::Nam { out, preamble, .. }, TraceRecord::Wireless(w)) if w.layer != WirelessLayer::Mac => {
                 write_preamble(out, preamble)?;
                 nam::write_wireless(out, w, view(w.packet.flow).as_ref())
             }
-            (Sink::Nam { out, preamble }, TraceRecord::Movement(m)) => {
+            (Sink::Nam { out, preamble, .. }, TraceRecord::Movement(m)) => {
                 write_preamble(out, preamble)?;
                 nam::write_movement(out, m)
             }
-            (Sink::Nam { out, preamble }, TraceRecord::Link(l)) => {
+            (Sink::Nam { out, preamble, .. }, TraceRecord::Link(l)) => {
                 write_preamble(out, preamble)?;
                 nam::write_link(out, l)
             }
@@ -215,7 +230,7 @@ impl Sink {
             | Sink::RedVars { out, .. }
             | Sink::LinkChanges { out, .. } => out.flush(),
             Sink::Pcap { out, .. } => out.flush(),
-            Sink::Nam { out, preamble } => {
+            Sink::Nam { out, preamble, .. } => {
                 write_preamble(out, preamble)?;
                 out.flush()
             }
@@ -232,6 +247,11 @@ impl Sink {
     fn wants_mac(&self) -> bool {
         matches!(self, Sink::Ns2 { wireless: Some(w), .. } if w.mac)
     }
+}
+
+/// The node id a sink names the LAN of `l` by, if it shows that LAN.
+fn lan_name(lans: &[(MediumId, NodeId)], l: &LanRecord) -> Option<NodeId> {
+    lans.iter().find(|(m, _)| *m == l.medium).map(|&(_, lan)| lan)
 }
 
 /// Writes the header lines once: a trace without packets still has them.
@@ -306,6 +326,13 @@ impl Tracer {
         self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::Pcap { capture: Capture::Nic(n), .. } if *n == nic))
     }
 
+    /// Whether an ns-2 or nam sink writes the records of the LAN `medium`.
+    pub fn wants_lan(&self, medium: MediumId) -> bool {
+        self.sinks
+            .iter()
+            .any(|(_, sink)| matches!(sink, Sink::Ns2 { lans, .. } if lans.iter().any(|(m, _)| *m == medium)))
+    }
+
     /// Whether a sink traces the RED queue of `channel`.
     pub fn wants_red(&self, channel: ChannelId) -> bool {
         self.sinks.iter().any(|(_, sink)| matches!(sink, Sink::RedVars { vars, .. } if vars.channel == channel))
@@ -320,13 +347,21 @@ impl Tracer {
     /// any constant otherwise): records of one instant are written in the
     /// order of their events, as ns-2's are.
     pub fn record(&mut self, mut rec: TraceRecord, place: OrderKey) {
-        if let TraceRecord::Packet(p) = &mut rec {
-            p.congestion_action = self.congestion_actions.contains(&p.packet.uid);
-            if let Transport::Tcp(seg) = &mut p.packet.transport {
-                seg.flags.psh |= !self.pushes.is_empty() && self.pushes.contains(&p.packet.uid);
-            }
+        match &mut rec {
+            TraceRecord::Packet(p) => p.congestion_action = self.mark(&mut p.packet),
+            TraceRecord::Lan(l) => l.congestion_action = self.mark(&mut l.packet),
+            _ => {}
         }
         self.pending.push(rec.time(), place, rec);
+    }
+
+    /// Sets the PSH flag ns-2 would send `packet` with; whether it carries
+    /// the congestion-action flag.
+    fn mark(&self, packet: &mut Packet) -> bool {
+        if let Transport::Tcp(seg) = &mut packet.transport {
+            seg.flags.psh |= !self.pushes.is_empty() && self.pushes.contains(&packet.uid);
+        }
+        self.congestion_actions.contains(&packet.uid)
     }
 
     /// Withdraws the `-` records of these packets on `channel` that are

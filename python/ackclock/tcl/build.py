@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from ackclock import nam
-from ackclock.handles import Link, Node
+from ackclock.handles import Lan, Link, Node
 from ackclock.simulator import Simulator
 from ackclock.tcl import registry, wireless
 from ackclock.tcl.agents import TcpAgent
+from ackclock.tcl.lan import LanNodeObject
 from ackclock.tcl.links import LinkObject, Ns2Queue
 from ackclock.tcl.world import World
 
@@ -27,6 +28,8 @@ def build(world: World) -> Simulator:
         node.handle = sim.node(f"n{node.id}")
     for link in world.links.values():
         _add_link(sim, link)
+    for lan in world.lans:
+        lan.build(sim)
     wireless.build(world, sim)
     world.dynamics.apply(sim)
     _add_traces(world, sim)
@@ -49,23 +52,28 @@ def _add_traces(world: World, sim: Simulator) -> None:
     """One ns-2 trace per channel: its links' records and the variables of
     the agents attached to it; RED queues' traced variables; and the nam
     traces."""
-    traces: dict[str, tuple[list, list[tuple[Node, int, str]]]] = {}
+    traces: dict[str, tuple[list, list[tuple[Node, int, str]], list[tuple[Lan, Node]]]] = {}
     for link, channel in world.link_traces:
         assert link.handle is not None
-        traces.setdefault(channel, ([], []))[0].append(link.handle)
+        traces.setdefault(channel, ([], [], []))[0].append(link.handle)
     for agent, channel in world.variable_traces():
         node, port = agent.address()
         assert node.handle is not None
-        traces.setdefault(channel, ([], []))[1].extend((node.handle, port, v) for v in agent.traced)
+        traces.setdefault(channel, ([], [], []))[1].extend(
+            (node.handle, port, v) for v in agent.traced
+        )
+    for lan in world.lans:
+        for channel in lan.trace_channels:
+            traces.setdefault(channel, ([], [], []))[2].append(_named(lan))
     # trace-all also shows the wireless nodes (ns-2's cmu-trace records).
     radio = world.wireless.radio_trace() if wireless.endless(world) else None
     for channel in world.trace_all:
-        traces.setdefault(channel, ([], []))
+        traces.setdefault(channel, ([], [], []))
     if world.event_trace is not None:
-        traces.setdefault(world.event_trace, ([], []))
+        traces.setdefault(world.event_trace, ([], [], []))
     # ns-2's show_tcphdr_: FullTcp records end with their TCP header fields.
     tcp_header = wireless.class_variable(world, "Trace", "show_tcphdr_") != "0"
-    for channel, (links, traced) in traces.items():
+    for channel, (links, traced, lans) in traces.items():
         path = world.channels.require_writable(channel)
         shown = radio if channel in world.trace_all else None
         world.trace_ids.setdefault(channel, []).append(
@@ -80,6 +88,7 @@ def _add_traces(world: World, sim: Simulator) -> None:
                 traced_initial=False,
                 events=channel == world.event_trace,
                 tcp_header=tcp_header,
+                lans=lans,
             )
         )
     # one trace per channel, so that its records keep the script's order
@@ -101,9 +110,18 @@ def _add_traces(world: World, sim: Simulator) -> None:
     header = wireless.nam_preamble(world) or nam_preamble(world)
     for channel in world.nam.channels:
         path = world.channels.require_writable(channel)
-        world.trace_ids.setdefault(channel, []).append(sim.trace_nam(path, header, append=True))
+        lans = [_named(lan) for lan in world.lans]
+        world.trace_ids.setdefault(channel, []).append(
+            sim.trace_nam(path, header, append=True, lans=lans)
+        )
     for path in world.view_paths:
         sim.trace_view(path, nam_preamble(world))
+
+
+def _named(lan: LanNodeObject) -> tuple[Lan, Node]:
+    """A LAN and the node its records name it by (ns-2's LanNode id)."""
+    assert lan.lan is not None and lan.handle is not None
+    return lan.lan, lan.handle
 
 
 def nam_preamble(world: World) -> str:
@@ -120,6 +138,14 @@ def nam_preamble(world: World) -> str:
         )
         for link in duplex.values()
     ]
+    lans = [
+        (lan.id, lan.bandwidth_text, lan.delay_text, [m.id for m in lan.members])
+        for lan in world.lans
+    ]
     return nam.preamble(
-        [n.id for n in world.nodes], links, world.nam.queue_positions, world.nam.colors
+        [n.id for n in world.nodes if not isinstance(n, LanNodeObject)],
+        links,
+        world.nam.queue_positions,
+        world.nam.colors,
+        lans,
     )

@@ -27,6 +27,7 @@ from pathlib import Path
 from ackclock.tcl import (
     agents,
     applications,
+    lan,
     links,
     monitors,
     nodes,
@@ -92,6 +93,7 @@ NS2: dict[str, Ns2Class] = {**_load(), **EXTENSIONS}
 IMPLEMENTED: dict[str, type[Shadow]] = {
     "Simulator": simulator_object.SimulatorObject,
     "Node": nodes.NodeObject,
+    "LanNode": lan.LanNodeObject,
     "SimpleLink": links.LinkObject,
     "Queue/DropTail": links.Ns2Queue,
     "Queue/RED": links.Ns2Queue,
@@ -171,9 +173,8 @@ UNSUPPORTED: dict[str, str] = {
     "Application/PackMimeHTTP": "PackMime web traffic is not implemented",
     "Http": "ns-2's web cache models are not implemented",
     "PagePool": "ns-2's web traffic pages are not implemented",
-    "LanNode": "LANs (a shared medium) wait for the network layer v2 (issue 16)",
-    "Mac": "MAC layers wait for the network layer v2 (issue 16)",
-    "Channel": "shared channels wait for the network layer v2 (issue 16)",
+    "Mac": "a wired MAC is made by $ns make-lan (which models the base Mac)",
+    "Channel": "a wired channel is made by $ns make-lan",
 }
 
 

@@ -124,10 +124,31 @@ class SimulatorObject(WirelessCommands, Shadow):
         if args and args[0] not in ("def", "expanded", "hierarchical", "flat"):
             raise TclScriptError(f"set-address-format {args[0]}: use def, expanded or hierarchical")
 
-    def cmd_make_lan(self, *args: str) -> None:
-        raise TclScriptError(
-            "make-lan: LANs (a shared medium) wait for network layer v2 (issue 16)"
-        )
+    def cmd_make_lan(self, *args: str) -> str:
+        """`$ns make-lan ?-trace on|off? "NODES" BW DELAY ?LL? ?IFQ? ?MAC?
+        ?CHANNEL? ?PHY? ?IFQLEN?` (ns-2's order; -trace is the 802.3 MAC's)."""
+        if args[:1] == ("-trace",):
+            args = args[2:]
+        if len(args) < 3:
+            raise TclScriptError('make-lan: give "NODES" BANDWIDTH DELAY')
+        names = ("llType", "ifqType", "macType", "chanType", "phyType", "ifqLen")
+        return self._lan(args[0], args[1], args[2], dict(zip(names, args[3:])))
+
+    def cmd_newLan(self, nodes: str, bandwidth: str, delay: str, *options: str) -> str:
+        """`$ns newLan NODES BW DELAY -llType LL -ifqType ... -macType ...`."""
+        if len(options) % 2:
+            raise TclScriptError(f"newLan: option {options[-1]} has no value")
+        parts = {options[i].lstrip("-"): options[i + 1] for i in range(0, len(options), 2)}
+        return self._lan(nodes, bandwidth, delay, parts)
+
+    def _lan(self, nodes: str, bandwidth: str, delay: str, parts: dict[str, str]) -> str:
+        from ackclock.tcl.lan import LanNodeObject
+
+        self.world.unbuilt("LANs")
+        members = [self.world.node(n) for n in self.world.tcl.split(nodes)]
+        lan = self.world.shadow(self.world.tcl.call("new", "LanNode"), LanNodeObject, "a LAN")
+        lan.join(members, bandwidth, delay, parts)
+        return lan.name
 
     def cmd_multicast(self, *args: str) -> None:
         raise TclScriptError("multicast is not implemented")

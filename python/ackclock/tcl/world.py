@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ackclock.tcl.applications import Telnet as TelnetApp
     from ackclock.tcl.channels import Channels
     from ackclock.tcl.interp import Interp
+    from ackclock.tcl.lan import LanNodeObject
     from ackclock.tcl.randomness import RngObject
     from ackclock.tcl.simulator_object import SimulatorObject
 
@@ -72,6 +73,7 @@ class World:
         self.simulator: SimulatorObject | None = None
         self.nodes: list[NodeObject] = []
         self.links: dict[tuple[int, int], LinkObject] = {}
+        self.lans: list[LanNodeObject] = []
         self.dynamics = Dynamics()
         self.headers = PacketHeaders()
         self.wireless = Wireless()

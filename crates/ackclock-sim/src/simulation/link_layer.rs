@@ -77,7 +77,7 @@ impl Simulation {
                 (self.ll_pending.len() - 1) as u32
             }
         };
-        self.queue.schedule(now + delay, Event::LinkLayer(slot));
+        self.schedule_after(now, delay, Event::LinkLayer(slot));
     }
 
     pub(super) fn on_link_layer(&mut self, now: Instant, slot: u32) {
@@ -89,10 +89,7 @@ impl Simulation {
     fn cross(&mut self, now: Instant, crossing: Crossing) {
         match crossing {
             Crossing::Down { nic, to, packet } => self.enqueue_on_nic(now, nic, to, packet),
-            Crossing::Up { nic, packet, frame } => {
-                let node = self.nics[nic as usize].node;
-                self.deliver_up(now, node, packet, &frame);
-            }
+            Crossing::Up { nic, packet, frame } => self.deliver_up(now, nic, packet, &frame),
         }
     }
 

@@ -8,23 +8,40 @@ use crate::report::NicReport;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::packet::IPV4_HEADER_BYTES;
 use ackclock_net::{
-    ContentionFree, Frame, Interface, InterfaceQueue, Lan, LinkAddress, Mac, MacModel, Medium, MediumId, MediumModel,
-    NextHop, Nic, NicId, NodeId, PacketId, Queued, RoutingProtocol, BROADCAST, CONTROL_FLOW,
+    ContentionFree, Frame, Interface, InterfaceQueue, Lan, LanMac, LinkAddress, LinkLayer, LinkLayerConfig, Mac,
+    MacModel, Medium, MediumId, MediumModel, NextHop, Nic, NicId, NodeId, PacketId, Queued, RoutingProtocol, BROADCAST,
+    CONTROL_FLOW,
 };
-use ackclock_trace::{WirelessEvent, WirelessLayer};
+use ackclock_trace::{LanRecord, PacketEvent, TraceRecord, WirelessEvent, WirelessLayer};
+
+/// How a LAN's NICs are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LanConfig {
+    /// Each NIC's sending rate.
+    pub rate: Bandwidth,
+    /// From a frame's start to its first bit at every other NIC.
+    pub delay: Duration,
+    /// Packets each NIC's interface queue holds.
+    pub queue_limit: usize,
+    /// The link layer's delay each way between a node and its NIC (ns-2's
+    /// `LL set delay_`); none when zero.
+    pub link_layer_delay: Duration,
+    pub mac: LanMac,
+}
+
+impl LanConfig {
+    /// A switched segment: no link layer, frames up at their last bit.
+    pub fn switched(rate: Bandwidth, delay: Duration, queue_limit: usize) -> Self {
+        LanConfig { rate, delay, queue_limit, link_layer_delay: Duration::ZERO, mac: LanMac::Switched }
+    }
+}
 
 impl Simulation {
     /// A LAN segment joining `nodes`, each through a new NIC: every frame
-    /// reaches every other NIC `delay` after it starts; each NIC sends at
-    /// `bandwidth` without contention (see `ContentionFree`) and queues at
-    /// most `queue_limit` packets. Returns the NICs, in the order of `nodes`.
-    pub fn add_lan(
-        &mut self,
-        nodes: &[NodeId],
-        bandwidth: Bandwidth,
-        delay: Duration,
-        queue_limit: usize,
-    ) -> Result<Vec<NicId>, ConfigError> {
+    /// reaches every other NIC `config.delay` after it starts; each NIC
+    /// sends without contention (see `ContentionFree`). Returns the NICs,
+    /// in the order of `nodes`.
+    pub fn add_lan(&mut self, nodes: &[NodeId], config: LanConfig) -> Result<Vec<NicId>, ConfigError> {
         for &node in nodes {
             self.check_node("nodes", node)?;
         }
@@ -32,13 +49,19 @@ impl Simulation {
             let name = self.nodes[*twice.1 as usize].name.clone();
             return Err(ConfigError::invalid("nodes", name, "appears twice on the LAN"));
         }
+        if config.queue_limit == 0 {
+            return Err(ConfigError::invalid("queue_limit", 0, "must be at least 1"));
+        }
         let medium = self.media.len() as MediumId;
-        self.media.push(MediumModel::Lan(Lan::new(delay)));
+        self.media.push(MediumModel::Lan(Lan::new(config.delay, config.mac)));
+        let link_layer = LinkLayerConfig { delay: config.link_layer_delay, arp: false };
         let nics = nodes
             .iter()
             .map(|&node| {
-                let mac = MacModel::ContentionFree(ContentionFree::new(node, bandwidth));
-                self.add_nic(node, medium, mac, queue_limit)
+                let mac = MacModel::ContentionFree(ContentionFree::new(node, config.rate, config.mac));
+                let nic = self.add_nic(node, medium, mac, config.queue_limit);
+                self.nics[nic as usize].link_layer = LinkLayer::new(link_layer);
+                nic
             })
             .collect();
         Ok(nics)
@@ -103,6 +126,7 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn send_on_nic(&mut self, now: Instant, nic: NicId, to: LinkAddress, id: PacketId) {
+        self.trace_lan(nic, PacketEvent::Hop, id);
         if self.nics[nic as usize].link_layer.is_some() {
             self.link_layer_down(now, nic, to, id);
         } else {
@@ -117,7 +141,12 @@ impl Simulation {
         let first = self.packets[id].flow == CONTROL_FLOW && self.is_radio(nic);
         let n = &mut self.nics[nic as usize];
         let frame = Queued { packet: id, bytes, to };
-        if !(if first { n.queue.push_front(frame) } else { n.queue.push(frame) }) {
+        let queued = if first { n.queue.push_front(frame) } else { n.queue.push(frame) };
+        // ns-2 writes a LAN's `+` before its queue, and `d` if it refuses.
+        self.trace_lan(nic, PacketEvent::Enqueue, id);
+        if !queued {
+            self.trace_lan(nic, PacketEvent::Drop, id);
+            let n = &mut self.nics[nic as usize];
             n.stats.queue_drops += 1;
             let node = n.node;
             self.trace_radio(now, node, id, RadioEvent::drop(WirelessLayer::Ifq, "---", node, to));
@@ -170,6 +199,9 @@ impl Simulation {
             if self.mac_traced {
                 self.trace_mac_send(now, nic, &frame);
             }
+            if let Some(packet) = frame.packet {
+                self.trace_lan(nic, PacketEvent::Dequeue, packet);
+            }
             self.transmit(now, nic, frame, duration);
         }
         // Before the receptions free their frames' packets.
@@ -191,7 +223,7 @@ impl Simulation {
         let armed = &mut self.nic_armed[nic as usize];
         if let Some(t) = wake.filter(|&t| armed.is_none_or(|a| t < a)) {
             *armed = Some(t);
-            self.queue.schedule(t.max(now), Event::NicTimer(nic));
+            self.schedule_after(now, t.max(now) - now, Event::NicTimer(nic));
         }
     }
 
@@ -209,9 +241,10 @@ impl Simulation {
             frame.packet = frame.packet.map(|p| self.copy_packet(p));
             let receivers = receptions.len() as u32;
             let slot = self.store_frame(FrameInFlight { frame, duration, receivers, receptions });
-            let f = self.frames[slot as usize].as_ref().expect("just stored");
-            for (i, r) in f.receptions.iter().enumerate() {
-                self.queue.schedule(r.first_bit, Event::FrameArrival(slot, i as u32));
+            for i in 0..receivers {
+                let f = self.frames[slot as usize].as_ref().expect("just stored");
+                let delay = f.receptions[i as usize].first_bit - now;
+                self.schedule_after(now, delay, Event::FrameArrival(slot, i));
             }
         } else {
             self.receptions = receptions;
@@ -278,22 +311,44 @@ impl Simulation {
             if has_link_layer {
                 self.link_layer_up(now, nic, packet, frame);
             } else {
-                self.deliver_up(now, node, packet, &frame);
+                self.deliver_up(now, nic, packet, &frame);
             }
-        } else if last {
-            self.discard_packet(packet);
+        } else {
+            // ns-2's MAC drops a frame for another node, and traces it.
+            if !for_us {
+                self.trace_lan(nic, PacketEvent::Drop, packet);
+            }
+            if last {
+                self.discard_packet(packet);
+            }
         }
     }
 
-    /// A packet from the air reaches its node.
-    pub(super) fn deliver_up(&mut self, now: Instant, node: NodeId, packet: PacketId, frame: &Frame) {
+    /// A packet from the medium reaches the node of `nic`.
+    pub(super) fn deliver_up(&mut self, now: Instant, nic: NicId, packet: PacketId, frame: &Frame) {
+        let node = self.nics[nic as usize].node;
         if self.tracer.is_some() {
+            self.trace_lan(nic, PacketEvent::Receive, packet);
             self.trace_reception(now, node, packet, frame);
         }
         if self.packets[packet].ip.dst == BROADCAST {
             self.packets[packet].ip.dst = node; // taken by every node that hears it
         }
         self.receive(now, node, packet);
+    }
+
+    /// ns-2's record of `event` of a packet at a NIC on a LAN, if a trace
+    /// wants the LAN's records.
+    fn trace_lan(&mut self, nic: NicId, event: PacketEvent, packet: PacketId) {
+        let Some(tracer) = self.tracer.as_mut() else { return };
+        let n = &self.nics[nic as usize];
+        if !tracer.wants_lan(n.medium) {
+            return;
+        }
+        let time = self.queue.now();
+        let packet = self.packets[packet];
+        let record = LanRecord { time, event, medium: n.medium, node: n.node, packet, congestion_action: false };
+        tracer.record(TraceRecord::Lan(Box::new(record)), self.queue.current_key());
     }
 
     /// ns-2's AGT record of a packet that reached its destination, else the

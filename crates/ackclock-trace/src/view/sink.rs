@@ -41,6 +41,7 @@ impl ViewSink {
         let _ = write!(self.src, "{}.{}", p.src.0, p.src.1);
         let _ = write!(self.dst, "{}.{}", p.dst.0, p.dst.1);
         let kind = match r.event {
+            PacketEvent::Hop => b'h',
             PacketEvent::Enqueue => b'+',
             PacketEvent::Dequeue => b'-',
             PacketEvent::Receive => b'r',
