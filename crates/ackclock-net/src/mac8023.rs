@@ -277,6 +277,10 @@ impl Mac for Ns2Ethernet {
         None // each timer has its event (`poll_timer_set`)
     }
 
+    fn keeps_timers(&self) -> bool {
+        true
+    }
+
     fn poll_timer_set(&mut self) -> Option<Instant> {
         self.timers_set.pop_front()
     }

@@ -280,9 +280,13 @@ pub trait Mac {
         None
     }
     fn drawn(&mut self, _value: u32) {}
+    /// Whether the MAC hands out each timer it sets (`poll_timer_set`)
+    /// instead of its earliest (`poll_at`, which then answers `None`).
+    fn keeps_timers(&self) -> bool {
+        false
+    }
     /// A timer the MAC set, to wake it then with an event of its own
-    /// (ns-2 orders each timer by when it was set); a MAC that answers
-    /// here answers `poll_at` with `None`.
+    /// (ns-2 orders each timer by when it was set).
     fn poll_timer_set(&mut self) -> Option<Instant> {
         None
     }
@@ -412,6 +416,9 @@ impl Mac for MacModel {
         if let MacModel::Ethernet(m) = self {
             m.drawn(value);
         }
+    }
+    fn keeps_timers(&self) -> bool {
+        matches!(self, MacModel::Ethernet(_))
     }
     fn poll_timer_set(&mut self) -> Option<Instant> {
         match self {

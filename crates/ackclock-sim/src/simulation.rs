@@ -68,11 +68,9 @@ enum Event {
     RouteWaitExpiry(NodeId),
     /// The next packet a node's processor handles is done.
     Processed(NodeId),
-    /// A NIC's MAC timer (lazy).
+    /// A NIC's MAC timer: lazy, or one of the timers a MAC that keeps
+    /// ns-2's order of its timers set (`Mac::poll_timer_set`).
     NicTimer(NicId),
-    /// One of a NIC's MAC timers, scheduled when the MAC set it (for MACs
-    /// whose timers' order ns-2 keeps, `Mac::poll_timer_set`).
-    MacTimer(NicId),
     /// The first bit of a frame (an index into `frames`) reaches one of
     /// its receivers (an index into its `receptions`).
     FrameArrival(u32, u32),
@@ -759,7 +757,6 @@ impl Simulation {
                 Event::RouteWaitExpiry(node) => self.on_route_wait_expiry(now, node),
                 Event::Processed(node) => self.on_processed(now, node),
                 Event::NicTimer(nic) => self.on_nic_timer(now, nic),
-                Event::MacTimer(nic) => self.on_mac_timer(now, nic),
                 Event::FrameArrival(slot, index) => self.on_frame_arrival(now, slot, index),
                 Event::Move(id) => self.on_move(now, id),
                 Event::LinkLayer(slot) => self.on_link_layer(now, slot),

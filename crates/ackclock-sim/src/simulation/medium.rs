@@ -237,7 +237,7 @@ impl Simulation {
             self.record_radio(record);
         }
         while let Some(t) = self.nics[nic as usize].mac.poll_timer_set() {
-            self.schedule_after(now, t.max(now) - now, Event::MacTimer(nic));
+            self.schedule_after(now, t.max(now) - now, Event::NicTimer(nic));
         }
         let wake = self.nics[nic as usize].mac.poll_at();
         let armed = &mut self.nic_armed[nic as usize];
@@ -292,17 +292,17 @@ impl Simulation {
         self.service_nic(now, r.nic);
     }
 
-    pub(super) fn on_mac_timer(&mut self, now: Instant, nic: NicId) {
-        self.nics[nic as usize].mac.on_timer(now);
-        self.service_nic(now, nic);
-    }
-
+    #[cold]
+    #[inline(never)]
     pub(super) fn on_nic_timer(&mut self, now: Instant, nic: NicId) {
-        let armed = &mut self.nic_armed[nic as usize];
-        if *armed != Some(now) {
-            return; // superseded by an earlier event that already re-armed
+        // A MAC's own timer event always acts; a lazy one only if current.
+        if !self.nics[nic as usize].mac.keeps_timers() {
+            let armed = &mut self.nic_armed[nic as usize];
+            if *armed != Some(now) {
+                return; // superseded by an earlier event that already re-armed
+            }
+            *armed = None;
         }
-        *armed = None;
         self.nics[nic as usize].mac.on_timer(now);
         self.service_nic(now, nic);
     }
