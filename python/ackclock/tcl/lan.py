@@ -11,6 +11,7 @@ BW is not used); Mac/802_3 sends at BW (CSMA/CD). The core's LAN with the
 MAC "ns2" or "ns2-802.3" is that LAN; this module reads the classes'
 settings when the LAN is made, as ns-2 creates its objects then.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
