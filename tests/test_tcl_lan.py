@@ -4,7 +4,8 @@ lan_tcp.tcl; the traces `ns` wrote are lan_cbr.tr.gz and lan_tcp.tr.gz, see
 tests/fixtures/README.md): CBR flows across a 4-node LAN and a link behind
 it, with interface-queue and link drops, and FTP over TCP Reno across a
 3-node LAN with the Mac's rate and the Channel's delay set by the script,
-whose nam trace (lan_tcp.nam.gz) is compared too."""
+whose nam trace (lan_tcp.nam.gz) is compared too; and ns-2's Mac/802_3
+(lan_8023.tcl: collisions, backoffs, a packet given up)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,11 @@ def run_script(name: str, tmp_path: Path) -> tuple[str, str]:
 
 @pytest.mark.parametrize(
     ("name", "printed", "records"),
-    [("lan_cbr", "lan 4 nodes 6\n", 1583), ("lan_tcp", "acked 210\n", 4043)],
+    [
+        ("lan_cbr", "lan 4 nodes 6\n", 1583),
+        ("lan_tcp", "acked 210\n", 4043),
+        ("lan_8023", "", 7382),
+    ],
 )
 def test_lan_script_traces_what_ns2_traced_byte_for_byte(
     name: str, printed: str, records: int, tmp_path: Path
@@ -87,17 +92,28 @@ def test_lan_cbr_counts_show_each_part_of_ns2s_lan(tmp_path: Path) -> None:
     assert c[("d", "3", "5")] == 19, "the link behind the LAN drops too"
 
 
+def test_lan_8023_counts_show_collisions_as_ns2s(tmp_path: Path) -> None:
+    # ns-2's 802.3: node 0's 251 packets meet collisions and backoffs, so
+    # only 112 leave its queue; 139 are dropped there and one more after 16
+    # attempts ("BEB limit exceeded"); a frame for another node is no drop.
+    _, ours = run_script("lan_8023", tmp_path)
+    c = counts(ours)
+    assert (c[("+", "0", "4")], c[("-", "0", "4")], c[("d", "0", "4")]) == (251, 112, 140)
+    assert c[("d", "1", "4")] == 0
+    assert c[("r", "4", "3")] == 407
+
+
 def test_make_lan_with_an_unmodelled_mac_is_one_line(tmp_path: Path) -> None:
     script = tmp_path / "csma.tcl"
     script.write_text(
         "set ns [new Simulator]\n"
         "set a [$ns node]\nset b [$ns node]\n"
-        '$ns make-lan "$a $b" 10Mb 1ms LL Queue/DropTail Mac/802_3\n'
+        '$ns make-lan "$a $b" 10Mb 1ms LL Queue/DropTail Mac/802_11\n'
     )
     done = run_cli("tcl", "csma.tcl", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
-    assert "Mac/802_3 (CSMA/CD with collisions and backoff) is not modelled" in done.stderr
+    assert "802.11 on a wired LAN is not modelled" in done.stderr
 
 
 def test_python_api_lan_with_ns2s_mac_writes_ns2s_records(tmp_path: Path) -> None:
@@ -107,7 +123,7 @@ def test_python_api_lan_with_ns2s_mac_writes_ns2s_records(tmp_path: Path) -> Non
     sim = ac.Simulator(ns2_order=True)
     nodes = [sim.node(f"n{i}") for i in range(4)]
     named = sim.node("lan")  # ns-2's LanNode: the id that names the LAN
-    lan = sim.lan(nodes, "2Mb", "4us", link_layer_delay="2ms", ns2_mac=True)
+    lan = sim.lan(nodes, "2Mb", "4us", link_layer_delay="2ms", mac="ns2")
     sim.cbr(nodes[0], nodes[3], "4Mb", packet_size=500, start="0.1s", max_packets=1)
     sim.trace_ns2(tmp_path / "lan.tr", [], variables=False, lans=[(lan, named)])
     sim.run()

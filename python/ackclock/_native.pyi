@@ -721,7 +721,7 @@ class Sim:
         delay_ps: int,
         queue_limit: int,
         ll_delay_ps: int,
-        ns2_mac: bool,
+        mac: str,
     ) -> list[int]:
         """A contention-free LAN joining the nodes; returns their NIC ids."""
     def add_radio(

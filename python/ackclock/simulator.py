@@ -324,16 +324,18 @@ class Simulator:
         delay: units.Duration,
         queue_limit: int = 50,
         link_layer_delay: units.Duration = 0,
-        ns2_mac: bool = False,
+        mac: str = "switched",
     ) -> Lan:
         """A shared LAN segment joining `nodes`, each through a new NIC that
         queues at most `queue_limit` packets: every frame reaches every other
         NIC `delay` after it starts, and each NIC sends at `bandwidth` without
         contention (no carrier sense, no collisions; docs/architecture.md).
         Packets pass a link layer `link_layer_delay` long each way between a
-        node and its NIC. `ns2_mac`: ns-2's base Mac, as ns-2's make-lan
-        builds it: a frame also takes its 64-byte MAC header's time to send,
-        and each receiver has it as its first bit arrives (docs/tcl.md)."""
+        node and its NIC. `mac`: "switched" (the above), "ns2" (ns-2's base
+        Mac, as ns-2's make-lan builds it: a frame also takes its 64-byte MAC
+        header's time to send, and each receiver has it as its first bit
+        arrives) or "ns2-802.3" (ns-2's Mac/802_3, CSMA/CD drawing its
+        backoffs from `ns2_rng`, which must be set first); docs/tcl.md."""
         own = [self._own_node(node, "nodes") for node in nodes]
         if len(own) < 2:
             raise ParameterError("nodes", "a LAN needs at least two nodes")
@@ -343,7 +345,7 @@ class Simulator:
             units.duration_ps(delay, "delay"),
             checks.integer(queue_limit, "queue_limit", "queue limit", minimum=1),
             units.duration_ps(link_layer_delay, "link_layer_delay"),
-            checks.flag(ns2_mac, "ns2_mac"),
+            checks.choice(mac, "mac", ("switched", "ns2", "ns2-802.3")),
         )
         return Lan(self._native, own, nics)
 

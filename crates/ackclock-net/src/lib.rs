@@ -18,6 +18,7 @@ pub mod jitter;
 pub mod link_layer;
 pub mod loss;
 pub mod mac80211;
+pub mod mac8023;
 pub mod medium;
 pub mod mobility;
 pub mod node;
@@ -46,6 +47,7 @@ pub use jitter::{Jitter, JitterDistribution};
 pub use link_layer::{ArpTable, LinkLayer, LinkLayerConfig, Resolution, ARP_DELAY, ARP_PACKET_BYTES, NS2_LL_DELAY};
 pub use loss::{FlowFilter, Length, LossModel, LossPosition, LossProcess, Periodic, TwoState};
 pub use mac80211::{Dcf, DcfConfig, DcfStats};
+pub use mac8023::Ns2Ethernet;
 pub use medium::{
     ContentionFree, Frame, FrameKind, InterfaceQueue, Lan, LanMac, LinkAddress, Mac, MacDrop, MacEvent, MacHeader,
     MacModel, Medium, MediumId, MediumModel, Nic, NicId, NicStats, Queued, Reception,

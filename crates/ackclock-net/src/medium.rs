@@ -15,6 +15,7 @@
 
 use crate::link_layer::LinkLayer;
 use crate::mac80211::Dcf;
+use crate::mac8023::Ns2Ethernet;
 use crate::packet::NodeId;
 use crate::pool::PacketId;
 use crate::radio::Radio;
@@ -131,13 +132,15 @@ pub enum LanMac {
     /// receiver has the frame as its first bit arrives; the channel hands it
     /// out in ns-2's order, the NIC attached last first.
     Ns2,
+    /// ns-2's `Mac/802_3` (`Ns2Ethernet`) on the same channel.
+    Ns2Ethernet,
 }
 
 impl LanMac {
     /// Bytes the MAC adds to a frame's transmission time.
     pub fn header_bytes(self) -> u32 {
         match self {
-            LanMac::Switched => 0,
+            LanMac::Switched | LanMac::Ns2Ethernet => 0,
             LanMac::Ns2 => 64,
         }
     }
@@ -163,7 +166,7 @@ impl Medium for Lan {
         let reception = |&nic: &NicId| (nic != from).then_some(Reception { nic, first_bit, power_w: f64::INFINITY });
         match self.mac {
             LanMac::Switched => out.extend(self.nics.iter().filter_map(reception)),
-            LanMac::Ns2 => out.extend(self.nics.iter().rev().filter_map(reception)),
+            LanMac::Ns2 | LanMac::Ns2Ethernet => out.extend(self.nics.iter().rev().filter_map(reception)),
         }
     }
     fn neighbours(&self, nic: NicId) -> Vec<NicId> {
@@ -227,6 +230,11 @@ impl InterfaceQueue {
         self.frames.pop_front()
     }
 
+    /// The frame `pop` would take.
+    pub fn front(&self) -> Option<&Queued> {
+        self.frames.front()
+    }
+
     pub fn len(&self) -> usize {
         self.frames.len()
     }
@@ -265,6 +273,23 @@ pub trait Mac {
     fn poll_done(&mut self) -> Option<(Queued, bool)>;
     fn on_timer(&mut self, now: Instant);
     fn poll_at(&self) -> Option<Instant>;
+    /// A random draw the MAC waits for, in [0, range): ns-2's MACs draw from
+    /// its default generator, which the engine owns. Asked after
+    /// `poll_transmit`; the answer comes through `drawn` at once.
+    fn draw_request(&mut self) -> Option<u32> {
+        None
+    }
+    fn drawn(&mut self, _value: u32) {}
+    /// Whether the MAC hands out each timer it sets (`poll_timer_set`)
+    /// instead of its earliest (`poll_at`, which then answers `None`).
+    fn keeps_timers(&self) -> bool {
+        false
+    }
+    /// A timer the MAC set, to wake it then with an event of its own
+    /// (ns-2 orders each timer by when it was set).
+    fn poll_timer_set(&mut self) -> Option<Instant> {
+        None
+    }
     /// Whether to keep the events `poll_event` hands out (off by default:
     /// a MAC that keeps none costs nothing).
     fn set_traced(&mut self, _on: bool) {}
@@ -320,6 +345,8 @@ pub enum MacModel {
     ContentionFree(ContentionFree),
     /// ns-2's IEEE 802.11 DCF (mac80211.rs).
     Dcf(Box<Dcf>),
+    /// ns-2's 802.3 CSMA/CD (mac8023.rs).
+    Ethernet(Box<Ns2Ethernet>),
 }
 
 impl Mac for MacModel {
@@ -327,48 +354,76 @@ impl Mac for MacModel {
         match self {
             MacModel::ContentionFree(m) => m.poll_transmit(now, queue),
             MacModel::Dcf(m) => m.poll_transmit(now, queue),
+            MacModel::Ethernet(m) => m.poll_transmit(now, queue),
         }
     }
     fn on_frame(&mut self, now: Instant, slot: u32, frame: &Frame, duration: Duration, power_w: f64) {
         match self {
             MacModel::ContentionFree(m) => m.on_frame(now, slot, frame, duration, power_w),
             MacModel::Dcf(m) => m.on_frame(now, slot, frame, duration, power_w),
+            MacModel::Ethernet(m) => m.on_frame(now, slot, frame, duration, power_w),
         }
     }
     fn poll_received(&mut self, now: Instant) -> Option<(u32, bool)> {
         match self {
             MacModel::ContentionFree(m) => m.poll_received(now),
             MacModel::Dcf(m) => m.poll_received(now),
+            MacModel::Ethernet(m) => m.poll_received(now),
         }
     }
     fn poll_done(&mut self) -> Option<(Queued, bool)> {
         match self {
             MacModel::ContentionFree(m) => m.poll_done(),
             MacModel::Dcf(m) => m.poll_done(),
+            MacModel::Ethernet(m) => m.poll_done(),
         }
     }
     fn on_timer(&mut self, now: Instant) {
         match self {
             MacModel::ContentionFree(m) => m.on_timer(now),
             MacModel::Dcf(m) => m.on_timer(now),
+            MacModel::Ethernet(m) => m.on_timer(now),
         }
     }
     fn poll_at(&self) -> Option<Instant> {
         match self {
             MacModel::ContentionFree(m) => m.poll_at(),
             MacModel::Dcf(m) => m.poll_at(),
+            MacModel::Ethernet(m) => m.poll_at(),
         }
     }
     fn set_traced(&mut self, on: bool) {
         match self {
             MacModel::ContentionFree(m) => m.set_traced(on),
             MacModel::Dcf(m) => m.set_traced(on),
+            MacModel::Ethernet(m) => m.set_traced(on),
         }
     }
     fn poll_event(&mut self) -> Option<MacEvent> {
         match self {
             MacModel::ContentionFree(m) => m.poll_event(),
             MacModel::Dcf(m) => m.poll_event(),
+            MacModel::Ethernet(m) => m.poll_event(),
+        }
+    }
+    fn draw_request(&mut self) -> Option<u32> {
+        match self {
+            MacModel::Ethernet(m) => m.draw_request(),
+            _ => None,
+        }
+    }
+    fn drawn(&mut self, value: u32) {
+        if let MacModel::Ethernet(m) = self {
+            m.drawn(value);
+        }
+    }
+    fn keeps_timers(&self) -> bool {
+        matches!(self, MacModel::Ethernet(_))
+    }
+    fn poll_timer_set(&mut self) -> Option<Instant> {
+        match self {
+            MacModel::Ethernet(m) => m.poll_timer_set(),
+            _ => None,
         }
     }
 }
@@ -415,7 +470,7 @@ impl Mac for ContentionFree {
 
     fn on_frame(&mut self, now: Instant, slot: u32, _frame: &Frame, duration: Duration, _power_w: f64) {
         let up = match self.kind {
-            LanMac::Switched => now + duration,
+            LanMac::Switched | LanMac::Ns2Ethernet => now + duration,
             LanMac::Ns2 => now,
         };
         self.receiving.push(Reverse((up, slot)));

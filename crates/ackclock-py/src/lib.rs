@@ -304,8 +304,8 @@ impl Sim {
     }
 
     /// A contention-free LAN joining `nodes`; returns their NICs. Each NIC
-    /// has a link layer delaying packets `ll_delay_ps` each way; `ns2_mac`:
-    /// ns-2's base Mac (see `LanMac::Ns2`).
+    /// has a link layer delaying packets `ll_delay_ps` each way; `mac`:
+    /// "switched", "ns2" (ns-2's base Mac) or "ns2-802.3" (see `LanMac`).
     #[allow(clippy::too_many_arguments)] // the LAN's parts, one each
     fn add_lan(
         &mut self,
@@ -314,7 +314,7 @@ impl Sim {
         delay_ps: u64,
         queue_limit: usize,
         ll_delay_ps: u64,
-        ns2_mac: bool,
+        mac: &str,
     ) -> PyResult<Vec<u32>> {
         let rate = ackclock_core::Bandwidth::from_bps(bandwidth_bps).ok_or_else(|| {
             config_err(CoreConfigError::invalid("bandwidth", bandwidth_bps, "must be greater than zero"))
@@ -324,7 +324,14 @@ impl Sim {
             delay: Duration::from_ps(delay_ps),
             queue_limit,
             link_layer_delay: Duration::from_ps(ll_delay_ps),
-            mac: if ns2_mac { ackclock_net::LanMac::Ns2 } else { ackclock_net::LanMac::Switched },
+            mac: match mac {
+                "switched" => ackclock_net::LanMac::Switched,
+                "ns2" => ackclock_net::LanMac::Ns2,
+                "ns2-802.3" => ackclock_net::LanMac::Ns2Ethernet,
+                other => {
+                    return Err(config_err(CoreConfigError::invalid("mac", other, "is switched, ns2 or ns2-802.3")))
+                }
+            },
         };
         self.guarded(|s| s.add_lan(&nodes, config))
     }

@@ -68,7 +68,8 @@ enum Event {
     RouteWaitExpiry(NodeId),
     /// The next packet a node's processor handles is done.
     Processed(NodeId),
-    /// A NIC's MAC timer (lazy).
+    /// A NIC's MAC timer: lazy, or one of the timers a MAC that keeps
+    /// ns-2's order of its timers set (`Mac::poll_timer_set`).
     NicTimer(NicId),
     /// The first bit of a frame (an index into `frames`) reaches one of
     /// its receivers (an index into its `receptions`).

@@ -4,12 +4,12 @@
 ns-2 makes a LanNode, a virtual node whose id comes from the nodes' (so the
 next `$ns node` gets the id after it) and which traces name the LAN by; each
 member node reaches it through a link layer (LL: the LAN's DELAY each way),
-a DropTail interface queue and the base Mac, whose transmission time is the
-packet plus a 64-byte header at `Mac set bandwidth_` (2 Mb/s; the LAN's BW
-is not used), on a Channel whose `delay_` (4 us) brings every frame to the
-other NICs. The core's LAN with `ns2_mac` is that LAN; this module reads
-the classes' settings when the LAN is made, as ns-2 creates its objects
-then.
+a DropTail interface queue and a MAC on a Channel whose `delay_` (4 us)
+brings every frame to the other NICs. The base Mac's transmission time is
+the packet plus a 64-byte header at `Mac set bandwidth_` (2 Mb/s; the LAN's
+BW is not used); Mac/802_3 sends at BW (CSMA/CD). The core's LAN with the
+MAC "ns2" or "ns2-802.3" is that LAN; this module reads the classes'
+settings when the LAN is made, as ns-2 creates its objects then.
 """
 
 from __future__ import annotations
@@ -36,8 +36,7 @@ _PARTS = {
     "phyType": "Phy/WiredPhy",
 }
 _REFUSED_MACS = {
-    "Mac/802_3": "Mac/802_3 (CSMA/CD with collisions and backoff) is not modelled",
-    "Mac/Csma/Cd": "Mac/802_3 (CSMA/CD with collisions and backoff) is not modelled",
+    "Mac/Csma/Cd": "Mac/Csma/Cd is out of date (ns-2 runs Mac/802_3 for it): use Mac/802_3",
     "Mac/802_11": "802.11 on a wired LAN is not modelled (use node-config for wireless)",
 }
 
@@ -56,6 +55,7 @@ class LanNodeObject(NodeObject):
         self.trace_channels = list(world.trace_all)
         self.lan: Lan | None = None
         self.bandwidth_text = self.delay_text = ""
+        self.ethernet = False
         world.lans.append(self)
 
     def join(
@@ -79,7 +79,7 @@ class LanNodeObject(NodeObject):
             if self.world.tcl.call("::otcl::is_class", cls) != "1":
                 raise TclScriptError(f"make-lan: {part} {cls!r} is not a class")
             if cls in _REFUSED_MACS:
-                raise TclScriptError(f"make-lan: {_REFUSED_MACS[cls]} (supported: Mac)")
+                raise TclScriptError(f"make-lan: {_REFUSED_MACS[cls]} (supported: Mac, Mac/802_3)")
             # the class itself, or a script's subclass of it
             if _PARTS[part] not in self.world.heritage(cls):
                 raise TclScriptError(
@@ -89,13 +89,19 @@ class LanNodeObject(NodeObject):
         def setting(cls: str, var: str) -> str:
             return class_variable(self.world, chosen[cls], var)
 
+        # Mac/802_3 sends at the LAN's rate (ns-2's WiredPhy bandwidth_),
+        # the base Mac at its own bandwidth_.
+        self.ethernet = "Mac/802_3" in self.world.heritage(chosen["macType"])
+        if self.ethernet and parts.get("mactrace") in ("true", "on"):
+            raise TclScriptError("make-lan -trace on: 802.3's collision records are not modelled")
         mac_delay = ns2_units.seconds(setting("macType", "delay_"), "Mac delay_")
         if mac_delay != 0:
             raise TclScriptError(
                 f"Mac delay_ {setting('macType', 'delay_')} is not supported: ackclock "
                 "models the base Mac's hand-up without delay (only ns-2's default 0us)"
             )
-        self.mac_bps = ns2_units.bandwidth_bps(setting("macType", "bandwidth_"), "Mac bandwidth_")
+        rate = bandwidth if self.ethernet else setting("macType", "bandwidth_")
+        self.mac_bps = ns2_units.bandwidth_bps(rate, "Mac bandwidth_")
         self.channel_delay_s = ns2_units.seconds(setting("chanType", "delay_"), "Channel delay_")
         self.ll_delay_s = ns2_units.seconds(delay, "make-lan delay")
         limit = parts.get("ifqLen") or setting("ifqType", "limit_")
@@ -107,7 +113,7 @@ class LanNodeObject(NodeObject):
                 f"make-lan: an interface queue limit of {limit} is not supported "
                 "(ns-2's DropTail then drops every packet; give 2 or more)"
             )
-        ns2_units.bandwidth(bandwidth, "make-lan bandwidth")  # checked, not used
+        ns2_units.bandwidth(bandwidth, "make-lan bandwidth")
         self.members = members
         # as the script wrote them (ns-2's LanNode keeps the words)
         self.bandwidth_text, self.delay_text = bandwidth, delay
@@ -128,7 +134,7 @@ class LanNodeObject(NodeObject):
             self.channel_delay_s,
             queue_limit=self.queue_limit,
             link_layer_delay=self.ll_delay_s,
-            ns2_mac=True,
+            mac="ns2-802.3" if self.ethernet else "ns2",
         )
 
     # Agents attach to the LAN's nodes; ns-2's LanNode ignores them.

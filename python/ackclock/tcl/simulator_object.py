@@ -127,12 +127,14 @@ class SimulatorObject(WirelessCommands, Shadow):
     def cmd_make_lan(self, *args: str) -> str:
         """`$ns make-lan ?-trace on|off? "NODES" BW DELAY ?LL? ?IFQ? ?MAC?
         ?CHANNEL? ?PHY? ?IFQLEN?` (ns-2's order; -trace is the 802.3 MAC's)."""
+        trace = {}
         if args[:1] == ("-trace",):
+            trace = {"mactrace": args[1] if len(args) > 1 else ""}
             args = args[2:]
         if len(args) < 3:
             raise TclScriptError('make-lan: give "NODES" BANDWIDTH DELAY')
         names = ("llType", "ifqType", "macType", "chanType", "phyType", "ifqLen")
-        return self._lan(args[0], args[1], args[2], dict(zip(names, args[3:])))
+        return self._lan(args[0], args[1], args[2], {**dict(zip(names, args[3:])), **trace})
 
     def cmd_newLan(self, nodes: str, bandwidth: str, delay: str, *options: str) -> str:
         """`$ns newLan NODES BW DELAY -llType LL -ifqType ... -macType ...`."""

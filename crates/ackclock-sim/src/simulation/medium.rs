@@ -9,8 +9,8 @@ use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::packet::IPV4_HEADER_BYTES;
 use ackclock_net::{
     ContentionFree, Frame, Interface, InterfaceQueue, Lan, LanMac, LinkAddress, LinkLayer, LinkLayerConfig, Mac,
-    MacModel, Medium, MediumId, MediumModel, NextHop, Nic, NicId, NodeId, PacketId, Queued, RoutingProtocol, BROADCAST,
-    CONTROL_FLOW,
+    MacModel, Medium, MediumId, MediumModel, NextHop, Nic, NicId, NodeId, Ns2Ethernet, PacketId, Queued,
+    RoutingProtocol, BROADCAST, CONTROL_FLOW,
 };
 use ackclock_trace::{LanRecord, PacketEvent, TraceRecord, WirelessEvent, WirelessLayer};
 
@@ -52,13 +52,19 @@ impl Simulation {
         if config.queue_limit == 0 {
             return Err(ConfigError::invalid("queue_limit", 0, "must be at least 1"));
         }
+        if config.mac == LanMac::Ns2Ethernet && self.ns2_rng.is_none() {
+            return Err(ConfigError::invalid("mac", "ns-2's 802.3", "backs off with ns-2's generator: set it first"));
+        }
         let medium = self.media.len() as MediumId;
         self.media.push(MediumModel::Lan(Lan::new(config.delay, config.mac)));
         let link_layer = LinkLayerConfig { delay: config.link_layer_delay, arp: false };
         let nics = nodes
             .iter()
             .map(|&node| {
-                let mac = MacModel::ContentionFree(ContentionFree::new(node, config.rate, config.mac));
+                let mac = match config.mac {
+                    LanMac::Ns2Ethernet => MacModel::Ethernet(Box::new(Ns2Ethernet::new(node, config.rate))),
+                    kind => MacModel::ContentionFree(ContentionFree::new(node, config.rate, kind)),
+                };
                 let nic = self.add_nic(node, medium, mac, config.queue_limit);
                 self.nics[nic as usize].link_layer = LinkLayer::new(link_layer);
                 nic
@@ -192,17 +198,28 @@ impl Simulation {
     fn service_nic(&mut self, now: Instant, nic: NicId) {
         loop {
             let n = &mut self.nics[nic as usize];
-            let Some((frame, duration)) = n.mac.poll_transmit(now, &mut n.queue) else { break };
+            let (head, waiting) = (n.queue.front().map(|q| q.packet), n.queue.len());
+            let sent = n.mac.poll_transmit(now, &mut n.queue);
+            // ns-2 writes a LAN's `-` as the queue hands the MAC a packet,
+            // which an 802.3 MAC may send later or again.
+            if let (Some(packet), true) = (head, n.queue.len() < waiting) {
+                self.trace_lan(nic, PacketEvent::Dequeue, packet);
+            }
+            let Some((frame, duration)) = sent else { break };
+            let n = &mut self.nics[nic as usize];
             n.stats.tx_packets += 1;
             n.stats.tx_bytes += u64::from(frame.bytes);
             n.stats.busy += duration;
             if self.mac_traced {
                 self.trace_mac_send(now, nic, &frame);
             }
-            if let Some(packet) = frame.packet {
-                self.trace_lan(nic, PacketEvent::Dequeue, packet);
-            }
             self.transmit(now, nic, frame, duration);
+        }
+        if let Some(range) = self.nics[nic as usize].mac.draw_request() {
+            let g = self.ns2_rng.as_mut().expect("checked when the MAC was made");
+            // ns-2's Random::integer: a draw in [0, 2^31), modulo the range.
+            let value = (2_147_483_648.0 * g.next_u01()) as u64 % u64::from(range);
+            self.nics[nic as usize].mac.drawn(value as u32);
         }
         // Before the receptions free their frames' packets.
         let mut given_up = None;
@@ -218,6 +235,9 @@ impl Simulation {
         self.nics[nic as usize].note_queue(now);
         if let Some(record) = given_up {
             self.record_radio(record);
+        }
+        while let Some(t) = self.nics[nic as usize].mac.poll_timer_set() {
+            self.schedule_after(now, t.max(now) - now, Event::NicTimer(nic));
         }
         let wake = self.nics[nic as usize].mac.poll_at();
         let armed = &mut self.nic_armed[nic as usize];
@@ -272,12 +292,17 @@ impl Simulation {
         self.service_nic(now, r.nic);
     }
 
+    #[cold]
+    #[inline(never)]
     pub(super) fn on_nic_timer(&mut self, now: Instant, nic: NicId) {
-        let armed = &mut self.nic_armed[nic as usize];
-        if *armed != Some(now) {
-            return; // superseded by an earlier event that already re-armed
+        // A MAC's own timer event always acts; a lazy one only if current.
+        if !self.nics[nic as usize].mac.keeps_timers() {
+            let armed = &mut self.nic_armed[nic as usize];
+            if *armed != Some(now) {
+                return; // superseded by an earlier event that already re-armed
+            }
+            *armed = None;
         }
-        *armed = None;
         self.nics[nic as usize].mac.on_timer(now);
         self.service_nic(now, nic);
     }
@@ -314,8 +339,9 @@ impl Simulation {
                 self.deliver_up(now, nic, packet, &frame);
             }
         } else {
-            // ns-2's MAC drops a frame for another node, and traces it.
-            if !for_us {
+            // ns-2's base MAC hands up a frame for another node and drops it,
+            // traced; 802.3 discards it unseen.
+            if deliver && !for_us {
                 self.trace_lan(nic, PacketEvent::Drop, packet);
             }
             if last {
@@ -375,6 +401,8 @@ impl Simulation {
         if sent {
             self.discard_packet(queued.packet);
         } else {
+            // (ns-2's 802.3 traces the packet it gives up on as a LAN drop.)
+            self.trace_lan(nic, PacketEvent::Drop, queued.packet);
             self.nics[nic as usize].stats.link_failures += 1;
             self.link_failed(now, nic, queued);
         }
