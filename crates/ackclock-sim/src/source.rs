@@ -136,6 +136,16 @@ impl UdpSource {
         }
     }
 
+    /// Sends with these parameters from now on (ns-2's CBR reads rate_,
+    /// packetSize_, random_ and maxpkts_ at every packet): the departure
+    /// already scheduled keeps its time; its size and the gaps after it
+    /// follow the new values. An on-off source keeps its current period.
+    pub fn retune(&mut self, traffic: Traffic, size: SizeModel, max_packets: Option<u64>) {
+        self.config.traffic = traffic;
+        self.config.size = size;
+        self.config.max_packets = max_packets;
+    }
+
     pub fn halt(&mut self) {
         self.halted = true;
     }
@@ -209,6 +219,24 @@ mod tests {
         assert!(gaps.iter().any(|&g| g < 6_000_000_000) && gaps.iter().any(|&g| g > 14_000_000_000));
         let mut again = source(Traffic::Cbr { rate, jitter: true }, SizeModel::Fixed(1000));
         assert_eq!(departures(&mut again, 2001), t, "the same stream, the same gaps");
+    }
+
+    #[test]
+    fn retuned_cbr_keeps_the_scheduled_departure_and_spaces_later_ones_anew() {
+        // 1000-byte packets at 8 Mb/s leave 1 ms apart; after the change at
+        // the second departure's time, the third leaves 1 ms later and the
+        // ones after it 0.5 ms apart, 500 bytes each (ns-2's CBR).
+        let cbr = Traffic::Cbr { rate: Bandwidth::from_bps(8_000_000).unwrap(), jitter: false };
+        let mut s = source(cbr, SizeModel::Fixed(1000));
+        let first = s.first_departure().unwrap();
+        let (_, second) = s.emit(first);
+        let second = second.unwrap();
+        s.retune(cbr, SizeModel::Fixed(500), Some(3));
+        let (size, third) = s.emit(second);
+        assert_eq!(size, 500);
+        assert_eq!(third.unwrap() - second, Duration::from_micros(500));
+        let (_, after_limit) = s.emit(third.unwrap());
+        assert_eq!(after_limit, None, "max_packets lowered to 3 ends the source after its third packet");
     }
 
     #[test]

@@ -164,6 +164,9 @@ class QueueObject(Shadow):
     def spec(self) -> specs.Queue:
         raise NotImplementedError  # every queue class the registry maps overrides it
 
+    def taken(self) -> str:
+        return "the network was built" if self.link is not None and self.link.handle else ""
+
     def live(self, name: str) -> str | None:
         if self.link is None or self.link.handle is None:
             return None

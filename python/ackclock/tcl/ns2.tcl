@@ -28,12 +28,18 @@ foreach cls {SplitObject Link} {
 # `$obj set var value` on an ns-2 object from outside its own methods: a
 # variable ns-2's class does not have is a mistake (a typo, or a variable of
 # another class) rather than new state.
+# During the run, a change the simulation cannot follow is refused (the
+# shadow's `changing`).
 SplitObject instproc set {var args} {
     if {![info exists [::otcl::vars $self]::$var] && ![::ackclock::own_method $self]} {
         ::ackclock::check_variable $self $var
     }
+    if {$::ackclock::running && [llength $args] == 1} {
+        ::ackclock::changing $self $var [lindex $args 0]
+    }
     return [$self next $var {*}$args]
 }
+set ::ackclock::running 0
 
 # Whether `set` was called from one of the object's own methods: the
 # caller of the chain of `set` methods (aliases of ns-2's) is the object.

@@ -564,6 +564,7 @@ class World:
             from ackclock.tcl.build import build
 
             self.sim = build(self)
+            self.tcl.set("::ackclock::running", "1")
             for action in self.on_build:
                 action()
             self.on_build.clear()
