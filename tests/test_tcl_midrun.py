@@ -79,8 +79,9 @@ def test_exponential_idle_time_changed_during_the_run_as_ns2(tmp_path: Path) -> 
 
 
 REFUSED = {
-    "$tcp set window_ 50": '"_o9 set window_ 50": _o9 (Agent/TCP) window_ set during the run',
+    "$tcp set window_ 50": '"_o10 set window_ 50": _o10 (Agent/TCP) window_ set during the run',
     "[[$ns link $a $b] queue] set limit_ 5": "(Queue/DropTail) limit_ set during the run",
+    "$em set rate_ 0.5": "(ErrorModel) rate_ set during the run",
 }
 
 
@@ -92,6 +93,8 @@ def test_a_change_the_run_cannot_follow_is_refused(tmp_path: Path, change: str) 
         "set a [$ns node]\n"
         "set b [$ns node]\n"
         "$ns duplex-link $a $b 10Mb 5ms DropTail\n"
+        "set em [new ErrorModel]\n"
+        "$ns lossmodel $em $a $b\n"
         "set tcp [new Agent/TCP]\n"
         "$ns attach-agent $a $tcp\n"
         "set sink [new Agent/TCPSink]\n"
@@ -107,6 +110,6 @@ def test_a_change_the_run_cannot_follow_is_refused(tmp_path: Path, change: str) 
     done = run_cli("tcl", str(script), cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
-    assert "refused.tcl:13 " in done.stderr
+    assert "refused.tcl:15 " in done.stderr
     assert REFUSED[change] in done.stderr
     assert "is not supported: ackclock took its value when" in done.stderr
