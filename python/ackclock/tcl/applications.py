@@ -99,23 +99,22 @@ class Telnet(Application):
         agent = self.require_agent()
         if not isinstance(agent, TcpAgent):
             raise TclScriptError(f"{self} needs a TCP agent, not {agent.cls}")
-        if self.number("interval_") <= 0:
+        self.mean_interval()
+        self.flow = self.world.start_telnet(self, agent)
+
+    def mean_interval(self) -> float:
+        interval = self.number("interval_")
+        if interval <= 0:
             raise TclScriptError(
                 f"{self} interval_ {self.var('interval_')}: ns-2's tcplib telnet "
                 "distribution (interval_ 0) is not modelled; give a mean interval"
             )
-        self.flow = self.world.start_telnet(self, agent)
+        return interval
 
     def assigned(self, name: str, value: str) -> None:
         # ns-2's Telnet draws each gap with the interval_ of that moment.
-        if self.flow is None or not isinstance(self.flow, TcpFlow):
-            return
-        if float(value) <= 0:
-            raise TclScriptError(
-                f"{self} interval_ {value}: ns-2's tcplib telnet distribution "
-                "(interval_ 0) is not modelled; give a mean interval"
-            )
-        self.flow.set_telnet_interval(float(value))
+        if isinstance(self.flow, TcpFlow):
+            self.flow.set_telnet_interval(self.mean_interval())
 
 
 class TcpApp(Application):

@@ -386,9 +386,7 @@ class World:
 
     def start_telnet(self, app: TelnetApp, agent: TcpAgent) -> Flow:
         mss = agent.segment_size()
-        return self._start_tcp(
-            agent, Telnet(mean_interval=app.number("interval_"), packet_size=mss)
-        )
+        return self._start_tcp(agent, Telnet(mean_interval=app.mean_interval(), packet_size=mss))
 
     def start_udp(self, app: Traffic, agent: Agent) -> Flow:
         if not isinstance(agent, UdpAgent):
