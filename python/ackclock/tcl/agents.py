@@ -694,12 +694,21 @@ class TbfObject(Shadow):
         "qlen_": Var(Kind.INT),
     }
 
-    def spec(self) -> specs.TokenBucket:
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        # shaping a started source, which took its variables
+        self.shaping = False
+
+    def shape(self, flow: Flow) -> None:
         rate, bucket, qlen = self.number("rate_"), self.integer("bucket_"), self.integer("qlen_")
         for var, value, least in (("rate_", rate, 1), ("bucket_", bucket, 0), ("qlen_", qlen, 0)):
             if value < least:
                 raise TclScriptError(f"{self} {var} {value:g}: must be at least {least}")
-        return specs.TokenBucket(rate=rate, bucket_bits=bucket, limit=qlen)
+        flow.shape(specs.TokenBucket(rate=rate, bucket_bits=bucket, limit=qlen))
+        self.shaping = True
+
+    def taken(self) -> str:
+        return "its agent's source started" if self.shaping else ""
 
     # ns-2's plumbing (attach-tbf wires it): the agent's packets pass through it.
     def cmd_target(self, *args: str) -> str:

@@ -421,7 +421,7 @@ class World:
         else:
             raise TclScriptError(f"{app.cls} is not supported yet (use CBR or Exponential)")
         if agent.tbf is not None:
-            flow.shape(agent.tbf.spec())
+            agent.tbf.shape(flow)
         self.flow_started(agent, flow)
         return flow
 
