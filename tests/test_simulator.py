@@ -312,3 +312,25 @@ def test_jittered_cbr_spreads_its_gaps_around_the_interval_as_ns2s_random_does()
     assert steady.stats()["tx_packets"] == 10001
     with pytest.raises(ac.ConfigError, match="jitter"):
         sim.cbr(a, b, rate="800kb", jitter="yes")
+
+
+def test_retuned_cbr_spaces_packets_after_the_scheduled_one_anew():
+    # 100 kb/s of 1000-byte packets: 80 ms apart, 13 by 0.96 s. At 1 s,
+    # 500-byte packets at 200 kb/s: the packet due at 1.04 s keeps its time
+    # (with the new size), the next ones leave 20 ms apart: 49 from 1.04 s
+    # to 2 s.
+    sim, a, b, link = one_link()
+    flow = sim.cbr(a, b, rate="100kb", packet_size=1000, stop=2.0)
+    sim.at(1.0, lambda: flow.retune(packet_size=500))
+    sim.at(1.0, lambda: flow.retune(rate="200kb"))
+    sim.run()
+    stats = flow.stats()
+    assert stats["tx_packets"] == 13 + 49
+    assert stats["tx_bytes"] == 13 * 1000 + 49 * 500
+
+
+def test_retune_refuses_a_parameter_the_source_lacks():
+    sim, a, b, link = one_link()
+    flow = sim.on_off(a, b, rate="100kb", on_mean=0.5, off_mean=0.5)
+    with pytest.raises(ac.ConfigError, match="jitter"):
+        flow.retune(jitter=True)

@@ -18,7 +18,7 @@ from ackclock.errors import (
     SimulationError,
     UnitError,
 )
-from ackclock.handles import Flow, Lan, Link, Node, Radio, RadioNic, TcpFlow
+from ackclock.handles import Flow, Lan, Link, Node, Radio, RadioNic, SourceFlow, TcpFlow
 from ackclock.mobility import random_waypoint
 from ackclock.network_specs import (
     AODV,
@@ -124,6 +124,7 @@ __all__ = [
     "StaticRouting",
     "StepMark",
     "TokenBucket",
+    "SourceFlow",
     "TcpFlow",
     "TcpParams",
     "Telnet",

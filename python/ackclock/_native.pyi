@@ -816,6 +816,14 @@ class Sim:
     def shape_flow(self, flow: int, shaper: TokenBucketSpec) -> None:
         """Puts a token bucket between a UDP flow's source and its node;
         before the flow's first packet."""
+    def retune_flow(
+        self, flow: int, traffic: TrafficSpec, size: SizeSpec, max_packets: int | None = None
+    ) -> None:
+        """A UDP traffic source sends with these parameters from now on; the
+        departure already scheduled keeps its time."""
+    def set_telnet_interval(self, flow: int, mean_interval_ps: int) -> None:
+        """A telnet application's mean gap between writes, from its next
+        write on."""
     def stop_flow(self, flow: int) -> None:
         """Stops a flow's sender now: a UDP source sends no more; a TCP
         application writes no more, but what it wrote is still delivered."""

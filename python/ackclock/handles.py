@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
-from ackclock import checks, network_specs, specs, units
+from ackclock import checks, network_specs, specs, units, workload
 from ackclock.errors import ConfigError, ParameterError
 from ackclock.results import (
     FlowResult,
@@ -22,7 +22,7 @@ from ackclock.results import (
 from ackclock.series import Row, rows, with_segments
 
 if TYPE_CHECKING:
-    from ackclock._native import LinkChangeSpec, MonitorCounts, Sim
+    from ackclock._native import LinkChangeSpec, MonitorCounts, Sim, SizeSpec, TrafficSpec
     from ackclock.notices import Notices
 
 
@@ -316,6 +316,79 @@ class Flow:
         return f"Flow({self.name!r}, {self.kind}, {self.src.name}->{self.dst.name})"
 
 
+# SourceFlow.retune's traffic parameters: the field each sets and its check.
+_TRAFFIC_FIELDS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
+    "rate": ("rate_bps", units.bandwidth_bps),
+    "jitter": ("jitter", checks.flag),
+    "mean_interval": ("mean_interval_ps", units.positive_duration_ps),
+    "on_mean": ("on_mean_ps", units.positive_duration_ps),
+    "off_mean": ("off_mean_ps", units.duration_ps),
+}
+
+
+class SourceFlow(Flow):
+    """A UDP traffic source (`Simulator.cbr`, `.poisson`, `.on_off`) whose
+    parameters may change while it runs."""
+
+    def __init__(
+        self,
+        native: Sim,
+        flow_id: int,
+        name: str,
+        kind: str,
+        src: Node,
+        dst: Node,
+        traffic: TrafficSpec,
+        size: SizeSpec,
+        max_packets: int | None,
+    ) -> None:
+        super().__init__(native, flow_id, name, kind, src, dst)
+        self._traffic = traffic
+        self._size = size
+        self._max_packets = max_packets
+
+    def retune(
+        self,
+        *,
+        rate: units.Bandwidth | None = None,
+        packet_size: specs.PacketSize | None = None,
+        max_packets: int | None = None,
+        jitter: bool | None = None,
+        mean_interval: units.Duration | None = None,
+        on_mean: units.Duration | None = None,
+        off_mean: units.Duration | None = None,
+    ) -> None:
+        """The source sends with the parameters given from now on (the others
+        keep their values), as ns-2's CBR, which reads them at every packet:
+        the departure already scheduled keeps its time; its size and the gaps
+        after it follow the new values. An on-off source keeps its current
+        on or off period."""
+        traffic: Any = dict(self._traffic)  # one of the TypedDicts, edited by key
+        given = {
+            "rate": rate,
+            "jitter": jitter,
+            "mean_interval": mean_interval,
+            "on_mean": on_mean,
+            "off_mean": off_mean,
+        }
+        for parameter, value in given.items():
+            if value is None:
+                continue
+            field, check = _TRAFFIC_FIELDS[parameter]
+            if field not in traffic:
+                raise ParameterError(parameter, f"a {self.kind} source has no {parameter}")
+            traffic[field] = check(value, parameter)
+        size = self._size
+        if packet_size is not None:
+            size = specs.packet_size_spec(packet_size, "packet_size")
+        limit = self._max_packets
+        if max_packets is not None:
+            limit = checks.integer(max_packets, "max_packets", "packet count", minimum=1)
+        workload.require_gap(traffic, size)
+        self._native.retune_flow(self.id, traffic, size, limit)
+        self._traffic, self._size, self._max_packets = traffic, size, limit
+
+
 class EchoFlow(Flow):
     """Echo requests from `src`, answered by `dst` (ns-2's Agent/Ping pair);
     see `Simulator.ping`."""
@@ -376,6 +449,12 @@ class TcpFlow(Flow):
         more (None: without end); for flows with the `Manual` application."""
         size = None if nbytes is None else checks.integer(nbytes, "nbytes", "byte count")
         self._native.tcp_write(self.id, size, checks.flag(server, "server"))
+
+    def set_telnet_interval(self, mean_interval: units.Duration) -> None:
+        """A `Telnet` application's mean gap between writes from its next
+        write on (ns-2's Telnet reads interval_ at every packet)."""
+        mean_ps = units.positive_duration_ps(mean_interval, "mean_interval")
+        self._native.set_telnet_interval(self.id, mean_ps)
 
     def when_received(
         self, nbytes: int, callback: Callable[[], object], server: bool = True

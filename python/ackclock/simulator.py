@@ -42,6 +42,7 @@ from ackclock.handles import (
     Node,
     Radio,
     RadioNic,
+    SourceFlow,
     TcpFlow,
     change_links,
 )
@@ -544,7 +545,7 @@ class Simulator:
         ecn: bool = False,
         label: specs.FlowLabel | None = None,
         jitter: bool = False,
-    ) -> Flow:
+    ) -> SourceFlow:
         """Constant bit rate: one packet every packet_size * 8 / rate seconds
         (with random sizes, their mean); with `jitter` (ns-2's CBR `random_`)
         each gap is that interval times a uniform draw from [0.5, 1.5)."""
@@ -569,7 +570,7 @@ class Simulator:
         name: str | None = None,
         ecn: bool = False,
         label: specs.FlowLabel | None = None,
-    ) -> Flow:
+    ) -> SourceFlow:
         """Poisson arrivals: exponential gaps of mean `mean_interval`."""
         traffic: TrafficSpec = {
             "type": "poisson",
@@ -593,7 +594,7 @@ class Simulator:
         name: str | None = None,
         ecn: bool = False,
         label: specs.FlowLabel | None = None,
-    ) -> Flow:
+    ) -> SourceFlow:
         """Exponential on/off source: sends at `rate` during on periods; on and
         off period lengths are exponential with the given means."""
         traffic: TrafficSpec = {
@@ -619,7 +620,7 @@ class Simulator:
         name: Any,
         ecn: Any,
         label: Any,
-    ) -> Flow:
+    ) -> SourceFlow:
         src = self._own_node(src, "src")
         dst = self._own_node(dst, "dst")
         if src is dst:
@@ -634,14 +635,7 @@ class Simulator:
             )
         if max_packets is not None:
             max_packets = checks.integer(max_packets, "max_packets", "packet count", minimum=1)
-        gap_ps = workload.smallest_gap_ps(traffic, size)
-        if gap_ps is not None and gap_ps < 1:
-            rate_bps = traffic["rate_bps"]  # type: ignore[typeddict-item]
-            raise ParameterError(
-                "rate",
-                f"{rate_bps:.3g} bit/s is too fast: its packets would leave "
-                f"{gap_ps:.3g} ps apart, and the clock counts whole picoseconds",
-            )
+        workload.require_gap(traffic, size)
         flow_id = self._native.add_udp_flow(
             name,
             src.id,
@@ -654,7 +648,7 @@ class Simulator:
             checks.flag(ecn, "ecn"),
             specs.label_native(label, "label"),
         )
-        flow = Flow(self._native, flow_id, name, kind, src, dst)
+        flow = SourceFlow(self._native, flow_id, name, kind, src, dst, traffic, size, max_packets)
         self._flows.append(flow)
         mean_bytes = size["bytes"] if size["type"] == "fixed" else size["mean_bytes"]
         self._loads.append(

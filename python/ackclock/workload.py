@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ackclock.errors import ParameterError
 from ackclock.units import PS_PER_S
 
 DEFAULT_MAX_EVENTS = 10**10
@@ -92,6 +93,17 @@ def tcp_load(
         packets = app["count"] * exchange
     segment = mss + TCP_HEADER_BYTES
     return Load(flow, src, dst, start_ps, None, rate, segment, packets, True, wakeups)
+
+
+def require_gap(traffic: Mapping[str, Any], size: Mapping[str, Any]) -> None:
+    """Refuses a rate so fast that packets would leave under 1 ps apart."""
+    gap_ps = smallest_gap_ps(traffic, size)
+    if gap_ps is not None and gap_ps < 1:
+        raise ParameterError(
+            "rate",
+            f"{traffic['rate_bps']:.3g} bit/s is too fast: its packets would leave "
+            f"{gap_ps:.3g} ps apart, and the clock counts whole picoseconds",
+        )
 
 
 def smallest_gap_ps(traffic: Mapping[str, Any], size: Mapping[str, Any]) -> float | None:

@@ -508,6 +508,25 @@ impl Sim {
         self.guarded(|s| s.shape_flow(flow, params))
     }
 
+    /// A UDP traffic source's parameters from now on.
+    #[pyo3(signature = (flow, traffic, size, max_packets = None))]
+    fn retune_flow(
+        &mut self,
+        flow: u32,
+        traffic: &Bound<'_, PyDict>,
+        size: &Bound<'_, PyDict>,
+        max_packets: Option<u64>,
+    ) -> PyResult<()> {
+        let traffic = spec::traffic(traffic).map_err(config_err)?;
+        let size = spec::size(size).map_err(config_err)?;
+        self.guarded(|s| s.retune_flow(flow, traffic, size, max_packets))
+    }
+
+    /// A telnet application's mean gap from its next write on.
+    fn set_telnet_interval(&mut self, flow: u32, mean_interval_ps: u64) -> PyResult<()> {
+        self.guarded(|s| s.set_telnet_interval(flow, Duration::from_ps(mean_interval_ps)))
+    }
+
     fn stop_flow(&mut self, flow: u32) -> PyResult<()> {
         self.guarded(|s| s.stop_flow(flow))
     }

@@ -18,8 +18,8 @@ use crate::error::ConfigError;
 use crate::monitor::FlowMonitor;
 use crate::report::{FlowReport, LinkReport, RouteChange, TcpReport};
 use crate::shaper::{Shaped, TokenBucket, TokenBucketParams};
-use crate::source::{UdpSource, UdpSourceConfig};
-use crate::tcp_flow::{SeriesPoint, Side, TcpFlow, TcpFlowConfig, NS2_VARS};
+use crate::source::{SizeModel, Traffic, UdpSource, UdpSourceConfig};
+use crate::tcp_flow::{SeriesPoint, Side, TcpApp, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::{UdpFlow, UdpRole};
 use ackclock_core::{
     Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a, OrderKey, RngStreams, SimRng, PS_PER_SEC,
@@ -587,6 +587,39 @@ impl Simulation {
             }
             _ => Err(ConfigError::invalid("flow", f.name.clone(), "only a UDP traffic source can be shaped")),
         }
+    }
+
+    /// A UDP traffic source sends with these parameters from now on (see
+    /// `UdpSource::retune`); nothing changes for the packets already sent.
+    pub fn retune_flow(
+        &mut self,
+        flow: u32,
+        traffic: Traffic,
+        size: SizeModel,
+        max_packets: Option<u64>,
+    ) -> Result<(), ConfigError> {
+        let f = self.flows.get_mut(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
+        match &mut f.transfer {
+            Transfer::Udp(u) if matches!(u.role, UdpRole::Source) => {
+                u.source.retune(traffic, size, max_packets);
+                Ok(())
+            }
+            _ => Err(ConfigError::invalid("flow", f.name.clone(), "only a UDP traffic source can be retuned")),
+        }
+    }
+
+    /// A telnet application draws its next gaps with this mean (ns-2's
+    /// Telnet reads interval_ at each packet): the write already scheduled
+    /// keeps its time.
+    pub fn set_telnet_interval(&mut self, flow: u32, mean_interval: Duration) -> Result<(), ConfigError> {
+        let f = self.flows.get_mut(flow as usize).ok_or(unknown_flow(flow, "flow"))?;
+        if let Transfer::Tcp(t) = &mut f.transfer {
+            if let TcpApp::Telnet { mean_interval: mean, .. } = &mut t.config.app {
+                *mean = mean_interval;
+                return Ok(());
+            }
+        }
+        Err(ConfigError::invalid("flow", f.name.clone(), "only a telnet application has a mean interval"))
     }
 
     /// Stops a flow's sender now: a UDP source sends no more, a TCP

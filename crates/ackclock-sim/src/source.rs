@@ -141,6 +141,16 @@ impl UdpSource {
         }
     }
 
+    /// Sends with these parameters from now on (ns-2's CBR reads rate_,
+    /// packetSize_, random_ and maxpkts_ at every packet): the departure
+    /// already scheduled keeps its time; its size and the gaps after it
+    /// follow the new values. An on-off source keeps its current period.
+    pub fn retune(&mut self, traffic: Traffic, size: SizeModel, max_packets: Option<u64>) {
+        self.config.traffic = traffic;
+        self.config.size = size;
+        self.config.max_packets = max_packets;
+    }
+
     pub fn halt(&mut self) {
         self.halted = true;
     }
@@ -227,6 +237,24 @@ mod tests {
         let gap = (1e10 * (0.5 + expected.next_u01())).round() as u64;
         assert_eq!(next, Some(Instant::from_ps(gap)));
         assert_eq!(shared, Some(expected), "one draw from the shared generator");
+    }
+
+    #[test]
+    fn retuned_cbr_keeps_the_scheduled_departure_and_spaces_later_ones_anew() {
+        // 1000-byte packets at 8 Mb/s leave 1 ms apart; after the change at
+        // the second departure's time, the third leaves 1 ms later and the
+        // ones after it 0.5 ms apart, 500 bytes each (ns-2's CBR).
+        let cbr = Traffic::Cbr { rate: Bandwidth::from_bps(8_000_000).unwrap(), jitter: false };
+        let mut s = source(cbr, SizeModel::Fixed(1000));
+        let first = s.first_departure().unwrap();
+        let (_, second) = s.emit(first, &mut None);
+        let second = second.unwrap();
+        s.retune(cbr, SizeModel::Fixed(500), Some(3));
+        let (size, third) = s.emit(second, &mut None);
+        assert_eq!(size, 500);
+        assert_eq!(third.unwrap() - second, Duration::from_micros(500));
+        let (_, after_limit) = s.emit(third.unwrap(), &mut None);
+        assert_eq!(after_limit, None, "max_packets lowered to 3 ends the source after its third packet");
     }
 
     #[test]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ackclock import specs, units
 from ackclock._native import NS2_VARS
@@ -70,9 +70,14 @@ class Agent(Shadow):
         "flags_": Var(Kind.INT, ignored="ns-2's internal flag bits"),
         "debug_": Var(Kind.BOOL, ignored="no debugging output"),
     }
+    # Live counters a script may set during the run (ns-2's monitoring
+    # scripts zero a sink's bytes_): they count on from the value set.
+    counters: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
+        # what each counter the script set had counted until then, less the value set
+        self.counted: dict[str, int] = {}
         self.node: NodeObject | None = None
         self.port = -1
         self.peer: Agent | None = None
@@ -101,6 +106,14 @@ class Agent(Shadow):
                 return "-1"
             return str(peer.node.id if name == "dst_addr_" else peer.port)
         return None
+
+    def taken(self) -> str:
+        return "its connection started" if self.flows or self.inbound else ""
+
+    def assigned(self, name: str, value: str) -> None:
+        shown = self.live(name) if name in self.counters else None
+        if shown is not None:
+            self.counted[name] = self.counted.get(name, 0) + int(shown) - int(value)
 
     def application_kind(self) -> str:
         app = self.application
@@ -616,6 +629,7 @@ class LinuxAgent(TcpAgent):
 
 
 class TcpSink(Agent):
+    counters = follows = frozenset({"bytes_"})
     variables = {
         "bytes_": Var(Kind.INT, live=True),
         "interval_": Var(Kind.TIME),
@@ -638,7 +652,7 @@ class TcpSink(Agent):
             packets = math.ceil(payload / flow.mss)
             syn = stats["server_state"] not in ("Listen", "Closed") and self.syn_from_peer()
             total += payload + TCP_HEADER_BYTES * (packets + syn)
-        return str(total)
+        return str(total - self.counted.get(name, 0))
 
     def syn_from_peer(self) -> bool:
         peer = self.peer
@@ -714,12 +728,21 @@ class TbfObject(Shadow):
         "qlen_": Var(Kind.INT),
     }
 
-    def spec(self) -> specs.TokenBucket:
+    def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
+        super().__init__(world, name, cls, ns2_class, args)
+        # shaping a started source, which took its variables
+        self.shaping = False
+
+    def shape(self, flow: Flow) -> None:
         rate, bucket, qlen = self.number("rate_"), self.integer("bucket_"), self.integer("qlen_")
         for var, value, least in (("rate_", rate, 1), ("bucket_", bucket, 0), ("qlen_", qlen, 0)):
             if value < least:
                 raise TclScriptError(f"{self} {var} {value:g}: must be at least {least}")
-        return specs.TokenBucket(rate=rate, bucket_bits=bucket, limit=qlen)
+        flow.shape(specs.TokenBucket(rate=rate, bucket_bits=bucket, limit=qlen))
+        self.shaping = True
+
+    def taken(self) -> str:
+        return "its agent's source started" if self.shaping else ""
 
     # ns-2's plumbing (attach-tbf wires it): the agent's packets pass through it.
     def cmd_target(self, *args: str) -> str:
@@ -752,6 +775,8 @@ class PingAgent(Agent):
 class UdpSink(Agent):
     """Agent/Null and Agent/LossMonitor."""
 
+    counters = follows = frozenset({"npkts_", "bytes_"})
+
     variables = {
         "npkts_": Var(Kind.INT, live=True),
         "bytes_": Var(Kind.INT, live=True),
@@ -767,7 +792,8 @@ class UdpSink(Agent):
         if name == "nlost_":
             return "0"
         key = "rx_packets" if name == "npkts_" else "rx_bytes"
-        return str(sum(flow.stats()[key] for flow in flows))  # type: ignore[literal-required]
+        total = sum(flow.stats()[key] for flow in flows)  # type: ignore[literal-required]
+        return str(total - self.counted.get(name, 0))
 
     def cmd_clear(self) -> None:
         raise TclScriptError(f"{self} clear: resetting a LossMonitor's counters is not supported")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ackclock.handles import Flow
+from ackclock.handles import Flow, SourceFlow, TcpFlow
 from ackclock.tcl.agents import Agent, FullTcp, TcpAgent
 from ackclock.tcl.errors import TclScriptError
 from ackclock.tcl.shadow import Kind, Shadow, Var, whole
@@ -41,6 +41,9 @@ class Application(Shadow):
         if self.agent is None:
             raise TclScriptError(f"{self} has no agent: use attach-agent")
         return self.agent
+
+    def taken(self) -> str:
+        return "it started" if self.flow is not None else ""
 
     def cmd_start(self) -> None:
         self.world.when_running(self.begin)
@@ -90,17 +93,28 @@ class Telnet(Application):
     """Application/Telnet: packets at exponential intervals (mean interval_)."""
 
     variables = {"interval_": Var(Kind.REAL)}
+    follows = frozenset({"interval_"})
 
     def begin(self) -> None:
         agent = self.require_agent()
         if not isinstance(agent, TcpAgent):
             raise TclScriptError(f"{self} needs a TCP agent, not {agent.cls}")
-        if self.number("interval_") <= 0:
+        self.mean_interval()
+        self.flow = self.world.start_telnet(self, agent)
+
+    def mean_interval(self) -> float:
+        interval = self.number("interval_")
+        if interval <= 0:
             raise TclScriptError(
                 f"{self} interval_ {self.var('interval_')}: ns-2's tcplib telnet "
                 "distribution (interval_ 0) is not modelled; give a mean interval"
             )
-        self.flow = self.world.start_telnet(self, agent)
+        return interval
+
+    def assigned(self, name: str, value: str) -> None:
+        # ns-2's Telnet draws each gap with the interval_ of that moment.
+        if isinstance(self.flow, TcpFlow):
+            self.flow.set_telnet_interval(self.mean_interval())
 
 
 class TcpApp(Application):
@@ -151,16 +165,57 @@ class Traffic(Application):
             raise TclScriptError(f"{self} was already started once")
         self.flow = self.world.start_udp(self, self.require_agent())
 
+    def assigned(self, name: str, value: str) -> None:
+        if isinstance(self.flow, SourceFlow):
+            self.retune(self.flow, name, value)
+
+    def retune(self, flow: SourceFlow, name: str, value: str) -> None:
+        """The running source follows the script's change of `name`."""
+        raise NotImplementedError
+
 
 class Cbr(Traffic):
+    """ns-2's CBR reads rate_, packetSize_, random_ and maxpkts_ at every
+    packet (interval_ sets rate_)."""
+
     variables = {"random_": Var(Kind.BOOL)}
+    follows = frozenset({"rate_", "packetSize_", "maxpkts_", "random_"})
+
+    def retune(self, flow: SourceFlow, name: str, value: str) -> None:
+        if name == "rate_":
+            flow.retune(rate=round(float(value)))
+        elif name == "packetSize_":
+            flow.retune(packet_size=int(value))
+        elif name == "maxpkts_":
+            flow.retune(max_packets=max(int(value), 1))
+        elif name == "random_":
+            flow.retune(jitter=value == "1")
 
 
 class OnOff(Traffic):
-    """Application/Traffic/Exponential and /Pareto: on/off sources."""
+    """Application/Traffic/Exponential and /Pareto: on/off sources. ns-2
+    derives the burst's packet interval and mean length from rate_,
+    packetSize_ and burst_time_ when the source starts; it draws each idle
+    period with the idle_time_ of that moment, and sends packetSize_ bytes
+    at each packet."""
 
     variables = {
         "burst_time_": Var(Kind.TIME),
         "idle_time_": Var(Kind.TIME),
         "shape_": Var(Kind.REAL),
     }
+    # (maxpkts_ is no variable of ns-2's on/off sources: it changes nothing)
+    follows = frozenset({"idle_time_", "packetSize_", "rate_", "burst_time_", "maxpkts_"})
+
+    def begin(self) -> None:
+        super().begin()
+        # the spacing of a burst's packets, fixed from now on
+        self.burst_interval_s = self.integer("packetSize_") * 8 / round(self.number("rate_"))
+
+    def retune(self, flow: SourceFlow, name: str, value: str) -> None:
+        if name == "idle_time_":
+            flow.retune(off_mean=float(value))
+        elif name == "packetSize_":
+            # new sizes at the same spacing: the core's rate scales with them
+            size = int(value)
+            flow.retune(packet_size=size, rate=round(size * 8 / self.burst_interval_s))

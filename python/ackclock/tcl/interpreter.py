@@ -75,6 +75,7 @@ class TclRun:
         self._bridge("live", self.live)
         self._bridge("typed", self.typed)
         self._bridge("check_variable", self.check_variable)
+        self._bridge("changing", self.changing)
         self._bridge("bw_parse", lambda text: tcl_double(ns2_units.bandwidth(text, "bw_parse")))
         self._bridge("time_parse", lambda text: tcl_double(ns2_units.seconds(text, "time_parse")))
         self._bridge("no_class", self.no_class)
@@ -170,6 +171,13 @@ class TclRun:
             value = normalize(spec.kind, value, f"{shadow} {var}")
             shadow.set_var(var, value)
             shadow.assigned(var, value)
+
+    def changing(self, obj: str, var: str, new: str) -> None:
+        """`$obj set var new` during the run, before the variable changes."""
+        shadow = self.world.shadows.get(obj)
+        old = None if shadow is None else self.tcl.get(f"{shadow.namespace}::{var}")
+        if shadow is not None and old is not None:
+            shadow.changing(var, old, new)
 
     def check_variable(self, obj: str, var: str) -> None:
         shadow = self.world.shadows.get(obj)

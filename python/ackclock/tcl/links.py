@@ -142,8 +142,10 @@ class LinkObject(Shadow):
                     flows = self.world.flows_with_fids(fids)
                     index = self.handle.add_loss(model.spec(position), flows, all_but)
                     self.loss_filters.append((index, fids, all_but))
+                    model.installed = True
             else:
                 self.handle.add_loss(em.spec(position))
+                em.installed = True
 
     def flow_started(self, flow: Flow, fid: int) -> None:
         """A new flow: the error modules that pick models by flow id learn it."""
@@ -172,6 +174,9 @@ class QueueObject(Shadow):
 
     def spec(self) -> specs.Queue:
         raise NotImplementedError  # every queue class the registry maps overrides it
+
+    def taken(self) -> str:
+        return "the network was built" if self.link is not None and self.link.handle else ""
 
     def live(self, name: str) -> str | None:
         if self.link is None or self.link.handle is None:
@@ -543,6 +548,8 @@ class ErrorModelObject(Shadow):
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         super().__init__(world, name, cls, ns2_class, args)
         self.unit = "pkt"
+        # in the core, which took its variables
+        self.installed = False
         self.drops: list[int] = []
         self.ranvars: dict[int, str] = {}
         if self.is_a("ErrorModel/Uniform") and args:
@@ -559,6 +566,9 @@ class ErrorModelObject(Shadow):
         elif self.is_a("ErrorModel/TwoState") and len(args) >= 2:
             self.ranvars = {0: args[0], 1: args[1]}
             self.cmd_unit(*args[2:3])
+
+    def taken(self) -> str:
+        return "it was put on its link" if self.installed else ""
 
     def cmd_unit(self, *unit: str) -> str:
         if not unit:

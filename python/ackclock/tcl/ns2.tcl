@@ -29,13 +29,19 @@ foreach cls {SplitObject Link} {
 # variable ns-2's class does not have is a mistake (a typo, or a variable of
 # another class) rather than new state, unless the script's instprocs for
 # the object's class use it.
+# During the run, a change the simulation cannot follow is refused (the
+# shadow's `changing`).
 SplitObject instproc set {var args} {
     if {![info exists [::otcl::vars $self]::$var] && ![::ackclock::own_method $self]
             && ![::ackclock::instvar_of_class $self $var]} {
         ::ackclock::check_variable $self $var
     }
+    if {$::ackclock::running && [llength $args] == 1} {
+        ::ackclock::changing $self $var [lindex $args 0]
+    }
     return [$self next $var {*}$args]
 }
+set ::ackclock::running 0
 
 # Whether an instproc of the object's classes names `var` in `$self instvar`.
 proc ::ackclock::instvar_of_class {obj var} {

@@ -36,7 +36,7 @@ from ackclock.tcl import (
     wireless,
 )
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Shadow
+from ackclock.tcl.shadow import Shadow, same_value
 
 
 @dataclass(frozen=True)
@@ -273,18 +273,6 @@ def check_defaults(shadow: Shadow, names: list[str] | None = None) -> None:
                 f"{shadow} {var} {value} is not supported: ackclock does not model "
                 f"{shadow.ns2_class}'s {var} (only ns-2's default {defaults[var]})"
             )
-
-
-def same_value(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    words = {"true": 1.0, "false": 0.0}
-    try:
-        x = words.get(a.lower(), None)
-        y = words.get(b.lower(), None)
-        return (float(a) if x is None else x) == (float(b) if y is None else y)
-    except ValueError:
-        return False
 
 
 def class_definitions() -> str:

@@ -82,6 +82,20 @@ def normalize(kind: Kind, value: str, what: str) -> str:
 _KIND_TEXT = {Kind.INT: "a finite number", Kind.REAL: "a finite number"}
 
 
+def same_value(a: str, b: str) -> bool:
+    """Whether two values of a variable are the same to ns-2 (10 and 10.0,
+    true and 1)."""
+    if a == b:
+        return True
+    words = {"true": 1.0, "false": 0.0}
+    try:
+        x = words.get(a.lower(), None)
+        y = words.get(b.lower(), None)
+        return (float(a) if x is None else x) == (float(b) if y is None else y)
+    except ValueError:
+        return False
+
+
 def parse_bool(value: str, what: str) -> bool:
     text = value.strip().lower()
     if text in ("true", "yes", "on"):
@@ -122,6 +136,10 @@ class Shadow:
     # The variables this class (and its subclasses) knows, merged along the
     # class hierarchy by `known_variables`.
     variables: ClassVar[dict[str, Var]] = {}
+    # Variables a script may change once the simulation took the object's
+    # values (`taken`): ones `assigned` applies, and ones ns-2 too reads only
+    # when the object starts; merged along the class hierarchy.
+    follows: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, world: World, name: str, cls: str, ns2_class: str, args: tuple[str, ...]):
         """`cls` is the object's class, `ns2_class` the ns-2 class it is (or
@@ -147,6 +165,10 @@ class Shadow:
         for klass in reversed(cls.__mro__):
             merged.update(getattr(klass, "variables", {}))
         return merged
+
+    @classmethod
+    def followed_variables(cls) -> frozenset[str]:
+        return frozenset().union(*(getattr(k, "follows", frozenset()) for k in cls.__mro__))
 
     def __repr__(self) -> str:
         return f"{self.name} ({self.cls})"
@@ -213,6 +235,28 @@ class Shadow:
 
     def assigned(self, name: str, value: str) -> None:
         """The script set one of the variables this class knows."""
+
+    def taken(self) -> str:
+        """When the running simulation took this object's variables ("its
+        flow started"), or "" while a change still takes effect."""
+        return ""
+
+    def changing(self, name: str, old: str, new: str) -> None:
+        """The script sets `name` from `old` to `new` during the run: a
+        change the simulation cannot follow any more is an error, never
+        silently without effect."""
+        taken = self.taken()
+        spec = self.known_variables().get(name)
+        if not taken or name in self.followed_variables() or (spec is not None and spec.ignored):
+            return
+        what = f"{self} {name}"
+        if spec is not None:
+            new = normalize(spec.kind, new, what)
+        if same_value(old, new):
+            return
+        raise TclScriptError(
+            f"{what} set during the run is not supported: ackclock took its value when {taken}"
+        )
 
     def destroy(self) -> None:
         """The script deleted the object."""

@@ -403,9 +403,7 @@ class World:
 
     def start_telnet(self, app: TelnetApp, agent: TcpAgent) -> Flow:
         mss = agent.segment_size()
-        return self._start_tcp(
-            agent, Telnet(mean_interval=app.number("interval_"), packet_size=mss)
-        )
+        return self._start_tcp(agent, Telnet(mean_interval=app.mean_interval(), packet_size=mss))
 
     def start_udp(self, app: Traffic, agent: Agent) -> Flow:
         if not isinstance(agent, UdpAgent):
@@ -440,7 +438,7 @@ class World:
         else:
             raise TclScriptError(f"{app.cls} is not supported yet (use CBR or Exponential)")
         if agent.tbf is not None:
-            flow.shape(agent.tbf.spec())
+            agent.tbf.shape(flow)
         self.flow_started(agent, flow)
         return flow
 
@@ -590,6 +588,7 @@ class World:
             from ackclock.tcl.build import build
 
             self.sim = build(self)
+            self.tcl.set("::ackclock::running", "1")
             for action in self.on_build:
                 action()
             self.on_build.clear()
