@@ -510,3 +510,27 @@ def test_a_flow_records_reset_counts_from_then_on_as_ns2_does(tmp_path: Path) ->
     # ns-2 2.35 prints the same: the flow's 10, then 3 since its reset,
     # while the monitor's own total (not reset) holds all 13.
     assert (done.returncode, done.stdout) == (0, "10\n3 3 13\n"), done.stderr
+
+
+def test_packet_counts_are_read_as_ns2s_atoi_reads_them(tmp_path: Path) -> None:
+    # ns-2 2.35 prints "6 6280": produce 2.7758 advances to packet 2, then 3
+    # and 1 more packets (tcp.cc reads the counts with atoi).
+    script = (
+        TOPOLOGY
+        + TCP_PAIR
+        + (
+            '$ns at 0.0 "$ftp produce 2.7758"\n'
+            '$ns at 1.0 "$ftp producemore 3.9"\n'
+            '$ns at 2.0 "$tcp advanceby 1.5"\n'
+            "proc done {} {\n"
+            '    global tcp sink; puts "[$tcp set maxseq_] [$sink set bytes_]"; exit 0\n'
+            "}\n"
+            '$ns at 3.0 "done"\n'
+            "$ns run\n"
+        )
+    )
+    done = run_tcl(tmp_path, script)
+    assert done.stdout == "6 6280\n", done.stderr
+    done = run_tcl(tmp_path, script.replace("producemore 3.9", "producemore x"))
+    assert done.returncode == 2
+    assert "producemore: expected a number but got 'x'" in done.stderr

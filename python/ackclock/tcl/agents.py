@@ -17,7 +17,7 @@ from ackclock._native import NS2_VARS
 from ackclock.handles import EchoFlow, Flow, MessageFlow, TcpFlow
 from ackclock.tcl import tracevars
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var, whole
+from ackclock.tcl.shadow import Kind, Shadow, Var, packet_count, whole
 from ackclock.tcp_specs import ALGORITHMS, TcpParams
 
 if TYPE_CHECKING:
@@ -483,10 +483,10 @@ class TcpAgent(Agent):
         return math.ceil(nbytes / self.integer("packetSize_")) * self.segment_size()
 
     def cmd_advance(self, packets: str) -> None:
-        self.world.tcp_advance(self, whole(packets, f"{self} advance"), relative=False)
+        self.world.tcp_advance(self, packet_count(packets, f"{self} advance"), relative=False)
 
     def cmd_advanceby(self, packets: str) -> None:
-        self.world.tcp_advance(self, whole(packets, f"{self} advanceby"), relative=True)
+        self.world.tcp_advance(self, packet_count(packets, f"{self} advanceby"), relative=True)
 
     def cmd_close(self) -> None:
         """One-way TCP has no FIN: ns-2's close only stops new data."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ackclock.handles import Flow, SourceFlow, TcpFlow
 from ackclock.tcl.agents import Agent, FullTcp, TcpAgent
 from ackclock.tcl.errors import TclScriptError
-from ackclock.tcl.shadow import Kind, Shadow, Var, whole
+from ackclock.tcl.shadow import Kind, Shadow, Var, packet_count, whole
 
 if TYPE_CHECKING:
     from ackclock.tcl.world import World
@@ -77,11 +77,11 @@ class Ftp(Application):
         self.tcp().cmd_close()
 
     def cmd_produce(self, packets: str) -> None:
-        count = whole(packets, f"{self} produce")
+        count = packet_count(packets, f"{self} produce")
         self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), count, False))
 
     def cmd_producemore(self, packets: str) -> None:
-        count = whole(packets, f"{self} producemore")
+        count = packet_count(packets, f"{self} producemore")
         self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), count, True))
 
     def cmd_send(self, nbytes: str) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -117,6 +118,19 @@ def whole(text: str, what: str) -> int:
         return int(text)
     except ValueError:
         raise TclScriptError(f"{what}: expected a whole number but got {text!r}") from None
+
+
+def packet_count(text: str, what: str) -> int:
+    """A count ns-2's C++ reads with atoi: a number's leading whole part
+    ("2.77" is 2, as `produce` and `advance` take it); text that is no
+    number is an error rather than atoi's 0."""
+    try:
+        float(text)
+    except ValueError:
+        raise TclScriptError(f"{what}: expected a number but got {text!r}") from None
+    digits = re.match(r"\s*([+-]?\d*)", text)
+    lead = digits.group(1) if digits else ""
+    return int(lead) if lead.strip("+-") else 0
 
 
 def real(text: str, what: str) -> float:
