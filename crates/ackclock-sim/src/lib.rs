@@ -16,6 +16,7 @@ pub mod simulation;
 pub mod source;
 pub mod tcp_flow;
 pub mod udp;
+pub mod wake;
 
 pub use dynamics::{FailureModel, FailureTiming, LinkChange};
 pub use error::ConfigError;

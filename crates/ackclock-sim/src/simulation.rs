@@ -21,6 +21,7 @@ use crate::shaper::{Shaped, TokenBucket, TokenBucketParams};
 use crate::source::{SizeModel, Traffic, UdpSource, UdpSourceConfig};
 use crate::tcp_flow::{SeriesPoint, Side, TcpApp, TcpFlow, TcpFlowConfig, NS2_VARS};
 use crate::udp::{UdpFlow, UdpRole};
+use crate::wake::Wake;
 use ackclock_core::{
     Bandwidth, Duration, EventId, EventQueue, Instant, Mrg32k3a, OrderKey, RngStreams, SimRng, PS_PER_SEC,
 };
@@ -146,8 +147,8 @@ pub struct Simulation {
     route_log: Option<Vec<RouteChange>>,
     link_schedules: Vec<LinkSchedule>,
     /// Time of each node's live routing timer and route wait expiry event.
-    routing_armed: Vec<Option<Instant>>,
-    waiting_armed: Vec<Option<Instant>>,
+    routing_armed: Vec<Wake>,
+    waiting_armed: Vec<Wake>,
     /// Routing messages in flight, with the link they were sent on; their
     /// packets name them by index.
     messages: Vec<Option<(ControlMessage, NextHop)>>,
@@ -157,7 +158,7 @@ pub struct Simulation {
     nics: Vec<Nic>,
     media: Vec<MediumModel>,
     /// Time of each NIC's live timer event.
-    nic_armed: Vec<Option<Instant>>,
+    nic_armed: Vec<Wake>,
     /// Frames on a shared medium, until every NIC that hears them is done.
     frames: Vec<Option<FrameInFlight>>,
     free_frames: Vec<u32>,
@@ -343,8 +344,8 @@ impl Simulation {
 
     pub fn add_node(&mut self, name: &str) -> NodeId {
         self.nodes.push(Node::new(name));
-        self.routing_armed.push(None);
-        self.waiting_armed.push(None);
+        self.routing_armed.push(Wake::default());
+        self.waiting_armed.push(Wake::default());
         self.routes_stale = true;
         (self.nodes.len() - 1) as NodeId
     }

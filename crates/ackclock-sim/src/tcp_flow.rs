@@ -5,6 +5,7 @@
 //! request, close on end of stream) and reports what must be sent.
 
 use crate::label::FlowLabel;
+use crate::wake::TimerEvents;
 use ackclock_core::{Duration, Instant, Mrg32k3a, OrderKey, SimRng, PS_PER_SEC};
 use ackclock_tcp::rtt::Ns2Rtt;
 use ackclock_tcp::{Endpoint, Reader, State, TcpConfig, Timer};
@@ -49,53 +50,6 @@ pub struct TcpFlowConfig {
 pub enum Side {
     Client,
     Server,
-}
-
-/// An endpoint's pending timer events. Timers are lazy: a deadline that
-/// moves leaves its event queued, and only the `armed` one does the work
-/// when it runs. One superseded event is kept as `spare`: when the next
-/// deadline is after it, it is armed again (and re-arms when it finds
-/// nothing due) instead of queueing one more; otherwise the event of the
-/// retransmission timer, superseded by a send delay before each segment,
-/// would leave a stale copy in the queue every time.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TimerEvents {
-    armed: Option<Instant>,
-    spare: Option<Instant>,
-}
-
-impl TimerEvents {
-    /// Arms for a deadline at `t` (not before now); true when an event must
-    /// be queued at `t`.
-    pub fn arm(&mut self, t: Instant) -> bool {
-        match self.armed {
-            Some(a) if a <= t => return false,
-            Some(a) => self.spare = Some(self.spare.map_or(a, |s| s.min(a))),
-            None => {}
-        }
-        if let Some(s) = self.spare.filter(|&s| s < t) {
-            self.spare = None;
-            self.armed = Some(s);
-            return false;
-        }
-        self.armed = Some(t);
-        true
-    }
-
-    /// A queued event runs at `now`: true (and disarmed) when it is the armed
-    /// one, false when it was superseded. The armed one is the one armed for
-    /// a time not after now: in ns-2's order the clock can stand a
-    /// picosecond past an event's own time.
-    pub fn fire(&mut self, now: Instant) -> bool {
-        if self.armed.is_some_and(|a| a <= now) {
-            self.armed = None;
-            return true;
-        }
-        if self.spare.is_some_and(|s| s <= now) {
-            self.spare = None;
-        }
-        false
-    }
 }
 
 /// An endpoint's running timers and their places in ns-2's order: ns-2
@@ -626,39 +580,5 @@ impl TcpFlow {
                 self.last_values[i] = v;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(ms: u64) -> Instant {
-        Instant::from_ps(ms * 1_000_000_000)
-    }
-
-    #[test]
-    fn a_superseded_timer_event_is_armed_again_instead_of_queueing_another() {
-        let mut events = TimerEvents::default();
-        assert!(events.arm(at(1000)), "the retransmission timer queues an event");
-        assert!(events.arm(at(2)), "an earlier send delay queues its own");
-        assert!(!events.arm(at(1500)), "still armed at 2 ms");
-        assert!(events.fire(at(2)));
-        assert!(!events.arm(at(1200)), "the event queued for 1000 ms serves the deadline at 1200 ms");
-        assert!(events.fire(at(1000)), "and runs, finding nothing due");
-        assert!(events.arm(at(1200)));
-        assert!(events.fire(at(1200) + Duration::from_ps(1)), "the clock may stand a picosecond past it");
-    }
-
-    #[test]
-    fn superseded_events_run_without_work() {
-        let mut events = TimerEvents::default();
-        assert!(events.arm(at(30)));
-        assert!(events.arm(at(20)));
-        assert!(events.arm(at(10)), "the earlier superseded event (20 ms) is the spare; 30 ms is forgotten");
-        assert!(events.fire(at(10)));
-        assert!(!events.fire(at(20)), "the spare, run before it was armed again");
-        assert!(!events.fire(at(30)));
-        assert!(events.arm(at(40)), "no spare is left to serve 40 ms");
     }
 }

@@ -5,6 +5,7 @@ use super::wireless_trace::{frame_next_hop, mac_fields, next_hop, RadioEvent};
 use super::{Event, FrameInFlight, Simulation};
 use crate::error::ConfigError;
 use crate::report::NicReport;
+use crate::wake::Wake;
 use ackclock_core::{Bandwidth, Duration, Instant};
 use ackclock_net::packet::IPV4_HEADER_BYTES;
 use ackclock_net::{
@@ -77,7 +78,7 @@ impl Simulation {
         let nic = self.nics.len() as NicId;
         let queue = InterfaceQueue::new(queue_limit);
         self.nics.push(Nic::new(node, medium, queue, mac));
-        self.nic_armed.push(None);
+        self.nic_armed.push(Wake::default());
         self.media[medium as usize].attach(nic);
         self.nodes[node as usize].interfaces.push(Interface::Nic(nic));
         self.routes_stale = true;
@@ -239,11 +240,9 @@ impl Simulation {
         while let Some(t) = self.nics[nic as usize].mac.poll_timer_set() {
             self.schedule_after(now, t.max(now) - now, Event::NicTimer(nic));
         }
-        let wake = self.nics[nic as usize].mac.poll_at();
-        let armed = &mut self.nic_armed[nic as usize];
-        if let Some(t) = wake.filter(|&t| armed.is_none_or(|a| t < a)) {
-            *armed = Some(t);
-            self.schedule_after(now, t.max(now) - now, Event::NicTimer(nic));
+        let wake = self.nics[nic as usize].mac.poll_at().map(|t| t.max(now));
+        if let Some(t) = wake.filter(|&t| self.nic_armed[nic as usize].arm(t)) {
+            self.schedule_after(now, t - now, Event::NicTimer(nic));
         }
     }
 
@@ -296,12 +295,8 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn on_nic_timer(&mut self, now: Instant, nic: NicId) {
         // A MAC's own timer event always acts; a lazy one only if current.
-        if !self.nics[nic as usize].mac.keeps_timers() {
-            let armed = &mut self.nic_armed[nic as usize];
-            if *armed != Some(now) {
-                return; // superseded by an earlier event that already re-armed
-            }
-            *armed = None;
+        if !self.nics[nic as usize].mac.keeps_timers() && !self.nic_armed[nic as usize].fire(now) {
+            return; // superseded by an earlier event that already re-armed
         }
         self.nics[nic as usize].mac.on_timer(now);
         self.service_nic(now, nic);

@@ -218,11 +218,9 @@ impl Simulation {
         for (via, message, size) in out.messages {
             self.send_message(now, node, via, message, size);
         }
-        let wake = self.nodes[node as usize].protocol.as_ref().and_then(|p| p.poll_at());
-        let armed = &mut self.routing_armed[node as usize];
-        if let Some(t) = wake.filter(|&t| armed.is_none_or(|a| t < a)) {
-            *armed = Some(t);
-            self.queue.schedule(t.max(now), Event::RoutingTimer(node));
+        let wake = self.nodes[node as usize].protocol.as_ref().and_then(|p| p.poll_at()).map(|t| t.max(now));
+        if let Some(t) = wake.filter(|&t| self.routing_armed[node as usize].arm(t)) {
+            self.queue.schedule(t, Event::RoutingTimer(node));
         }
     }
 
@@ -240,11 +238,9 @@ impl Simulation {
     }
 
     pub(super) fn on_routing_timer(&mut self, now: Instant, node: NodeId) {
-        let armed = &mut self.routing_armed[node as usize];
-        if *armed != Some(now) {
+        if !self.routing_armed[node as usize].fire(now) {
             return; // superseded by an earlier event that already re-armed
         }
-        *armed = None;
         self.with_protocol(now, node, |p, out| p.on_timer(now, out));
     }
 
@@ -358,18 +354,15 @@ impl Simulation {
 
     fn arm_route_wait(&mut self, node: NodeId) {
         let deadline = self.nodes[node as usize].waiting.next_deadline();
-        let armed = &mut self.waiting_armed[node as usize];
-        if let Some(t) = deadline.filter(|&t| armed.is_none_or(|a| t < a)) {
-            *armed = Some(t);
+        if let Some(t) = deadline.filter(|&t| self.waiting_armed[node as usize].arm(t)) {
             self.queue.schedule(t, Event::RouteWaitExpiry(node));
         }
     }
 
     pub(super) fn on_route_wait_expiry(&mut self, now: Instant, node: NodeId) {
-        if self.waiting_armed[node as usize] != Some(now) {
+        if !self.waiting_armed[node as usize].fire(now) {
             return;
         }
-        self.waiting_armed[node as usize] = None;
         for p in self.nodes[node as usize].waiting.expire(now) {
             self.drop_unrouted(now, node, p);
         }
