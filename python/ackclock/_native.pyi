@@ -526,6 +526,7 @@ class MonitorCounts(TypedDict):
     arrived_bytes: int
     departures: int
     departed_bytes: int
+    marks: int  # of the departures, those marked Congestion Experienced
     drops: int
     dropped_bytes: int
     early_drops: int  # of the drops, RED's early (random) ones

@@ -529,8 +529,9 @@ class Monitor:
 
     def counts(self) -> list[MonitorCounts]:
         """One row per link direction, flow id, source and destination node
-        seen so far: arrivals, departures, drops (packets and bytes), what
-        waits now, its time integrals and the summed waits of departures."""
+        seen so far: arrivals, departures, drops (packets and bytes), the
+        departures marked Congestion Experienced, what waits now, its time
+        integrals and the summed waits of departures."""
         return self._native.monitor_counts(self.id)
 
     def __repr__(self) -> str:

@@ -913,6 +913,7 @@ impl Sim {
                 d.set_item("arrived_bytes", c.arrived_bytes)?;
                 d.set_item("departures", c.departures)?;
                 d.set_item("departed_bytes", c.departed_bytes)?;
+                d.set_item("marks", c.marks)?;
                 d.set_item("drops", c.drops)?;
                 d.set_item("dropped_bytes", c.dropped_bytes)?;
                 d.set_item("early_drops", c.early_drops)?;

@@ -180,6 +180,21 @@ impl Endpoint {
         self.cwnd_event(now, CwndEvent::Ns2Echo { burst });
     }
 
+    /// ns-2 takes the ACK of its packet 0 (here our SYN's) as any other:
+    /// the ECN-Echo that packet 0 asked for sets `ect_` (later echoes hold
+    /// the window) and, after a timeout, cuts ssthresh_ (`ecn()`); cwnd_
+    /// then starts at the initial window whatever the cut left
+    /// (`delay_growth_`).
+    pub(crate) fn ns2_packet0_echo(&mut self, now: Instant) {
+        if !self.cfg.ns2_ecn {
+            return;
+        }
+        let initial = self.win.cwnd;
+        self.ns2_ecn_echo(now, 1);
+        self.ns2_echo_done(now);
+        self.cwnd_event(now, CwndEvent::SetCwnd { cwnd: initial });
+    }
+
     /// `ecn()`'s response: at one packet a second echo backs the timer
     /// off; cwnd_ and ssthresh_ halve; the next packet carries CWR.
     fn ns2_ecn_cut(&mut self, now: Instant) {

@@ -701,6 +701,9 @@ impl Endpoint {
         self.accept_syn(now, seg);
         if ack_ok {
             self.update_window(seg, 0, 1);
+            if seg.flags.ece {
+                self.ns2_packet0_echo(now);
+            }
             self.handshake_acked(now);
             self.state = State::Established;
             if self.cfg.ns2_full_tcp {
@@ -979,6 +982,8 @@ impl Endpoint {
         let mut seg = self.header(now, 0);
         seg.flags.syn = true;
         self.syn_ecn_flags(&mut seg.flags);
+        // ns-2's packet 0, resent after a timeout, says the window was cut.
+        seg.flags.cwr |= self.cfg.ns2_ecn && std::mem::take(&mut self.send_cwr);
         seg.options = self.syn_options(now);
         // RFC 7323 §2.2: the window in a SYN is never scaled.
         seg.window = self.cfg.receive_buffer.min(u32::from(u16::MAX)) as u16;

@@ -409,9 +409,12 @@ impl Endpoint {
             self.cwnd_event(now, CwndEvent::Rto);
         } else if self.cc.recovery_rules().ssthresh_on_every_rto {
             // ns-2's slowdown answers a lost SYN (its packet 0) like any
-            // timeout: ssthresh_ from the window of one packet, so 2.
+            // timeout: ssthresh_ from the window of one packet, so 2, and
+            // with ECN the resent packet 0 says the window was cut.
             let c = self.conn(now);
             self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
+            self.last_cut = LastCut::Timeout;
+            self.send_cwr |= self.cfg.ns2_ecn;
         }
         if self.is_ns2_sack1() {
             self.sack1_on_timeout();

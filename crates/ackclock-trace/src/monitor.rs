@@ -8,7 +8,7 @@
 use crate::ns2::Ns2Packet;
 use crate::record::{FlowView, PacketEvent, PacketRecord};
 use ackclock_core::Instant;
-use ackclock_net::{ChannelId, NodeId};
+use ackclock_net::{ChannelId, Ecn, NodeId};
 use std::collections::HashMap;
 
 /// Which packets are counted together: one link direction, and the flow id
@@ -28,6 +28,9 @@ pub struct Counts {
     pub arrived_bytes: u64,
     pub departures: u64,
     pub departed_bytes: u64,
+    /// Of the departures, packets that left marked Congestion Experienced
+    /// (ns-2's `pmarks_`).
+    pub marks: u64,
     /// Packets the queue refused or the link's error models lost.
     pub drops: u64,
     pub dropped_bytes: u64,
@@ -101,6 +104,7 @@ impl Monitor {
             PacketEvent::Dequeue => {
                 c.departures += 1;
                 c.departed_bytes += size;
+                c.marks += u64::from(r.packet.ip.ecn == Ecn::Ce);
                 c.packets = c.packets.saturating_sub(1);
                 c.bytes = c.bytes.saturating_sub(size);
                 if let Some(since) = self.waiting.remove(&p.uid) {
@@ -188,5 +192,30 @@ mod tests {
         assert!((c.packet_seconds - 10e-6).abs() < 1e-15, "{}", c.packet_seconds);
         assert!((c.delay_sum - 10e-6).abs() < 1e-15);
         assert_eq!(c.last_event, Instant::from_ps(20_000_000), "the last drop, not the query");
+    }
+
+    #[test]
+    fn marks_count_departures_that_leave_congestion_experienced() {
+        // ns-2's pmarks_: counted as the packet leaves the queue marked;
+        // an unmarked departure and a marked packet dropped are not marks.
+        let mut m = Monitor::new(None);
+        let view = FlowView::Udp { type_name: "cbr", fid: 0 };
+        let marked = |us, event, uid| {
+            let mut r = record(us, event, uid, 100);
+            r.packet.ip.ecn = Ecn::Ce;
+            r
+        };
+        for r in [
+            marked(0, PacketEvent::Enqueue, 1),
+            marked(1, PacketEvent::Dequeue, 1),
+            record(2, PacketEvent::Enqueue, 2, 100),
+            record(3, PacketEvent::Dequeue, 2, 100),
+            marked(4, PacketEvent::Enqueue, 3),
+            marked(4, PacketEvent::Drop, 3),
+        ] {
+            m.record(&r, Some(&view));
+        }
+        let (_, c) = m.counts(Instant::from_ps(5_000_000))[0];
+        assert_eq!((c.departures, c.drops, c.marks), (2, 1, 1));
     }
 }

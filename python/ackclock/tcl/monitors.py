@@ -27,6 +27,7 @@ COUNTERS = {
     "bdrops_": "dropped_bytes",
     "pkts_": "packets",
     "size_": "bytes",
+    "pmarks_": "marks",
 }
 # RED's early drops, which an ED monitor counts apart (among its drops) when
 # attached with an early-drop target (`$ns attach-fmon LINK FMON 1`).
@@ -39,8 +40,9 @@ TOTALS = (
     "delay_sum",
     "delay_squares",
 )
-# Counts that reset to zero; what waits now stays.
-RESETTABLE = [k for k in TOTALS if k not in ("packets", "bytes")]
+# Counts that reset to zero; what waits now stays, and so do the marks
+# (ns-2's QueueMonitor reset leaves pmarks_).
+RESETTABLE = [k for k in TOTALS if k not in ("packets", "bytes", "marks")]
 # ns-2's packet type numbers (common/packet.h) for a flow monitor's dump.
 PACKET_TYPES = {"tcp": 0, "udp": 1, "cbr": 2, "ack": 5}
 
