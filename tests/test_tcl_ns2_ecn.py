@@ -1,5 +1,6 @@
-"""ns-2's one-way agents' ECN (ecn_, old_ecn_, RED's setbit_ and mark_p_),
-DelAck sinks without RFC2581_immediate_ack_ and Agent/TCP's noFastRetrans_,
+"""ns-2's one-way agents' ECN (ecn_, old_ecn_, RED's setbit_ and mark_p_)
+and a flow monitor's marks, DelAck sinks without RFC2581_immediate_ack_,
+Agent/TCP's noFastRetrans_ and packet 0's size with useHeaders_,
 against ns-2 2.35 itself: what it prints and the SHA-256 of its whole trace
 (tests/fixtures/ns2_ecn_and_acks.json, from ns2_ecn.tcl and
 ns2_class_variable.tcl)."""
@@ -45,12 +46,26 @@ def test_ecn_agents_and_sinks_write_ns2s_trace_byte_for_byte(args: str, tmp_path
     assert ("----E-N" in flags) == (not args.endswith(" 1.0"))
 
 
-@pytest.mark.parametrize("args", sorted(NS2["ns2_class_variable.tcl"]))
+CLASS_VARIABLE = sorted(NS2["ns2_class_variable.tcl"])
+HEADERS = [args for args in CLASS_VARIABLE if "useHeaders_" in args]
+
+
+@pytest.mark.parametrize("args", [args for args in CLASS_VARIABLE if args not in HEADERS])
 def test_delack_gap_fills_and_no_fast_retransmit_match_ns2(args: str, tmp_path: Path) -> None:
     # RFC2581_immediate_ack_ false: a segment that fills the first of two
     # gaps, or repeats the cumulative ACK point below one, waits for the
     # delayed ACK; noFastRetrans_ true: Agent/TCP waits for the timeout.
     run_and_compare("ns2_class_variable.tcl", args, tmp_path)
+
+
+@pytest.mark.parametrize("args", HEADERS)
+def test_packet0_without_a_syn_gets_no_header_bytes_as_in_ns2(args: str, tmp_path: Path) -> None:
+    # useHeaders_ true, syn_ false: ns-2 adds the 40 header bytes to every
+    # data packet but packet 0 (tcp.cc's output), and the sink's bytes_
+    # counts it so.
+    lines = run_and_compare("ns2_class_variable.tcl", args, tmp_path)
+    sizes = {line.split()[10]: line.split()[5] for line in lines if line.startswith("+ 0 0 1 tcp")}
+    assert (sizes["0"], sizes["1"]) == ("1000", "1040")
 
 
 @pytest.mark.parametrize(

@@ -353,6 +353,7 @@ def test_tcp_params_cover_every_key_of_the_native_tcp_spec():
         syn_loss_window=1,
         handshake=True,
         first_fast_retransmit=True,
+        ns2_bare_packet0=False,
         initial_ssthresh=10_000,
         max_window=20_000,
         abc=True,

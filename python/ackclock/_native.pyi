@@ -345,6 +345,7 @@ class TcpSpec(TypedDict, total=False):
     syn_loss_window: int  # segments, after a retransmitted SYN
     handshake: bool  # False: no SYN, both ends start established (ns-2 syn_ false)
     first_fast_retransmit: bool  # False: ns-2's bugfix_ss_ 0 (recover_ starts at packet 0)
+    ns2_bare_packet0: bool  # without a SYN, ns-2's packet 0 gets no header bytes
     initial_ssthresh: int | None  # bytes; None = unbounded (absent: the profile's)
     max_window: int | None  # bytes (ns-2's window_); None = no cap (absent: the profile's)
     abc: bool  # RFC 3465 appropriate byte counting

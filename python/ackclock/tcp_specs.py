@@ -109,6 +109,7 @@ class TcpParams(Spec):
     syn_loss_window: int | None = None
     handshake: bool | None = None
     first_fast_retransmit: bool | None = None
+    ns2_bare_packet0: bool | None = None
     initial_ssthresh: WindowSize | None = None
     max_window: WindowSize | None = None
     abc: bool | None = None
@@ -215,6 +216,7 @@ _FLAGS = (
     "mss_option",
     "handshake",
     "first_fast_retransmit",
+    "ns2_bare_packet0",
     "abc",
     "ns2_arithmetic",
     "limited_transmit",

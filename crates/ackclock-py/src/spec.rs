@@ -530,6 +530,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
         "syn_loss_window",
         "handshake",
         "first_fast_retransmit",
+        "ns2_bare_packet0",
         "initial_ssthresh",
         "max_window",
         "abc",
@@ -600,6 +601,7 @@ pub fn tcp_config(dict: &Bound<'_, PyDict>, context: &'static str) -> Result<Tcp
     c.syn_loss_window = bound("syn_loss_window", c.syn_loss_window)?;
     c.handshake = flag("handshake")?.unwrap_or(c.handshake);
     c.first_fast_retransmit = flag("first_fast_retransmit")?.unwrap_or(c.first_fast_retransmit);
+    c.ns2_bare_packet0 = flag("ns2_bare_packet0")?.unwrap_or(c.ns2_bare_packet0);
     c.max_window = bound("max_window", c.max_window)?;
     c.abc = flag("abc")?.unwrap_or(c.abc);
     c.dupack_threshold = count("dupack_threshold")?.unwrap_or(c.dupack_threshold).max(1);

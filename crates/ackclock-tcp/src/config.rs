@@ -43,6 +43,9 @@ pub struct TcpConfig {
     /// `bugfix_ss_`). `false`: under `recover`'s guard they start none, as
     /// ns-2's `recover_` starts at packet 0.
     pub first_fast_retransmit: bool,
+    /// Without a SYN, ns-2 adds its 40 header bytes (`useHeaders_`) to every
+    /// data packet but packet 0, which is its payload alone on the wire.
+    pub ns2_bare_packet0: bool,
     /// Initial ssthresh in bytes; `None` = as large as possible (RFC 5681).
     pub initial_ssthresh: Option<u32>,
     /// A cap on the send window in bytes (ns-2's `window_`).
@@ -179,6 +182,7 @@ impl Default for TcpConfig {
             syn_loss_window: None,
             handshake: true,
             first_fast_retransmit: true,
+            ns2_bare_packet0: false,
             initial_ssthresh: None,
             max_window: None,
             cc: CcKind::NewReno,

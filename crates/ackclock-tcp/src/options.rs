@@ -4,6 +4,7 @@
 
 use crate::endpoint::Endpoint;
 use ackclock_core::{Duration, Instant};
+use ackclock_wire::ip::IPV4_HEADER_BYTES;
 use ackclock_wire::tcp::TCP_HEADER_BYTES;
 use ackclock_wire::{SeqNum, TcpOptions, TcpRepr};
 
@@ -124,9 +125,12 @@ impl Endpoint {
     }
 
     /// The segment's TCP bytes on the wire: options as encoded, or ns-2's
-    /// TCP header, which counts 8 bytes a SACK block and nothing else.
+    /// TCP header, which counts 8 bytes a SACK block and nothing else; ns-2's
+    /// bare packet 0 is its payload with the IP header in it.
     pub fn segment_len(&self, seg: &TcpRepr) -> u32 {
-        if self.cfg.ns2_sacker {
+        if self.cfg.ns2_bare_packet0 && seg.payload_len > 0 && seg.seq == self.iss + 1 {
+            seg.payload_len.saturating_sub(IPV4_HEADER_BYTES as u32)
+        } else if self.cfg.ns2_sacker {
             TCP_HEADER_BYTES + 8 * seg.options.sack.as_slice().len() as u32 + seg.payload_len
         } else {
             seg.wire_len()

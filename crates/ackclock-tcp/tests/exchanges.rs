@@ -520,3 +520,18 @@ fn simultaneous_close_goes_through_closing() {
     ep.on_segment(ms(160), &from_peer(2, 2), Ecn::NotEct);
     assert_eq!(ep.state(), State::TimeWait);
 }
+
+#[test]
+fn ns2_packet0_without_a_syn_goes_out_without_its_header_bytes() {
+    // ns-2's output adds useHeaders_'s header to every data packet but
+    // packet 0: without a SYN, packet 0 is its payload alone on the wire.
+    for bare in [true, false] {
+        let cfg = TcpConfig { handshake: false, ns2_bare_packet0: bare, ..TcpConfig::ns2(1000) };
+        let mut ep = Endpoint::new(TcpConfig { iss: Some(ISS), ..cfg }, LOCAL, REMOTE, 0);
+        ep.open_established(ms(0), PEER_ISS);
+        ep.write(3000);
+        let sizes: Vec<u32> = sent(&mut ep, ms(0)).iter().map(|s| 20 + ep.segment_len(s)).collect();
+        let first = if bare { 1000 } else { 1040 };
+        assert_eq!(sizes, [first, 1040], "bare packet 0: {bare}");
+    }
+}

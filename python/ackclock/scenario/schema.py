@@ -397,6 +397,7 @@ class TcpTable(SpecTable):
     syn_loss_window: Optional[int] = None
     handshake: Optional[bool] = None
     first_fast_retransmit: Optional[bool] = None
+    ns2_bare_packet0: Optional[bool] = None
     initial_ssthresh: Optional[WindowValue] = None
     max_window: Optional[WindowValue] = None
     abc: Optional[bool] = None

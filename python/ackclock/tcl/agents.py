@@ -339,6 +339,12 @@ class TcpAgent(Agent):
             )
         return size - TCP_HEADER_BYTES
 
+    def bare_packet0(self) -> bool:
+        """Whether packet 0 is data without the header bytes: ns-2 adds
+        `useHeaders_`'s 40 bytes to every packet but packet 0 (tcp.cc's
+        output), which is data when there is no SYN."""
+        return self.flag("useHeaders_") and not self.opens_with_syn()
+
     def opens_with_syn(self) -> bool:
         """ns-2's syn_ and delay_growth_: both true, a SYN (packet 0) and
         windowInit_ once it is acknowledged; both false, no SYN and data
@@ -388,6 +394,7 @@ class TcpAgent(Agent):
             syn_loss_window=syn_loss_window,
             handshake=self.opens_with_syn(),
             first_fast_retransmit=self.flag("bugfix_ss_"),
+            ns2_bare_packet0=self.bare_packet0(),
             dupack_threshold=self.dupack_threshold(),
             limited_transmit=self.flag("singledup_") and self.sends_on_early_dupacks(),
             ecn=self.ecn(),
@@ -643,20 +650,25 @@ class TcpSink(Agent):
         if name != "bytes_" or not flows:
             return super().live(name)
         # ns-2 counts every in-order packet's size, headers included (the
-        # payload is the agent's packetSize_ less them without useHeaders_),
-        # and the SYN once it arrived.
+        # payload is the agent's packetSize_ less them without useHeaders_,
+        # and packet 0 without a SYN gets none), and the SYN once it arrived.
         total = 0
         for flow in flows:
             stats: Any = flow.stats()
             payload = stats["bytes_delivered"]
             packets = math.ceil(payload / flow.mss)
             syn = stats["server_state"] not in ("Listen", "Closed") and self.syn_from_peer()
-            total += payload + TCP_HEADER_BYTES * (packets + syn)
+            headers = packets + syn - (packets > 0 and self.bare_packet0_from_peer())
+            total += payload + TCP_HEADER_BYTES * headers
         return str(total - self.counted.get(name, 0))
 
     def syn_from_peer(self) -> bool:
         peer = self.peer
         return not isinstance(peer, TcpAgent) or peer.opens_with_syn()
+
+    def bare_packet0_from_peer(self) -> bool:
+        peer = self.peer
+        return isinstance(peer, TcpAgent) and peer.bare_packet0()
 
     def receiver_params(self, mss: int) -> TcpParams:
         """The sink's parameters; `mss` is its agent's segment size, the
