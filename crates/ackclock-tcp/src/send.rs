@@ -177,7 +177,12 @@ impl Endpoint {
         if rto_before_sample.is_some() && self.cfg.ns2_full_tcp {
             self.rtt.clear_backoff();
         }
+        // ns-2's Sack1 takes a partial ACK in recovery without its newack:
+        // no RTT sample, and the timed packet stays timed.
+        let sack1_partial =
+            self.phase == Phase::FastRecovery && ack < self.recover && self.sack_ok && self.is_ns2_sack1();
         let rtt = match self.rtt_probe {
+            _ if sack1_partial => None,
             _ if self.ts_ok => self.timestamp_rtt(now, seg),
             Some((end, sent)) if ack >= end => {
                 self.rtt_probe = None;
