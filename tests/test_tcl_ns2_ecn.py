@@ -1,6 +1,8 @@
 """ns-2's one-way agents' ECN (ecn_, old_ecn_, RED's setbit_ and mark_p_)
 and a flow monitor's marks, DelAck sinks without RFC2581_immediate_ack_,
-Agent/TCP's noFastRetrans_ and packet 0's size with useHeaders_,
+Agent/TCP's noFastRetrans_, packet 0's size with useHeaders_ and
+Agent/TCP/Newreno's partial_window_deflation_, newreno_changes1_ and
+exit_recovery_fix_,
 against ns-2 2.35 itself: what it prints and the SHA-256 of its whole trace
 (tests/fixtures/ns2_ecn_and_acks.json, from ns2_ecn.tcl and
 ns2_class_variable.tcl)."""
@@ -48,14 +50,25 @@ def test_ecn_agents_and_sinks_write_ns2s_trace_byte_for_byte(args: str, tmp_path
 
 CLASS_VARIABLE = sorted(NS2["ns2_class_variable.tcl"])
 HEADERS = [args for args in CLASS_VARIABLE if "useHeaders_" in args]
+NEWRENO = [a for a in CLASS_VARIABLE if "Agent/TCP/Newreno " in a and a not in HEADERS]
 
 
-@pytest.mark.parametrize("args", [args for args in CLASS_VARIABLE if args not in HEADERS])
+@pytest.mark.parametrize("args", [a for a in CLASS_VARIABLE if a not in HEADERS + NEWRENO])
 def test_delack_gap_fills_and_no_fast_retransmit_match_ns2(args: str, tmp_path: Path) -> None:
     # RFC2581_immediate_ack_ false: a segment that fills the first of two
     # gaps, or repeats the cumulative ACK point below one, waits for the
     # delayed ACK; noFastRetrans_ true: Agent/TCP waits for the timeout.
     run_and_compare("ns2_class_variable.tcl", args, tmp_path)
+
+
+@pytest.mark.parametrize("args", NEWRENO)
+def test_newreno_partial_ack_and_exit_variables_match_ns2(args: str, tmp_path: Path) -> None:
+    # Agent/TCP/Newreno's own variables: partial_window_deflation_ 0 ends
+    # the inflation on a partial ACK, newreno_changes1_ 0 restarts the timer
+    # on each, exit_recovery_fix_ 1 ends recovery at min(ssthresh_, the
+    # packets out + 1); each run drops several packets.
+    lines = run_and_compare("ns2_class_variable.tcl", args, tmp_path)
+    assert sum(line.startswith("d ") for line in lines) >= 10
 
 
 @pytest.mark.parametrize("args", HEADERS)

@@ -11,7 +11,7 @@ use ackclock_wire::TcpRepr;
 
 impl Endpoint {
     /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged.
-    fn flight_size(&self) -> u32 {
+    pub(crate) fn flight_size(&self) -> u32 {
         (self.snd_max - self.snd_una).min(u64::from(u32::MAX)) as u32
     }
 
@@ -217,11 +217,15 @@ impl Endpoint {
                 // RFC 6582 §3.2 (5): a partial ACK retransmits the next hole,
                 // deflates cwnd by what it acknowledged and adds back one MSS.
                 self.retransmit_at = Some(ack);
-                let back = if acked >= u64::from(self.send_mss) { self.send_mss } else { 0 };
-                let excess = rs.acked.saturating_sub(self.inflated_cwnd.saturating_sub(self.win.cwnd));
-                let deflated = self.inflated_cwnd.saturating_sub(rs.acked).saturating_add(back);
-                self.inflated_cwnd = deflated.max(self.send_mss);
-                self.cwnd_event(now, CwndEvent::PartialAck { excess });
+                if self.cc.recovery_rules().partial_deflation {
+                    let back = if acked >= u64::from(self.send_mss) { self.send_mss } else { 0 };
+                    let excess = rs.acked.saturating_sub(self.inflated_cwnd.saturating_sub(self.win.cwnd));
+                    let deflated = self.inflated_cwnd.saturating_sub(rs.acked).saturating_add(back);
+                    self.inflated_cwnd = deflated.max(self.send_mss);
+                    self.cwnd_event(now, CwndEvent::PartialAck { excess });
+                } else {
+                    self.inflated_cwnd = self.win.cwnd;
+                }
                 if !std::mem::replace(&mut self.partial_acked, true) || !self.cc.recovery_rules().impatient {
                     self.restart_rto(now);
                 }

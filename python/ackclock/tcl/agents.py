@@ -451,7 +451,7 @@ class TcpAgent(Agent):
         ecn() (the ns2 profile's ECN, docs/tcl.md)."""
         if not self.flag("ecn_"):
             return False
-        if type(self) is not TcpAgent or self.is_a("Agent/TCP/Fack"):
+        if type(self) not in (TcpAgent, NewrenoAgent) or self.is_a("Agent/TCP/Fack"):
             raise TclScriptError(
                 f"{self} ecn_ {self.var('ecn_')} is not supported: ackclock models ns-2's ECN "
                 "for Agent/TCP, /Reno, /Newreno and /Sack1"
@@ -498,6 +498,32 @@ class TcpAgent(Agent):
     def cmd_close(self) -> None:
         """One-way TCP has no FIN: ns-2's close only stops new data."""
         self.world.tcp_stop(self)
+
+
+class NewrenoAgent(TcpAgent):
+    """ns-2's Agent/TCP/Newreno: the ns2-newreno module, with its own
+    variables for the partial ACKs of a recovery."""
+
+    variables = {
+        "newreno_changes1_": Var(Kind.INT),
+        "partial_window_deflation_": Var(Kind.INT),
+        "exit_recovery_fix_": Var(Kind.INT),
+    }
+
+    def cc_params(self) -> dict[str, float | bool] | None:
+        """TcpAgent's, and where the script leaves ns-2's defaults: the
+        timer restarted on every partial ACK (newreno_changes1_ 0), the
+        inflation ended by one (partial_window_deflation_ 0), recovery
+        ended at the packets out (exit_recovery_fix_ 1)."""
+        params = super().cc_params() or {}
+        for var, param, ns2_default in (
+            ("newreno_changes1_", "newreno_changes1", True),
+            ("partial_window_deflation_", "partial_window_deflation", True),
+            ("exit_recovery_fix_", "exit_recovery_fix", False),
+        ):
+            if (self.integer(var) != 0) != ns2_default:
+                params[param] = not ns2_default
+        return params or None
 
 
 class FullTcp(TcpAgent):

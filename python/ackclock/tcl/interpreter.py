@@ -182,7 +182,9 @@ class TclRun:
     def check_variable(self, obj: str, var: str) -> None:
         shadow = self.world.shadows.get(obj)
         if shadow is not None:
-            registry.check_object_variable(shadow.ns2_class, type(shadow), var, str(shadow))
+            registry.check_object_variable(
+                registry.own_class(shadow), type(shadow), var, str(shadow)
+            )
 
     def no_class(self, cls: str) -> None:
         suggestion = self.suggest(cls)

@@ -113,6 +113,7 @@ IMPLEMENTED: dict[str, type[Shadow]] = {
     "ErrorModule": links.ErrorModule,
     "Agent": agents.Agent,
     "Agent/TCP": agents.TcpAgent,
+    "Agent/TCP/Newreno": agents.NewrenoAgent,
     "Agent/TCPSink": agents.TcpSink,
     "Agent/TCP/FullTcp": agents.FullTcp,
     "Agent/TCP/Vegas": agents.VegasAgent,
@@ -241,6 +242,13 @@ def ns2_variables(cls: str) -> dict[str, str]:
     return merged
 
 
+def own_class(shadow: Shadow) -> str:
+    """The nearest ns-2 class of an object, whose variables it has: a
+    subclass that another class's shadow implements (Agent/TCP/Newreno as
+    Agent/TCP) adds its own."""
+    return next(c for c in shadow.heritage if c in NS2)
+
+
 def object_variables(ns2_class: str, shadow: type[Shadow]) -> list[str]:
     """The variables an object gets from its class defaults when created."""
     return sorted(set(ns2_variables(ns2_class)) | set(shadow.known_variables()))
@@ -263,7 +271,8 @@ def check_defaults(shadow: Shadow, names: list[str] | None = None) -> None:
     ackclock would have to act on but does not model (the ones its shadow
     neither uses nor declares ignored)."""
     known = shadow.known_variables()
-    defaults = ns2_variables(shadow.ns2_class)
+    cls = own_class(shadow)
+    defaults = ns2_variables(cls)
     for var in names if names is not None else sorted(defaults):
         if var in known or var not in defaults:
             continue
@@ -271,7 +280,7 @@ def check_defaults(shadow: Shadow, names: list[str] | None = None) -> None:
         if value is not None and not same_value(value, defaults[var]):
             raise TclScriptError(
                 f"{shadow} {var} {value} is not supported: ackclock does not model "
-                f"{shadow.ns2_class}'s {var} (only ns-2's default {defaults[var]})"
+                f"{cls}'s {var} (only ns-2's default {defaults[var]})"
             )
 
 

@@ -122,7 +122,7 @@ class World:
         return shadow
 
     def _init_variables(self, shadow: Shadow) -> None:
-        names = registry.object_variables(shadow.ns2_class, type(shadow))
+        names = registry.object_variables(registry.own_class(shadow), type(shadow))
         self.tcl.call("::ackclock::init_vars", shadow.name, names)
         for var, spec in type(shadow).known_variables().items():
             full = f"{shadow.namespace}::{var}"

@@ -281,6 +281,15 @@ pub struct RecoveryRules {
     /// of a recovery only (RFC 6582's "Impatient" variant, ns-2's
     /// `newreno_changes1_`), not on each ("Slow-but-Steady").
     pub impatient: bool,
+    /// A NewReno partial ACK takes what it acknowledged off the inflated
+    /// window and adds back one MSS (RFC 6582 §3.2 (5), ns-2's
+    /// `partial_window_deflation_`); false: the inflation ends there (ns-2's
+    /// `partial_window_deflation_ 0`, `dupwnd_ = 0`).
+    pub partial_deflation: bool,
+    /// A full ACK that ends an inflated recovery sets cwnd to
+    /// min(ssthresh, FlightSize + SMSS) (RFC 6582 §3.2 (6) option 1, ns-2's
+    /// `exit_recovery_fix_`); false: to ssthresh (option 2).
+    pub exit_with_flight: bool,
     /// ns-2's `Agent/TCP/Sack1` (ns2_sack1.rs): its scoreboard gates the
     /// counting of duplicate ACKs (without SACK blocks such a sender never
     /// retransmits before a timeout) and its `pipe_` paces recovery.
@@ -299,6 +308,8 @@ impl RecoveryRules {
             ns2_dupacks: false,
             dupacks_survive_rto: false,
             impatient: false,
+            partial_deflation: true,
+            exit_with_flight: false,
             ns2_sack1: false,
         }
     }

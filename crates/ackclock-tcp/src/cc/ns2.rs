@@ -61,6 +61,30 @@ pub(super) const PARAMS: &[ParamInfo] = &[
         max: 1.0,
         help: "ns-2's old_ecn_: with ECN, only the first of consecutive ECN-Echo ACKs leaves cwnd_ as it is",
     },
+    ParamInfo {
+        name: "newreno_changes1",
+        kind: ParamKind::Flag,
+        default: 1.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's newreno_changes1_ (Newreno): the first partial ACK of a recovery restarts the timer; 0 each one does",
+    },
+    ParamInfo {
+        name: "partial_window_deflation",
+        kind: ParamKind::Flag,
+        default: 1.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's partial_window_deflation_ (Newreno): a partial ACK deflates the inflated window; 0 ends the inflation",
+    },
+    ParamInfo {
+        name: "exit_recovery_fix",
+        kind: ParamKind::Flag,
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        help: "ns-2's exit_recovery_fix_ (Newreno): 1 ends recovery with cwnd_ at min(ssthresh_, the packets out + 1)",
+    },
 ];
 
 /// `CONTROL_INCREASE`: ns-2's `control_increase_`, open `cwnd_` only when
@@ -76,6 +100,12 @@ pub struct Ns2Reno<const CONTROL_INCREASE: bool = false> {
     exact_halving: bool,
     /// ns-2's `bugFix_`: one fast retransmit per window of data.
     bug_fix: bool,
+    /// Newreno's `newreno_changes1_`, `partial_window_deflation_` and
+    /// `exit_recovery_fix_` (`RecoveryRules::impatient`,
+    /// `partial_deflation`, `exit_with_flight`).
+    impatient: bool,
+    partial_deflation: bool,
+    exit_with_flight: bool,
     /// ECN (`recv_newack_helper`): `old_ecn_`; `ect_`, set by the first
     /// new ACK with ECN-Echo; and whether the echo on this ACK keeps
     /// `opencwnd` from running (always once `ect_` is set; with `old_ecn_`
@@ -115,6 +145,9 @@ impl<const CONTROL_INCREASE: bool> Ns2Reno<CONTROL_INCREASE> {
             exact_halving: flag(0),
             bug_fix: flag(1),
             old_ecn: flag(3),
+            impatient: flag(4),
+            partial_deflation: flag(5),
+            exit_with_flight: flag(6),
             ect: false,
             echo_holds: false,
             ect_at_last_echo: false,
@@ -199,7 +232,9 @@ impl<const CONTROL_INCREASE: bool> CongestionOps for Ns2Reno<CONTROL_INCREASE> {
             ssthresh_on_every_rto: true,
             ns2_dupacks: true,
             dupacks_survive_rto: self.style == RecoveryStyle::Tahoe,
-            impatient: true,
+            impatient: self.impatient,
+            partial_deflation: self.partial_deflation,
+            exit_with_flight: self.exit_with_flight,
             ns2_sack1: self.sack1,
         }
     }
