@@ -205,6 +205,7 @@ class TcpAgent(Agent):
         "ndatapack_": Var(Kind.INT, live=True),
         "ndatabytes_": Var(Kind.INT, live=True),
         "nrexmitpack_": Var(Kind.INT, live=True),
+        "nrexmitbytes_": Var(Kind.INT, live=True),
         "nrexmit_": Var(Kind.INT, live=True),
         "ncwndcuts_": Var(Kind.INT, live=True),
         # without effect on what ackclock computes
@@ -296,8 +297,9 @@ class TcpAgent(Agent):
         stats: Any = flow.stats()
         counters = {
             "ndatapack_": math.ceil(stats["bytes_sent"] / flow.mss),
-            "ndatabytes_": stats["bytes_sent"],
+            "ndatabytes_": self.data_bytes(stats["bytes_sent"], flow.mss),
             "nrexmitpack_": stats["retransmits"],
+            "nrexmitbytes_": self.data_bytes(stats["retransmits"] * flow.mss, flow.mss),
             "nrexmit_": stats["timeouts"] - stats["timeouts_after_ecn"],
             "ncwndcuts_": stats["fast_retransmits"] + stats["timeouts"],
             "t_seqno_": int(values["maxseq_"]) + 1,
@@ -489,6 +491,12 @@ class TcpAgent(Agent):
         packets, nbytes / packetSize_ rounded up."""
         return math.ceil(nbytes / self.integer("packetSize_")) * self.segment_size()
 
+    def data_bytes(self, payload: int, mss: int) -> int:
+        """ns-2's ndatabytes_ for `payload` bytes sent: a one-way agent
+        counts packetSize_ a data packet (its size before headers are
+        added, with or without useHeaders_)."""
+        return math.ceil(payload / mss) * self.integer("packetSize_")
+
     def cmd_advance(self, packets: str) -> None:
         self.world.tcp_advance(self, packet_count(packets, f"{self} advance"), relative=False)
 
@@ -596,6 +604,9 @@ class FullTcp(TcpAgent):
 
     def payload_of(self, nbytes: int) -> int:
         return nbytes  # FullTcp sends bytes
+
+    def data_bytes(self, payload: int, mss: int) -> int:
+        return payload
 
     def params(self) -> TcpParams:
         per_ack = self.integer("segsperack_")

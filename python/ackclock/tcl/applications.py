@@ -85,7 +85,8 @@ class Ftp(Application):
         self.world.when_running(lambda: self.world.tcp_advance(self.tcp(), count, True))
 
     def cmd_send(self, nbytes: str) -> None:
-        count = whole(nbytes, f"{self} send")
+        # the agent's sendmsg: whole packets for a one-way agent
+        count = self.tcp().payload_of(whole(nbytes, f"{self} send"))
         self.world.when_running(lambda: self.world.tcp_write(self.tcp(), count))
 
 
