@@ -237,6 +237,7 @@ TCP_FIELDS = {
     "ecn_reductions": int,
     "sack_recoveries": int,
     "dsacks": int,
+    "segments_received": int,
     "spurious_retransmits": int,
     "undos": int,
     "rtt_min_s": float,

@@ -77,11 +77,11 @@ def test_tracevar_lines_and_rttvar_rounding_are_ns2s_byte_for_byte(tmp_path: Pat
 
 
 # `ns ns2_send_bytes.tcl NBYTES NPACKETS SIZE USEHEADERS` with ns-2 2.35: per
-# agent ack_, ndatapack_, ndatabytes_, nrexmitpack_, nrexmitbytes_.
+# agent ack_, ndatapack_, ndatabytes_, nrexmitpack_, nrexmitbytes_, nackpack_.
 SEND_BYTES = {
-    "95000 100 1000 false": ["94 106 106000 11 11000", "99 108 108000 8 8000"],
-    "95000 100 1000 true": ["94 106 106000 11 11000", "99 105 105000 5 5000"],
-    "9000 40 500 false": ["17 19 9500 1 500", "39 47 23500 7 3500"],
+    "95000 100 1000 false": ["94 106 106000 11 11000 100", "99 108 108000 8 8000 103"],
+    "95000 100 1000 true": ["94 106 106000 11 11000 100", "99 105 105000 5 5000 101"],
+    "9000 40 500 false": ["17 19 9500 1 500 18", "39 47 23500 7 3500 43"],
 }
 
 
@@ -89,7 +89,7 @@ SEND_BYTES = {
 def test_ftp_send_and_byte_counters_count_whole_packets_as_ns2(args: str) -> None:
     # FTP's send NBYTES queues NBYTES / packetSize_ packets rounded up (the
     # agent's sendmsg), with or without useHeaders_; ndatabytes_ and
-    # nrexmitbytes_ count packetSize_ a packet.
+    # nrexmitbytes_ count packetSize_ a packet, nackpack_ the ACKs.
     done = run_cli("tcl", str(ROOT / "tests" / "fixtures" / "ns2_send_bytes.tcl"), *args.split())
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == SEND_BYTES[args]

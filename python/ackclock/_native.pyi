@@ -596,6 +596,7 @@ class FlowStats(TypedDict, total=False):
     ecn_reductions: int  # window reductions for ECN echoes (RFC 3168)
     sack_recoveries: int  # loss recoveries paced by the SACK scoreboard (RFC 6675)
     dsacks: int  # D-SACK blocks received (RFC 2883)
+    segments_received: int  # by the client (a one-way sender's ACKs)
     spurious_retransmits: int  # retransmissions a D-SACK showed unnecessary
     undos: int  # window reductions undone as spurious (F-RTO, Eifel, D-SACK)
     rtt_min_s: float | None

@@ -71,6 +71,7 @@ class FlowResult(_FlowResult, total=False):
     ecn_reductions: int
     sack_recoveries: int
     dsacks: int
+    segments_received: int
     spurious_retransmits: int
     undos: int
     rtt_min_s: float | None

@@ -100,6 +100,7 @@ pub fn flow_dict<'py>(py: Python<'py>, r: &FlowReport) -> PyResult<Bound<'py, Py
         d.set_item("ecn_reductions", t.ecn_reductions)?;
         d.set_item("sack_recoveries", t.sack_recoveries)?;
         d.set_item("dsacks", t.dsacks)?;
+        d.set_item("segments_received", t.segments_received)?;
         d.set_item("spurious_retransmits", t.spurious_retransmits)?;
         d.set_item("undos", t.undos)?;
         d.set_item("rtt_min_s", t.rtt_min_s)?;

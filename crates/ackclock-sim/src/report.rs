@@ -206,6 +206,8 @@ pub struct TcpReport {
     pub ecn_reductions: u64,
     pub sack_recoveries: u64,
     pub dsacks: u64,
+    /// Segments the client received (for a one-way sender: its ACKs).
+    pub segments_received: u64,
     pub spurious_retransmits: u64,
     pub undos: u64,
     pub rtt_min_s: Option<f64>,
@@ -241,6 +243,7 @@ impl TcpReport {
             ecn_reductions: s.ecn_reductions,
             sack_recoveries: s.sack_recoveries,
             dsacks: s.dsacks,
+            segments_received: s.segments_received,
             spurious_retransmits: s.spurious_retransmits,
             undos: s.undos,
             rtt_min_s: secs(s.rtt_min),

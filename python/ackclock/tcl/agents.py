@@ -206,6 +206,7 @@ class TcpAgent(Agent):
         "ndatabytes_": Var(Kind.INT, live=True),
         "nrexmitpack_": Var(Kind.INT, live=True),
         "nrexmitbytes_": Var(Kind.INT, live=True),
+        "nackpack_": Var(Kind.INT, live=True),
         "nrexmit_": Var(Kind.INT, live=True),
         "ncwndcuts_": Var(Kind.INT, live=True),
         # without effect on what ackclock computes
@@ -300,6 +301,7 @@ class TcpAgent(Agent):
             "ndatabytes_": self.data_bytes(stats["bytes_sent"], flow.mss),
             "nrexmitpack_": stats["retransmits"],
             "nrexmitbytes_": self.data_bytes(stats["retransmits"] * flow.mss, flow.mss),
+            "nackpack_": stats["segments_received"],
             "nrexmit_": stats["timeouts"] - stats["timeouts_after_ecn"],
             "ncwndcuts_": stats["fast_retransmits"] + stats["timeouts"],
             "t_seqno_": int(values["maxseq_"]) + 1,
