@@ -183,8 +183,8 @@ impl Endpoint {
     /// 6675 and RFC 5681 recovery.
     pub(crate) fn leave_recovery(&mut self, now: Instant) {
         if self.inflating() && self.inflated_cwnd > self.win.cwnd && self.cc.recovery_rules().exit_with_flight {
-            // RFC 6582 §3.2 (6) option 1 (ns-2's `exit_recovery_fix_`):
-            // no burst of what the inflation let out.
+            // `RecoveryRules::exit_with_flight`: no burst of what the
+            // inflation let out.
             let cwnd = self.win.ssthresh.min(self.flight_size().saturating_add(self.send_mss));
             self.cwnd_event(now, CwndEvent::SetCwnd { cwnd });
         }

@@ -178,7 +178,7 @@ impl Endpoint {
             self.rtt.clear_backoff();
         }
         // ns-2's Sack1 takes a partial ACK in recovery without its newack:
-        // no RTT sample, and the timed packet stays timed.
+        // no RTT sample (the timed packet stays timed), and its own recovery.
         let sack1_partial =
             self.phase == Phase::FastRecovery && ack < self.recover && self.sack_ok && self.is_ns2_sack1();
         let rtt = match self.rtt_probe {
@@ -203,7 +203,7 @@ impl Endpoint {
             self.maybe_enter_recovery(now);
         }
         match self.phase {
-            Phase::FastRecovery if ack < self.recover && self.sack_ok && self.is_ns2_sack1() => {
+            Phase::FastRecovery if sack1_partial => {
                 self.sack1_ack_in_recovery(now, true);
                 return;
             }
@@ -408,8 +408,6 @@ impl Endpoint {
                 let c = self.conn(now);
                 self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
             }
-            self.last_cut = LastCut::Timeout;
-            self.send_cwr |= self.cfg.ns2_ecn;
             self.win.cwnd = self.send_mss;
             self.recover = self.snd_max;
             self.recover_by_rto = true;
@@ -418,13 +416,14 @@ impl Endpoint {
             self.cwnd_event(now, CwndEvent::Rto);
         } else if self.cc.recovery_rules().ssthresh_on_every_rto {
             // ns-2's slowdown answers a lost SYN (its packet 0) like any
-            // timeout: ssthresh_ from the window of one packet, so 2, and
-            // with ECN the resent packet 0 says the window was cut.
+            // timeout: ssthresh_ from the window of one packet, so 2.
             let c = self.conn(now);
             self.win.ssthresh = self.cc.ssthresh(&self.win, &c);
-            self.last_cut = LastCut::Timeout;
-            self.send_cwr |= self.cfg.ns2_ecn;
         }
+        // With ns-2's ECN the next packet, data or the SYN, says the window
+        // was cut.
+        self.last_cut = LastCut::Timeout;
+        self.send_cwr |= self.cfg.ns2_ecn;
         if self.is_ns2_sack1() {
             self.sack1_on_timeout();
         }

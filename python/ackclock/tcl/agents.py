@@ -521,18 +521,20 @@ class NewrenoAgent(TcpAgent):
     }
 
     def cc_params(self) -> dict[str, float | bool] | None:
-        """TcpAgent's, and where the script leaves ns-2's defaults: the
-        timer restarted on every partial ACK (newreno_changes1_ 0), the
-        inflation ended by one (partial_window_deflation_ 0), recovery
-        ended at the packets out (exit_recovery_fix_ 1)."""
+        """TcpAgent's, and each of these variables the script set away from
+        ns-2's default (the ns2-newreno parameter of the same name without
+        the underscore): the timer restarted on every partial ACK
+        (newreno_changes1_ 0), the inflation ended by one
+        (partial_window_deflation_ 0), recovery ended at the packets out
+        (exit_recovery_fix_ 1)."""
+        from ackclock.tcl.registry import ns2_variables
+
+        defaults = ns2_variables(self.ns2_class)
         params = super().cc_params() or {}
-        for var, param, ns2_default in (
-            ("newreno_changes1_", "newreno_changes1", True),
-            ("partial_window_deflation_", "partial_window_deflation", True),
-            ("exit_recovery_fix_", "exit_recovery_fix", False),
-        ):
-            if (self.integer(var) != 0) != ns2_default:
-                params[param] = not ns2_default
+        for var in self.variables:
+            on = self.integer(var) != 0
+            if on != (int(defaults[var]) != 0):
+                params[var.removesuffix("_")] = on
         return params or None
 
 

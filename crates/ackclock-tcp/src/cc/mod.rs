@@ -287,8 +287,9 @@ pub struct RecoveryRules {
     /// `partial_window_deflation_ 0`, `dupwnd_ = 0`).
     pub partial_deflation: bool,
     /// A full ACK that ends an inflated recovery sets cwnd to
-    /// min(ssthresh, FlightSize + SMSS) (RFC 6582 §3.2 (6) option 1, ns-2's
-    /// `exit_recovery_fix_`); false: to ssthresh (option 2).
+    /// min(ssthresh, FlightSize + SMSS) (ns-2's `exit_recovery_fix_`: RFC
+    /// 6582 §3.2 (6) option 1 without its floor of one SMSS on FlightSize);
+    /// false: to ssthresh (option 2).
     pub exit_with_flight: bool,
     /// ns-2's `Agent/TCP/Sack1` (ns2_sack1.rs): its scoreboard gates the
     /// counting of duplicate ACKs (without SACK blocks such a sender never
