@@ -12,9 +12,8 @@ unusable, so the caller finishes without evaluating Tcl (`interrupted`).
 
 from __future__ import annotations
 
-import ctypes
+import os
 import signal
-import socket
 import threading
 from types import TracebackType
 
@@ -27,17 +26,17 @@ class InterruptWatch:
     def __init__(self, tcl: Interp) -> None:
         self.tcl = tcl
         self.interrupted = False
-        self._pipe: tuple[socket.socket, socket.socket] | None = None
+        self._pipe: tuple[int, int] | None = None
         self._previous_fd = -1
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> InterruptWatch:
         if threading.current_thread() is not threading.main_thread():
             return self  # signals only reach the main thread
-        reader, writer = socket.socketpair()
-        writer.setblocking(False)
+        reader, writer = os.pipe()
+        os.set_blocking(writer, False)
         self._pipe = (reader, writer)
-        self._previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        self._previous_fd = signal.set_wakeup_fd(writer, warn_on_full_buffer=False)
         self._thread = threading.Thread(
             target=self._watch, name="ackclock-tcl-interrupts", daemon=True
         )
@@ -54,10 +53,10 @@ class InterruptWatch:
             return
         signal.set_wakeup_fd(self._previous_fd)
         reader, writer = self._pipe
-        writer.close()  # ends the thread's recv
+        os.close(writer)  # ends the thread's read
         if self._thread is not None:
             self._thread.join()
-        reader.close()
+        os.close(reader)
         if isinstance(error, KeyboardInterrupt):
             self.interrupted = True
 
@@ -66,7 +65,7 @@ class InterruptWatch:
         reader = self._pipe[0]
         while True:
             try:
-                data = reader.recv(64)
+                data = os.read(reader, 64)
             except OSError:
                 return
             if not data:
@@ -78,6 +77,8 @@ class InterruptWatch:
 
 def cancel_evaluation(tcl: Interp) -> None:
     """Tcl_CancelEval(interp, NULL, NULL, TCL_CANCEL_UNWIND), from any thread."""
+    import ctypes  # here, not at start-up: only Ctrl-C needs it
+
     pointer = ctypes.c_void_p
     cancel = tcl.c_function(
         "Tcl_CancelEval", [pointer, pointer, pointer, ctypes.c_int], ctypes.c_int

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -309,9 +310,12 @@ def class_definitions() -> str:
     return "\n".join(lines)
 
 
+_BARE_WORD = re.compile(r"[\w/.:+-]+")
+
+
 def _tcl_word(text: str) -> str:
     """`text` as one Tcl word."""
-    if text and all(c.isalnum() or c in "_/.-:+" for c in text):
+    if _BARE_WORD.fullmatch(text):
         return text
     return (
         "{" + text + "}"
