@@ -1,7 +1,7 @@
 # One entry point for developers and CI. `make test` is what .ci/run calls.
 PYTHON ?= python3
 
-.PHONY: install test test-rust test-python test-viewer lint fmt bench fuzz ns2-fixtures ns2-grid
+.PHONY: install test test-rust test-python test-viewer lint fmt bench pgo fuzz ns2-fixtures ns2-grid
 
 install:
 	$(PYTHON) -m pip install --quiet --upgrade pip
@@ -24,15 +24,20 @@ test-viewer:
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	$(PYTHON) -m ruff check python tests benchmarks
+	$(PYTHON) -m ruff check python tests benchmarks pgo
 	$(PYTHON) -m mypy.stubtest ackclock._native --allowlist python/stubtest-allowlist.txt
 
 fmt:
 	cargo fmt --all
-	$(PYTHON) -m ruff check --fix python tests benchmarks
+	$(PYTHON) -m ruff check --fix python tests benchmarks pgo
 
 bench:
 	cargo bench --workspace --exclude ackclock-py
+
+# Records the execution profile optimised builds compile with (pgo/README.md);
+# needs llvm-profdata (rustup component add llvm-tools, or apt-get install llvm-19).
+pgo:
+	$(PYTHON) pgo/record.py
 
 # Long fuzzing, on demand (make test runs the same fuzzers briefly, from a
 # pinned seed): the Rust parsers' properties with many more cases, and many
