@@ -113,6 +113,35 @@ proc ::ackclock::init_vars {obj names} {
     }
 }
 
+# The values of those of `names` that the object has, as a dict.
+proc ::ackclock::values {obj names} {
+    set vars [::otcl::vars $obj]
+    set values {}
+    foreach var $names {
+        if {[info exists ${vars}::$var]} {
+            dict set values $var [set ${vars}::$var]
+        }
+    }
+    return $values
+}
+
+# Sets the object's `values` (a dict), then follows its `variables` ({name
+# live ...}): every write through ::ackclock::typed, the reads of live ones
+# through ::ackclock::live. (A trace names the variable as the script
+# accessed it, maybe through an instvar alias: the callbacks get its name.)
+proc ::ackclock::follow_vars {obj values variables} {
+    set vars [::otcl::vars $obj]
+    dict for {var value} $values {
+        set ${vars}::$var $value
+    }
+    foreach {var live} $variables {
+        if {$live} {
+            trace add variable ${vars}::$var read [list ::ackclock::live $obj $var]
+        }
+        trace add variable ${vars}::$var write [list ::ackclock::typed $obj $var]
+    }
+}
+
 # --- ns-2's compatibility methods -----------------------------------------
 
 # packet_size_ is the old name of an application's packetSize_.

@@ -169,7 +169,8 @@ proc ::otcl::alloc {cls name} {
     set classof($name) $cls
     namespace eval ::otcl::v::$id($name) {}
     interp alias {} ::[string trimleft $name :] {} ::otcl::dispatch $name
-    if {[::otcl::inherits $cls Class]} {
+    # (Class itself first: ns-2's class tree is made of hundreds of them.)
+    if {$cls eq "Class" || [::otcl::inherits $cls Class]} {
         set ::otcl::supers($name) [expr {$name eq "Object" ? {} : "Object"}]
         ::otcl::forget
     }
