@@ -120,6 +120,19 @@ def test_specs_are_immutable_and_hashable():
     assert hash(drops) == hash(ac.DropList((1, 2)))
     with pytest.raises(dataclasses.FrozenInstanceError):
         drops.position = "queue"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del drops.position  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        drops.note = "not a field"  # type: ignore[attr-defined]
+
+
+def test_specs_compare_by_class_and_fields_and_show_as_their_constructor_call():
+    assert ac.DropTail(limit=5) == ac.DropTail(limit=5)
+    assert ac.DropTail(limit=5) != ac.DropTail(limit=6)
+    assert ac.UniformLoss(0.1) != ac.BitErrors(0.1)
+    assert len({ac.DropTail(limit=5), ac.DropTail(limit=5), ac.DropTail()}) == 2
+    assert repr(ac.DropTail(limit=5)) == "DropTail(limit=5, unit='packets', ns2_limit=False)"
+    assert repr(ac.LinkParams(delay="5ms")) == "LinkParams(bandwidth=None, delay='5ms', queue=None)"
 
 
 @pytest.mark.parametrize(

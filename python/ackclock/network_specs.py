@@ -9,7 +9,6 @@ docs/processing.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
 from ackclock import checks, units
@@ -33,7 +32,6 @@ FailureKind = Literal["deterministic", "exponential"]
 ServiceDistribution = Literal["constant", "exponential"]
 
 
-@dataclass(frozen=True)
 class StaticRouting(Spec):
     """Shortest paths over link costs, computed before the run (ns-2's default).
     Links that go down later do not change them: packets keep going into the
@@ -43,7 +41,6 @@ class StaticRouting(Spec):
         return {"type": "static"}
 
 
-@dataclass(frozen=True)
 class SessionRouting(Spec):
     """Shortest paths over the links that are up, recomputed at once whenever a
     link goes down or comes up (ns-2's `rtproto Session`)."""
@@ -52,7 +49,6 @@ class SessionRouting(Spec):
         return {"type": "session"}
 
 
-@dataclass(frozen=True)
 class DV(Spec):
     """Distance-vector routing with ns-2's `rtproto DV` behaviour: periodic
     updates every `advert_interval` (jittered by +-10%), triggered updates on
@@ -77,7 +73,6 @@ class DV(Spec):
         }
 
 
-@dataclass(frozen=True)
 class AODV(Spec):
     """Ad hoc on-demand distance vector routing as ns-2 2.35 compiles it
     (`-adhocRouting AODV`: link-layer detection and local repair, no hellos;
@@ -134,7 +129,6 @@ def _hops(value: Any, parameter: str) -> int:
     return checks.integer(value, parameter, "hop count", minimum=1, maximum=255)
 
 
-@dataclass(frozen=True)
 class DSDV(Spec):
     """Destination-sequenced distance vector routing as ns-2 2.35's
     `-adhocRouting DSDV` (docs/dsdv.md): full table dumps every
@@ -193,7 +187,6 @@ def routing_spec(routing: Any, parameter: str) -> RoutingSpec:
     return routing.to_native()
 
 
-@dataclass(frozen=True)
 class LinkFailures(Spec):
     """A link that fails and recovers over and over (ns-2's `rtmodel`): up from
     `start` for an up period, down for a down period, and so on until
@@ -225,7 +218,6 @@ class LinkFailures(Spec):
         return spec
 
 
-@dataclass(frozen=True)
 class Processing(Spec):
     """A node's processor (seed 000 sec. 4.1, OMNeT++'s ProcessorManager): it
     handles every packet the node receives or sends, one at a time in arrival

@@ -10,7 +10,6 @@ None keeps the profile's value (see docs/python-api.md for the table).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
 from ackclock import _native, checks, units
@@ -89,7 +88,6 @@ def _u32_count(value: Any, parameter: str, what: str, minimum: int = 0) -> int:
     return count
 
 
-@dataclass(frozen=True)
 class TcpParams(Spec):
     """The parameters of one TCP endpoint: a profile plus overrides.
 
@@ -303,7 +301,6 @@ def effective_mss(client: TcpParams, server: TcpParams) -> int:
 # --- applications ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Bulk(Spec):
     """Sends `bytes` as fast as TCP allows, then closes; None sends forever
     (ns-2's FTP)."""
@@ -315,7 +312,6 @@ class Bulk(Spec):
         return {"type": "bulk", "bytes": size}
 
 
-@dataclass(frozen=True)
 class Telnet(Spec):
     """Writes `packet_size` bytes at exponentially distributed intervals of
     mean `mean_interval` (an interactive session)."""
@@ -331,7 +327,6 @@ class Telnet(Spec):
         }
 
 
-@dataclass(frozen=True)
 class RequestResponse(Spec):
     """`count` exchanges: the client sends `request` bytes, the server answers
     with `response` bytes, and the client waits `think` before the next."""
@@ -351,7 +346,6 @@ class RequestResponse(Spec):
         }
 
 
-@dataclass(frozen=True)
 class Manual(Spec):
     """Writes only what `TcpFlow.write` asks, and closes on `TcpFlow.close`
     (ns-2's agents driven by `advance`, `send` and `close`)."""

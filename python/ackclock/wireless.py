@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from ackclock._native import MacSpec, PhySpec, PropagationSpec
 
 
-@dataclass(frozen=True)
 class FreeSpace(Spec):
     """Friis free-space propagation: power falls with the square of the
     distance (ns-2's Propagation/FreeSpace)."""
@@ -28,7 +27,6 @@ class FreeSpace(Spec):
         return {"type": "free_space"}
 
 
-@dataclass(frozen=True)
 class TwoRayGround(Spec):
     """Friis up to the crossover distance 4 pi ht hr / lambda (86.14 m with
     ns-2's antennas), then the two-ray ground reflection model, whose power
@@ -40,7 +38,6 @@ class TwoRayGround(Spec):
         return {"type": "two_ray_ground"}
 
 
-@dataclass(frozen=True)
 class Shadowing(Spec):
     """Log-normal shadowing (ns-2's Propagation/Shadowing): the free-space
     power at `reference_distance` metres, falling by 10 `path_loss_exponent`
@@ -81,7 +78,6 @@ def propagation_spec(propagation: Any, parameter: str) -> PropagationSpec:
     return propagation.to_native()
 
 
-@dataclass(frozen=True)
 class WirelessPhy(Spec):
     """A radio's physical layer with an omni antenna (ns-2's Phy/WirelessPhy
     and Antenna/OmniAntenna): transmit power in watts, carrier frequency in
@@ -114,7 +110,6 @@ class WirelessPhy(Spec):
         }
 
 
-@dataclass(frozen=True)
 class Mac80211(Spec):
     """The 802.11 DCF MAC with ns-2's Mac/802_11 defaults: data and control
     rates, the frame size from which RTS/CTS precedes a unicast frame (0:
