@@ -494,7 +494,23 @@ def plot_queue_command(
 
 
 class _ExperimentGroup(click.Group):
-    """Names an unknown experiment in one line that says where the known ones are."""
+    """Makes a study's command when it is asked for (the registry is not
+    imported on every start-up), and names an unknown experiment in one line
+    that says where the known ones are."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from ackclock.experiments.registry import EXPERIMENTS
+
+        studies = (e.name for e in EXPERIMENTS if e.module is not None)
+        return sorted({*super().list_commands(ctx), *studies})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        from ackclock.experiments.registry import find
+
+        study = find(name)
+        if study is None or study.module is None:
+            return super().get_command(ctx, name)
+        return _study_command(study.name, study.section, study.summary)
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -674,15 +690,6 @@ def sack_ber_command(
         click.echo(f"wrote {path}")
 
 
-def _add_study_commands() -> None:
-    from ackclock.experiments.registry import EXPERIMENTS
-
-    for e in EXPERIMENTS:
-        if e.module is not None:
-            experiment.add_command(_study_command(e.name, e.section, e.summary))
-
-
-_add_study_commands()
 cli.add_command(sweep_command)
 cli.add_command(results_command)
 
