@@ -90,14 +90,16 @@ class TclRun:
         self._bridge("packet_headers", self.world.headers.command)
         tcl.eval((HERE / "otcl.tcl").read_text())
         tcl.eval(
-            "proc ::ackclock::define_class {name supers defaults} {\n"
-            "    ::otcl::alloc Class $name\n"
-            "    set ::otcl::supers($name) $supers\n"
-            "    set vars [::otcl::vars $name]\n"
-            "    dict for {var value} $defaults { set ${vars}::$var $value }\n"
+            "proc ::ackclock::define_classes {classes} {\n"
+            "    foreach {name supers defaults} [concat {*}$classes] {\n"
+            "        ::otcl::alloc Class $name\n"
+            "        set ::otcl::supers($name) $supers\n"
+            "        set vars [::otcl::vars $name]\n"
+            "        dict for {var value} $defaults { set ${vars}::$var $value }\n"
+            "    }\n"
             "}"
         )
-        tcl.eval(registry.class_definitions())
+        tcl.call("::ackclock::define_classes", registry.class_definitions())
         tcl.eval("::otcl::forget")
         tcl.eval((HERE / "ns2.tcl").read_text())
         tcl.eval((HERE / "script.tcl").read_text())

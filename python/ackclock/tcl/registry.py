@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -285,10 +284,11 @@ def check_defaults(shadow: Shadow, names: list[str] | None = None) -> None:
             )
 
 
-def class_definitions() -> str:
-    """A Tcl script defining every ns-2 class with its class variables,
-    superclasses first."""
-    lines: list[str] = []
+def class_definitions() -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+    """Every ns-2 class, superclasses first, as (name, superclasses, class
+    variables and their values, flat), for one call to Tcl (tkinter passes
+    the tuples as lists: no quoting, no script to parse)."""
+    definitions: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
     done: set[str] = {"Object", "Class"}
 
     def define(name: str) -> None:
@@ -299,26 +299,10 @@ def class_definitions() -> str:
         for super_ in entry.supers:
             if super_ in NS2:
                 define(super_)
-        supers = [s for s in entry.supers if s in NS2 or s == "Object"] or ["Object"]
-        defaults = " ".join(f"{_tcl_word(k)} {_tcl_word(v)}" for k, v in entry.defaults.items())
-        lines.append(
-            f"::ackclock::define_class {_tcl_word(name)} {{{' '.join(supers)}}} {{{defaults}}}"
-        )
+        supers = tuple(s for s in entry.supers if s in NS2 or s == "Object") or ("Object",)
+        defaults = tuple(word for item in entry.defaults.items() for word in item)
+        definitions.append((name, supers, defaults))
 
     for name in NS2:
         define(name)
-    return "\n".join(lines)
-
-
-_BARE_WORD = re.compile(r"[\w/.:+-]+")
-
-
-def _tcl_word(text: str) -> str:
-    """`text` as one Tcl word."""
-    if _BARE_WORD.fullmatch(text):
-        return text
-    return (
-        "{" + text + "}"
-        if "{" not in text and "}" not in text and "\\" not in text
-        else ('"' + "".join("\\" + c if c in '\\"$[]' else c for c in text) + '"')
-    )
+    return tuple(definitions)
