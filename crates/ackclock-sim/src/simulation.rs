@@ -1168,10 +1168,11 @@ impl Simulation {
             self.record_tcp_events(now, id);
             self.trace_tcp_vars(now, id);
         }
+        let mut seg = TcpRepr::default();
         loop {
             let ep = self.tcp(id).endpoint(side);
             let sent_before = ep.snd_max();
-            let Some((seg, ecn)) = ep.poll_transmit(now) else { break };
+            let Some(ecn) = ep.poll_transmit(now, &mut seg) else { break };
             let bytes = ep.segment_len(&seg);
             if tracing {
                 self.mark_traced_segment(id, side, sent_before, &seg);

@@ -903,10 +903,10 @@ impl Endpoint {
         (self.rcv_nxt as i64 + i64::from(s.diff(self.irs + self.rcv_nxt as u32))).max(0) as u64
     }
 
-    /// A segment template carrying our current ACK and window.
-    pub(crate) fn header(&mut self, now: Instant, offset: u64) -> TcpRepr {
+    /// Writes into `seg` a segment template carrying our current ACK and window.
+    pub(crate) fn header(&mut self, now: Instant, offset: u64, seg: &mut TcpRepr) {
         let synchronized = !matches!(self.state, State::SynSent | State::Closed | State::Listen);
-        let mut seg = TcpRepr {
+        *seg = TcpRepr {
             src_port: self.local_port,
             dst_port: self.remote_port,
             seq: self.iss + offset as u32,
@@ -927,7 +927,6 @@ impl Endpoint {
         self.unacked_bytes = 0;
         self.delack_deadline = None;
         self.last_ack_sent = self.rcv_nxt;
-        seg
     }
 
     /// What has arrived is acknowledged at once in a segment of its own.
@@ -938,48 +937,56 @@ impl Endpoint {
 
     /// The ACK due alone (`lone_ack`), if any; what arrived after the
     /// offset it acknowledges stays to be acknowledged.
-    fn lone_ack_segment(&mut self, now: Instant) -> Option<TcpRepr> {
-        let (ack, ece) = self.lone_ack.take()?;
+    fn lone_ack_segment(&mut self, now: Instant, seg: &mut TcpRepr) -> bool {
+        let Some((ack, ece)) = self.lone_ack.take() else { return false };
         let (delack, ack_now) = (self.delack_deadline, self.ack_now);
-        let mut seg = self.header(now, self.snd_nxt);
+        self.header(now, self.snd_nxt, seg);
         seg.ack = self.irs + ack as u32;
         seg.flags.ece = ece;
         self.last_ack_sent = ack;
         self.unacked_bytes = self.rcv_nxt - ack;
         (self.delack_deadline, self.ack_now) = (delack, ack_now);
-        Some(seg)
+        true
     }
 
-    /// Builds the next segment to send, if any, with the ECN codepoint of
-    /// its IP packet.
-    pub fn poll_transmit(&mut self, now: Instant) -> Option<(TcpRepr, Ecn)> {
-        let seg = match self.state {
-            State::Closed | State::Listen => None,
+    /// Writes the next segment to send, if any, into `seg`, and returns the
+    /// ECN codepoint of its IP packet. (Written in place, the segment, some
+    /// 90 bytes, is not copied from one return value into the next: those
+    /// copies were a tenth of a TCP simulation's time.)
+    pub fn poll_transmit(&mut self, now: Instant, seg: &mut TcpRepr) -> Option<Ecn> {
+        let built = match self.state {
+            State::Closed | State::Listen => false,
             // The send delay holds the SYN too: ns-2's agents send it as their seqno 0.
-            State::SynSent | State::SynReceived if self.snd_nxt == 0 => self.overhead_allows().then(|| {
-                if self.quiescence.is_some() {
-                    self.quiescence_after_send(now, 1);
+            State::SynSent | State::SynReceived if self.snd_nxt == 0 => {
+                let allowed = self.overhead_allows();
+                if allowed {
+                    if self.quiescence.is_some() {
+                        self.quiescence_after_send(now, 1);
+                    }
+                    self.syn_segment(now, seg);
                 }
-                self.syn_segment(now)
-            }),
-            State::SynSent => None,
-            _ => self.lone_ack_segment(now).or_else(|| self.data_segment(now)).or_else(|| self.probe_segment(now)),
+                allowed
+            }
+            State::SynSent => false,
+            _ => self.lone_ack_segment(now, seg) || self.data_segment(now, seg) || self.probe_segment(now, seg),
         };
-        if seg.is_none() {
+        if !built {
             // The delayed burst, or the dupack's one segment, is over.
             self.overhead_released = false;
             self.limited_transmit_due = false;
+            if !self.ack_now {
+                return None;
+            }
+            self.header(now, self.snd_nxt, seg);
         }
-        let seg = seg.or_else(|| self.ack_now.then(|| self.header(now, self.snd_nxt)))?;
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += u64::from(seg.payload_len);
         // RFC 3168 §6.1.4, §6.1.5: only new data is ECN-capable.
-        let ecn = if std::mem::take(&mut self.ect_out) { Ecn::Ect0 } else { Ecn::NotEct };
-        Some((seg, ecn))
+        Some(if std::mem::take(&mut self.ect_out) { Ecn::Ect0 } else { Ecn::NotEct })
     }
 
-    fn syn_segment(&mut self, now: Instant) -> TcpRepr {
-        let mut seg = self.header(now, 0);
+    fn syn_segment(&mut self, now: Instant, seg: &mut TcpRepr) {
+        self.header(now, 0, seg);
         seg.flags.syn = true;
         self.syn_ecn_flags(&mut seg.flags);
         // ns-2's packet 0, resent after a timeout, says the window was cut.
@@ -996,7 +1003,6 @@ impl Endpoint {
         self.snd_nxt = 1;
         self.snd_max = 1;
         self.rto_deadline.get_or_insert(now + self.rtt.rto());
-        seg
     }
 
     /// A wire-ready RST answering `seg`, sent by a host with no matching

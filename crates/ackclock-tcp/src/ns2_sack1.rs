@@ -113,7 +113,8 @@ impl SackedRanges {
 
 /// What Sack1 sends outside recovery.
 pub(crate) enum Resend {
-    Segment(TcpRepr),
+    /// A segment, written.
+    Sent,
     /// Nothing now.
     Hold,
     /// What the window allows, as any sender.
@@ -230,7 +231,7 @@ impl Endpoint {
     /// delayed send, with ns-2's `overhead_`, finds the scoreboard filled
     /// here: the ACKs that send at once have just cleared it. An early
     /// duplicate ACK's one new packet, ns-2's `send_one`, does not come here.)
-    pub(crate) fn sack1_resend(&mut self, now: Instant) -> Resend {
+    pub(crate) fn sack1_resend(&mut self, now: Instant, seg: &mut TcpRepr) -> Resend {
         let mss = u64::from(self.send_mss);
         let no_room = self.send_limit() < self.snd_nxt + mss;
         if self.limited_transmit_due || self.snd_una >= self.data_end || no_room {
@@ -245,12 +246,13 @@ impl Endpoint {
         self.sack1.ranges.mark_resent(seq);
         let offset = 1 + (seq - 1) * mss;
         let len = (self.data_end - offset).min(mss);
-        Resend::Segment(self.emit(now, offset, len))
+        self.emit(now, offset, len, seg);
+        Resend::Sent
     }
 
     /// `send_much` during recovery: while the pipe is below cwnd_, the next
     /// hole, else new data within `window_` of the highest ACK.
-    pub(crate) fn sack1_recovery_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+    pub(crate) fn sack1_recovery_segment(&mut self, now: Instant, seg: &mut TcpRepr) -> bool {
         let cwnd = self.cwnd_packets() as i64;
         // With ns-2's `overhead_`, every sending waits for a send delay.
         if self.sack1.entering
@@ -258,7 +260,7 @@ impl Endpoint {
             || self.snd_una >= self.data_end
             || self.send_gated && !self.delay_allows()
         {
-            return None;
+            return false;
         }
         let mss = u64::from(self.send_mss);
         let highest = self.packets_acked(self.snd_una);
@@ -267,19 +269,20 @@ impl Endpoint {
         let resend = self.sack1.ranges.next_resend();
         let offset = match resend {
             Some(seq) if seq <= limit => 1 + (seq - 1) * mss,
-            Some(_) => return None,
+            Some(_) => return false,
             None if self.snd_nxt < self.data_end && self.packet_at(self.snd_nxt) <= limit => self.snd_nxt,
-            None => return None,
+            None => return false,
         };
         if self.send_gated && !self.burst_allows() {
-            return None;
+            return false;
         }
         if let Some(seq) = resend {
             self.sack1.ranges.mark_resent(seq);
         }
         self.sack1.pipe += 1;
         let len = (self.data_end - offset).min(mss);
-        Some(self.emit(now, offset, len))
+        self.emit(now, offset, len, seg);
+        true
     }
 }
 

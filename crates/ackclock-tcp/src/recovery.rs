@@ -232,20 +232,20 @@ impl Endpoint {
 
     /// RFC 8985 §7.3: one new segment if the windows of the peer allows,
     /// else the last segment sent again.
-    pub(crate) fn loss_probe_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+    pub(crate) fn loss_probe_segment(&mut self, now: Instant, seg: &mut TcpRepr) -> bool {
         let nxt = self.snd_nxt;
         let rwnd_room = !self.cfg.flow_control || nxt < self.snd_una + self.snd_wnd;
         let (at, len, retransmission) = if nxt < self.data_end && rwnd_room {
             (nxt, (self.data_end - nxt).min(u64::from(self.send_mss)), false)
         } else {
-            let last = self.flight.last_unsacked()?;
+            let Some(last) = self.flight.last_unsacked() else { return false };
             (last, self.segment_len_at(last), true)
         };
         self.stats.loss_probes += 1;
-        let seg = self.emit(now, at, len);
+        self.emit(now, at, len, seg);
         self.rack.tlp_end = Some(self.snd_nxt);
         self.rack.tlp_retransmitted = retransmission;
-        Some(seg)
+        true
     }
 
     /// RFC 8985 §7.4: a retransmitted probe whose ACK shows it repaired a

@@ -471,33 +471,32 @@ impl Endpoint {
     }
 
     /// The next data or FIN segment the windows allow, if any.
-    pub(crate) fn data_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+    pub(crate) fn data_segment(&mut self, now: Instant, seg: &mut TcpRepr) -> bool {
         if !self.can_send_data() {
-            return None;
+            return false;
         }
         if self.win.pacing_rate.is_some() && self.pacing_deadline > now {
             self.paced_wait = true;
-            return None;
+            return false;
         }
-        if std::mem::take(&mut self.tlp_due) {
-            if let Some(probe) = self.loss_probe_segment(now) {
-                return Some(probe);
-            }
+        if std::mem::take(&mut self.tlp_due) && self.loss_probe_segment(now, seg) {
+            return true;
         }
         if let Some(at) = self.retransmit_at.take() {
             let len = self.segment_len_at(at);
-            return Some(self.emit(now, at, len));
+            self.emit(now, at, len, seg);
+            return true;
         }
         if self.phase == Phase::FastRecovery && self.sack_ok {
             if self.is_ns2_sack1() {
-                return self.sack1_recovery_segment(now);
+                return self.sack1_recovery_segment(now, seg);
             }
-            return self.sack_recovery_segment(now);
+            return self.sack_recovery_segment(now, seg);
         }
         if self.is_ns2_sack1() {
-            match self.sack1_resend(now) {
-                Resend::Segment(seg) => return Some(seg),
-                Resend::Hold => return None,
+            match self.sack1_resend(now, seg) {
+                Resend::Sent => return true,
+                Resend::Hold => return false,
                 Resend::NewData => {}
             }
         } else if self.sack_ok && self.snd_nxt < self.snd_max {
@@ -508,12 +507,13 @@ impl Endpoint {
         let nxt = self.snd_nxt;
         if nxt >= end {
             if self.close_requested && nxt == end {
-                return Some(self.emit(now, nxt, 0)); // the FIN
+                self.emit(now, nxt, 0, seg); // the FIN
+                return true;
             }
             if end > 1 {
                 self.out_of_data();
             }
-            return None;
+            return false;
         }
         let room = self.send_limit().saturating_sub(nxt);
         let len = (end - nxt).min(u64::from(self.send_mss)).min(room);
@@ -523,13 +523,14 @@ impl Endpoint {
         if len == 0 || (!resend_into_small_window && !self.sws_allows(len, nxt + len == end)) {
             self.arm_persist(now);
             self.end_burst();
-            return None;
+            return false;
         }
         let limited = std::mem::take(&mut self.limited_transmit_due);
         if !self.data_allowed(now, nxt + len, limited) {
-            return None;
+            return false;
         }
-        Some(self.emit(now, nxt, len))
+        self.emit(now, nxt, len, seg);
+        true
     }
 
     /// `overhead_allows` for data ending at `end` (`limited`: ns-2's
@@ -633,19 +634,20 @@ impl Endpoint {
     }
 
     /// RFC 6675 §5 (C): while cwnd - pipe >= 1 MSS, send what NextSeg says.
-    fn sack_recovery_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+    fn sack_recovery_segment(&mut self, now: Instant, seg: &mut TcpRepr) -> bool {
         let mss = self.send_mss;
         let pipe = self.flight.pipe(self.snd_max - self.snd_una);
         if u64::from(self.cwnd()) < pipe + u64::from(mss) {
-            return None;
+            return false;
         }
         let rwnd_room = !self.cfg.flow_control || self.snd_nxt < self.snd_una + self.snd_wnd;
         let new_data = self.snd_nxt < self.data_end && rwnd_room;
-        let next = self.scoreboard.next_seg(&self.flight, new_data)?;
+        let Some(next) = self.scoreboard.next_seg(&self.flight, new_data) else { return false };
         let at = match next {
             NextSeg::NewData => {
                 let len = (self.data_end - self.snd_nxt).min(u64::from(mss));
-                return Some(self.emit(now, self.snd_nxt, len));
+                self.emit(now, self.snd_nxt, len, seg);
+                return true;
             }
             NextSeg::Retransmit(at) => at,
             NextSeg::Rescue(at) => {
@@ -655,7 +657,11 @@ impl Endpoint {
         };
         // At the end of the data this resends just the FIN.
         let len = self.segment_len_at(at);
-        (len > 0 || at == self.data_end).then(|| self.emit(now, at, len))
+        if len == 0 && at != self.data_end {
+            return false;
+        }
+        self.emit(now, at, len, seg);
+        true
     }
 
     /// RFC 1122 §4.2.3.4 sender SWS avoidance with Nagle's algorithm.
@@ -676,10 +682,10 @@ impl Endpoint {
         idle / tick * tick > self.rtt.base_rto().as_ps()
     }
 
-    /// Emits `len` data bytes from `offset`, with a FIN if they end the
-    /// stream and the application closed.
-    pub(crate) fn emit(&mut self, now: Instant, offset: u64, len: u64) -> TcpRepr {
-        let mut seg = self.header(now, offset);
+    /// Writes into `seg` `len` data bytes from `offset`, with a FIN if they
+    /// end the stream and the application closed.
+    pub(crate) fn emit(&mut self, now: Instant, offset: u64, len: u64, seg: &mut TcpRepr) {
+        self.header(now, offset, seg);
         seg.payload_len = len as u32;
         let end = self.data_end;
         seg.flags.psh = len > 0 && offset + len == end;
@@ -687,7 +693,7 @@ impl Endpoint {
         let seq_end = offset + len + u64::from(seg.flags.fin);
         let new_data = offset >= self.snd_max;
         if self.ecn_ok && len > 0 {
-            self.ecn_marks(offset, new_data, &mut seg);
+            self.ecn_marks(offset, new_data, seg);
         }
         if self.phase == Phase::FastRecovery || self.in_cwr() {
             self.prr.out += len; // PRR's prr_out, in recovery and in CWR alike
@@ -736,7 +742,6 @@ impl Endpoint {
         if new_data {
             self.arm_loss_probe(now);
         }
-        seg
     }
 
     /// RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17 and §4.2.3.4: with data
@@ -758,19 +763,20 @@ impl Endpoint {
     /// When the persist timer expired: what a small window allows (Linux
     /// `tcp_write_wakeup`), or a one-byte probe beyond a closed window that
     /// does not advance snd_nxt.
-    pub(crate) fn probe_segment(&mut self, now: Instant) -> Option<TcpRepr> {
+    pub(crate) fn probe_segment(&mut self, now: Instant, seg: &mut TcpRepr) -> bool {
         if !std::mem::take(&mut self.probe_due) || self.snd_nxt >= self.data_end {
-            return None;
+            return false;
         }
         let usable = (self.snd_una + self.snd_wnd).saturating_sub(self.snd_nxt);
         if usable > 0 {
             let len = usable.min(u64::from(self.send_mss)).min(self.data_end - self.snd_nxt);
-            return Some(self.emit(now, self.snd_nxt, len));
+            self.emit(now, self.snd_nxt, len, seg);
+            return true;
         }
-        let mut seg = self.header(now, self.snd_nxt);
+        self.header(now, self.snd_nxt, seg);
         seg.payload_len = 1;
         self.probe_high = self.snd_nxt + 1;
         self.arm_persist(now);
-        Some(seg)
+        true
     }
 }

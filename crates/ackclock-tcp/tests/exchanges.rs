@@ -7,7 +7,7 @@ use ackclock_tcp::{AckPolicy, CcKind, Endpoint, Reader, State, TcpConfig};
 use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpOptions, TcpRepr};
 
 mod common;
-use common::{connect, data_from_peer, from_peer, ms, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
+use common::{connect, data_from_peer, from_peer, ms, transmit, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
 
 fn config() -> TcpConfig {
     TcpConfig { mss: MSS, iss: Some(ISS), initial_window: 2, ..TcpConfig::default() }
@@ -19,7 +19,7 @@ fn window(seg: TcpRepr, window: u16) -> TcpRepr {
 
 /// Everything the endpoint sends at `t`.
 fn sent(ep: &mut Endpoint, t: Instant) -> Vec<TcpRepr> {
-    std::iter::from_fn(|| ep.poll_transmit(t).map(|(s, _)| s)).collect()
+    std::iter::from_fn(|| transmit(ep, t).map(|(s, _)| s)).collect()
 }
 
 /// (sequence offset, ack offset, payload length) of a sent segment.

@@ -6,7 +6,7 @@ use ackclock_tcp::{CcKind, Endpoint, State, TcpConfig};
 use ackclock_wire::{Ecn, SeqNum, TcpFlags, TcpOptions, TcpRepr};
 
 mod common;
-use common::{ms, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
+use common::{ms, transmit, ISS, LOCAL, MSS, PEER_ISS, REMOTE};
 
 fn ack_from_peer(ack: u32, sacked: &[(u32, u32)]) -> TcpRepr {
     let mut options = TcpOptions::default();
@@ -27,7 +27,7 @@ fn ack_from_peer(ack: u32, sacked: &[(u32, u32)]) -> TcpRepr {
 
 /// Sequence offsets of the data segments sent at `t`.
 fn sent_offsets(ep: &mut Endpoint, t: Instant) -> Vec<u32> {
-    std::iter::from_fn(|| ep.poll_transmit(t).map(|(s, _)| s))
+    std::iter::from_fn(|| transmit(ep, t).map(|(s, _)| s))
         .filter(|s| s.payload_len > 0)
         .map(|s| s.seq.0 - ISS)
         .collect()
@@ -37,7 +37,7 @@ fn sent_offsets(ep: &mut Endpoint, t: Instant) -> Vec<u32> {
 fn sender(cfg: TcpConfig, peer_options: TcpOptions) -> Endpoint {
     let mut ep = Endpoint::new(TcpConfig { mss: MSS, iss: Some(ISS), initial_window: 10, ..cfg }, LOCAL, REMOTE, 0);
     ep.connect();
-    let syn = ep.poll_transmit(ms(0)).unwrap().0;
+    let syn = transmit(&mut ep, ms(0)).unwrap().0;
     assert!(syn.options.sack_permitted == ep.config().sack);
     let mut syn_ack = ack_from_peer(1, &[]);
     syn_ack.seq = SeqNum(PEER_ISS);
@@ -140,14 +140,14 @@ fn timestamps_are_echoed_and_measure_the_round_trip() {
     let ts = TcpOptions { timestamps: Some((777, ISS)), ..TcpOptions::default() };
     let mut ep = sender(TcpConfig::default(), ts);
     // Our clock is ms ticks offset by the ISN: at 100 ms TSval = ISS + 100.
-    let data = ep.poll_transmit(ms(100)).map(|(s, _)| s);
+    let data = transmit(&mut ep, ms(100)).map(|(s, _)| s);
     assert!(data.is_none());
     let mut ack = ack_from_peer(seg(1), &[]);
     ack.options.timestamps = Some((778, ISS + 100));
     ep.on_segment(ms(160), &ack, Ecn::NotEct);
     assert_eq!(ep.stats().rtt_min, Some(Duration::from_millis(60)), "RTT from the echoed timestamp");
     assert_eq!(ep.srtt(), Some(Duration::from_millis(95)), "7/8 of the handshake's 100 ms + 1/8 of 60 ms");
-    let next = ep.poll_transmit(ms(160)).unwrap().0;
+    let next = transmit(&mut ep, ms(160)).unwrap().0;
     assert_eq!(next.options.timestamps, Some((ISS + 160, 778)), "TSval now, TSecr = TS.Recent");
 }
 
@@ -166,7 +166,7 @@ fn window_scale_is_negotiated_and_applied_to_later_windows() {
     let cfg = TcpConfig { receive_buffer: 8 << 20, ..TcpConfig::default() };
     let mut ep = Endpoint::new(TcpConfig { mss: MSS, iss: Some(ISS), ..cfg }, LOCAL, REMOTE, 0);
     ep.connect();
-    let syn = ep.poll_transmit(ms(0)).unwrap().0;
+    let syn = transmit(&mut ep, ms(0)).unwrap().0;
     assert_eq!(syn.options.window_scale, Some(8), "8 MiB >> 8 is the first shift that fits in 16 bits");
     assert_eq!(syn.window, 65_535, "a SYN's window is never scaled");
     let mut syn_ack = ack_from_peer(1, &[]);
@@ -174,7 +174,7 @@ fn window_scale_is_negotiated_and_applied_to_later_windows() {
     syn_ack.flags.syn = true;
     syn_ack.options = TcpOptions { window_scale: Some(3), ..TcpOptions::default() };
     ep.on_segment(ms(100), &syn_ack, Ecn::NotEct);
-    let ack = ep.poll_transmit(ms(100)).unwrap().0;
+    let ack = transmit(&mut ep, ms(100)).unwrap().0;
     assert_eq!(ack.window, ((8u32 << 20) >> 8) as u16, "our window, scaled by our shift");
     let update = TcpRepr { window: 1000, ..ack_from_peer(1, &[]) };
     ep.on_segment(ms(110), &update, Ecn::NotEct);

@@ -94,7 +94,7 @@ fn client(recorder: Recorder, bytes: u64) -> Endpoint {
     ep.cc = Cc::Recorder(recorder);
     ep.cc_detects_loss = ep.cc.detects_loss();
     ep.connect();
-    ep.poll_transmit(ms(0)).expect("a SYN");
+    ep.poll_transmit(ms(0), &mut TcpRepr::default()).expect("a SYN");
     let mut syn_ack = from_peer(1);
     syn_ack.seq = SeqNum(PEER_ISS);
     syn_ack.flags.syn = true;
@@ -106,10 +106,14 @@ fn client(recorder: Recorder, bytes: u64) -> Endpoint {
 
 /// Sequence offsets of the data segments sent at `t`.
 fn sent(ep: &mut Endpoint, t: Instant) -> Vec<u32> {
-    std::iter::from_fn(|| ep.poll_transmit(t).map(|(s, _)| s))
-        .filter(|s| s.payload_len > 0)
-        .map(|s| s.seq.0 - ISS)
-        .collect()
+    let mut seg = TcpRepr::default();
+    let mut offsets = Vec::new();
+    while ep.poll_transmit(t, &mut seg).is_some() {
+        if seg.payload_len > 0 {
+            offsets.push(seg.seq.0 - ISS);
+        }
+    }
+    offsets
 }
 
 /// The calls recorded since the last look.

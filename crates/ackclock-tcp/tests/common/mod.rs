@@ -34,9 +34,15 @@ pub fn data_from_peer(seq: u32, len: u32) -> TcpRepr {
     TcpRepr { payload_len: len, ..from_peer(seq, 1) }
 }
 
+/// The next segment the endpoint sends at `t`, with its IP ECN codepoint.
+pub fn transmit(ep: &mut Endpoint, t: Instant) -> Option<(TcpRepr, Ecn)> {
+    let mut seg = TcpRepr::default();
+    ep.poll_transmit(t, &mut seg).map(|ecn| (seg, ecn))
+}
+
 /// Everything the endpoint sends at `t`, with its IP ECN codepoint.
 pub fn transmitted(ep: &mut Endpoint, t: Instant) -> Vec<(TcpRepr, Ecn)> {
-    std::iter::from_fn(|| ep.poll_transmit(t)).collect()
+    std::iter::from_fn(|| transmit(ep, t)).collect()
 }
 
 /// A client that sent its SYN at 0 and got the SYN-ACK `shape` makes at
