@@ -19,6 +19,7 @@ from ackclock.specs import Spec
 if TYPE_CHECKING:
     from ackclock._native import (
         BulkAppSpec,
+        CcParamInfo,
         CongestionControlInfo,
         ManualAppSpec,
         RequestResponseAppSpec,
@@ -267,7 +268,7 @@ def _cc_params(value: Any, parameter: str, cc: str | None) -> dict[str, float]:
     return native
 
 
-def _param_value(value: Any, parameter: str, param: dict[str, Any]) -> float:
+def _param_value(value: Any, parameter: str, param: CcParamInfo) -> float:
     """A value of the kind ("real", "integer" or "flag") and range `param` says."""
     if param["kind"] == "flag":
         return float(checks.flag(value, parameter))
