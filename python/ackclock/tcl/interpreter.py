@@ -89,18 +89,7 @@ class TclRun:
         self._bridge("enable_module", nodes.enable_module)
         self._bridge("packet_headers", self.world.headers.command)
         tcl.eval((HERE / "otcl.tcl").read_text())
-        tcl.eval(
-            "proc ::ackclock::define_classes {classes} {\n"
-            "    foreach {name supers defaults} [concat {*}$classes] {\n"
-            "        ::otcl::alloc Class $name\n"
-            "        set ::otcl::supers($name) $supers\n"
-            "        set vars [::otcl::vars $name]\n"
-            "        dict for {var value} $defaults { set ${vars}::$var $value }\n"
-            "    }\n"
-            "}"
-        )
-        tcl.call("::ackclock::define_classes", registry.class_definitions())
-        tcl.eval("::otcl::forget")
+        tcl.call("::otcl::define_classes", registry.class_definitions())
         tcl.eval((HERE / "ns2.tcl").read_text())
         tcl.eval((HERE / "script.tcl").read_text())
         # ns-2 creates its default generator at start-up and seeds it with 1

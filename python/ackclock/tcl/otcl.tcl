@@ -177,6 +177,21 @@ proc ::otcl::alloc {cls name} {
     return $name
 }
 
+# Defines classes in bulk, superclasses first, each {name superclasses
+# {variable value ...}}: ns-2's class tree at start-up, handed over in one call.
+proc ::otcl::define_classes {classes} {
+    foreach definition $classes {
+        lassign $definition name supers defaults
+        ::otcl::alloc Class $name
+        set ::otcl::supers($name) $supers
+        set vars [::otcl::vars $name]
+        dict for {var value} $defaults {
+            set ${vars}::$var $value
+        }
+    }
+    ::otcl::forget
+}
+
 proc ::otcl::free {obj} {
     variable id
     set n $id($obj)
