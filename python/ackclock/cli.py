@@ -18,6 +18,7 @@ core prints its message and exits with status 1. Ctrl-C ends a run with status
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -548,6 +549,7 @@ _dask_option = click.option(
 )
 
 
+@functools.cache  # resolving a command asks for it twice
 def _study_command(name: str, section: str, summary: str) -> click.Command:
     """`ackclock experiment NAME`: the registry's study NAME, quick or --full."""
 
